@@ -1,0 +1,43 @@
+import { UsageError } from '../errors.js';
+
+export interface FlagSpec {
+  readonly name: string;
+  readonly value?: boolean;
+  readonly choices?: readonly string[];
+}
+
+export interface Parsed {
+  readonly positional: string[];
+  readonly flags: Map<string, string | true>;
+}
+
+/** Strict argv parsing: an unknown or malformed flag is a usage error, never silently ignored. */
+export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): Parsed {
+  const positional: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
+    if (!arg.startsWith('-') || arg === '-') {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = (eq >= 0 ? arg.slice(0, eq) : arg).replace(/^--?/, '');
+    const spec = specs.find((s) => s.name === name);
+    if (spec === undefined) throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
+    if (!spec.value) {
+      if (eq >= 0) throw new UsageError(`option --${name} takes no value`);
+      flags.set(name, true);
+      continue;
+    }
+    const value = eq >= 0 ? arg.slice(eq + 1) : argv[++i];
+    if (value === undefined) throw new UsageError(`option --${name} needs a value`);
+    if (spec.choices && !spec.choices.includes(value)) throw new UsageError(`option --${name} must be one of ${spec.choices.join(', ')}; got ${JSON.stringify(value)}`);
+    flags.set(name, value);
+  }
+  return { positional, flags };
+}

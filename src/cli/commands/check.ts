@@ -1,0 +1,21 @@
+import { hasErrors } from '../../diagnostics/diagnostic.js';
+import { check, resolveInputs } from '../../pipeline.js';
+import type { Parsed } from '../args.js';
+import { printDiagnostics, type Io } from '../report.js';
+
+export function runCheck(args: Parsed, io: Io): number {
+  const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
+  const format = (stringFlag(args, 'format') ?? inputs.config?.format ?? 'text') as 'text' | 'json';
+  if (inputs.diagnostics.length > 0) {
+    printDiagnostics({ diagnostics: inputs.diagnostics, files: [], sources: inputs.sources }, format, io);
+    return 1;
+  }
+  const result = check(inputs.files, io.cwd);
+  printDiagnostics(result, format, io);
+  return hasErrors(result.diagnostics) ? 1 : 0;
+}
+
+export function stringFlag(args: Parsed, name: string): string | undefined {
+  const v = args.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}

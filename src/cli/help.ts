@@ -1,0 +1,23 @@
+export const HELP = `mcpgen — typed MCP (2026-07-28) servers, clients and transports from YAML specs
+
+Usage:
+  mcpgen check [spec-or-glob ...] [--format text|json] [--config FILE]
+      Validate specs (all problems, with file:line:col). Without arguments the specs
+      listed in mcpgen.config.yaml are checked.
+  mcpgen generate [spec-or-glob ...] [--out DIR] [--check] [--watch] [--format text|json] [--config FILE]
+      Validate, then write the generated TypeScript into DIR/<server-name>/ (default:
+      "out" from mcpgen.config.yaml, else ./generated). --check writes nothing and
+      exits 1 naming every stale, missing or extra file. --watch regenerates on change.
+  mcpgen init [spec-file] [--force]
+      Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml.
+
+Options:
+  --format text|json   diagnostics as text with code frames (stderr) or JSON (stdout)
+  --color, --no-color  force colors on or off (default: on when stderr is a TTY)
+  --config FILE        use this config instead of ./mcpgen.config.yaml
+  -h, --help           show this help
+  -v, --version        print the version
+
+Exit codes: 0 success, 1 errors in specs (or stale output with --check), 2 usage error,
+3 internal error (a bug: please report it with the printed stack).
+`;

@@ -1,0 +1,128 @@
+// Traversal and $ref handling for the JSON Schemas inside a spec (2020-12).
+import type { JsonSchema, JsonObjectSchema } from '../validate/spec-types.js';
+
+export type SchemaPath = readonly (string | number)[];
+
+const SINGLE = ['additionalProperties', 'items', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema'] as const;
+const MAP = ['properties', 'patternProperties', '$defs', 'dependentSchemas'] as const;
+const LIST = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const;
+
+export const KNOWN_KEYWORDS: readonly string[] = [
+  '$schema', '$id', '$ref', '$anchor', '$dynamicRef', '$dynamicAnchor', '$vocabulary', '$comment', '$defs',
+  'type', 'enum', 'const', 'multipleOf', 'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'maxLength',
+  'minLength', 'pattern', 'maxItems', 'minItems', 'uniqueItems', 'maxContains', 'minContains', 'maxProperties',
+  'minProperties', 'required', 'dependentRequired', 'allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else',
+  'dependentSchemas', 'prefixItems', 'items', 'contains', 'properties', 'patternProperties', 'additionalProperties',
+  'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'format', 'contentEncoding', 'contentMediaType',
+  'contentSchema', 'title', 'description', 'default', 'deprecated', 'readOnly', 'writeOnly', 'examples',
+];
+
+export interface SchemaVisit {
+  readonly schema: JsonSchema;
+  readonly path: SchemaPath;
+  /** Reached from the root through `properties` keys only (the x-mcp-header rule). */
+  readonly propertiesOnly: boolean;
+}
+
+export function isObjectSchema(s: unknown): s is JsonObjectSchema {
+  return typeof s === 'object' && s !== null && !Array.isArray(s);
+}
+
+/** Depth-first walk over every subschema; stops descending below `maxDepth` (hostile nesting). */
+export function walkSchema(root: JsonSchema, visit: (v: SchemaVisit) => void, maxDepth = 64): void {
+  const go = (schema: unknown, path: SchemaPath, propertiesOnly: boolean, depth: number): void => {
+    if (typeof schema !== 'boolean' && !isObjectSchema(schema)) return;
+    visit({ schema, path, propertiesOnly });
+    if (!isObjectSchema(schema) || depth >= maxDepth) return;
+    for (const k of SINGLE) if (k in schema) go(schema[k], [...path, k], false, depth + 1);
+    for (const k of MAP) {
+      const m = schema[k];
+      if (isObjectSchema(m)) for (const [name, sub] of Object.entries(m)) go(sub, [...path, k, name], propertiesOnly && k === 'properties', depth + 1);
+    }
+    for (const k of LIST) {
+      const l = schema[k];
+      if (Array.isArray(l)) l.forEach((sub, i) => go(sub, [...path, k, i], false, depth + 1));
+    }
+  };
+  go(root, [], true, 0);
+}
+
+export type RefTarget =
+  | { readonly kind: 'local'; readonly schema: JsonSchema }
+  | { readonly kind: 'spec'; readonly name: string; readonly schema: JsonSchema }
+  | { readonly kind: 'unresolved'; readonly reason: string };
+
+/**
+ * Resolve a `$ref` written in a tool schema (or in a spec `$defs` entry): `#`, `#/json/pointer`,
+ * `#/$defs/Name` (the schema's own `$defs` first, then the spec's), or `#anchor`.
+ * Anything that is not a fragment would need a fetch, which MCP forbids by default.
+ */
+export function resolveRef(ref: string, root: JsonSchema, specDefs: ReadonlyMap<string, JsonSchema>): RefTarget {
+  if (!ref.startsWith('#')) return { kind: 'unresolved', reason: 'only references inside the spec ("#/$defs/Name") are allowed; MCP clients must not fetch external schemas' };
+  const fragment = ref.slice(1);
+  if (fragment !== '' && !fragment.startsWith('/')) {
+    let found: JsonSchema | undefined;
+    const search = (s: JsonSchema) => walkSchema(s, (v) => { if (isObjectSchema(v.schema) && v.schema.$anchor === fragment) found ??= v.schema; });
+    search(root);
+    for (const d of specDefs.values()) if (found === undefined) search(d);
+    return found !== undefined ? { kind: 'local', schema: found } : { kind: 'unresolved', reason: `no $anchor "${fragment}"` };
+  }
+  const segments = fragment === '' ? [] : fragment.slice(1).split('/').map(decodePointer);
+  if (segments[0] === '$defs' && segments.length >= 2) {
+    const name = segments[1]!;
+    const localDefs = isObjectSchema(root) && isObjectSchema(root.$defs) ? root.$defs : undefined;
+    if (localDefs === undefined || !(name in localDefs)) {
+      const def = specDefs.get(name);
+      if (def === undefined) return { kind: 'unresolved', reason: `no $defs entry "${name}"` };
+      const target = pointer(def, segments.slice(2));
+      return target === undefined ? { kind: 'unresolved', reason: `"${ref}" points to nothing` } : { kind: 'spec', name, schema: target };
+    }
+  }
+  const target = pointer(root, segments);
+  return target === undefined ? { kind: 'unresolved', reason: `"${ref}" points to nothing` } : { kind: 'local', schema: target };
+}
+
+function decodePointer(s: string): string {
+  return decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function pointer(root: JsonSchema, segments: readonly string[]): JsonSchema | undefined {
+  let cur: unknown = root;
+  for (const seg of segments) {
+    if (Array.isArray(cur)) cur = cur[Number(seg)];
+    else if (isObjectSchema(cur) && Object.hasOwn(cur, seg)) cur = cur[seg];
+    else return undefined;
+  }
+  return typeof cur === 'boolean' || isObjectSchema(cur) ? cur : undefined;
+}
+
+/** Names of spec `$defs` a schema needs, transitively, in first-use order. */
+export function specDefsUsed(root: JsonSchema, specDefs: ReadonlyMap<string, JsonSchema>): string[] {
+  const used: string[] = [];
+  const visitSchema = (schema: JsonSchema, context: JsonSchema) =>
+    walkSchema(schema, (v) => {
+      if (!isObjectSchema(v.schema) || typeof v.schema.$ref !== 'string') return;
+      const t = resolveRef(v.schema.$ref, context, specDefs);
+      if (t.kind === 'spec' && !used.includes(t.name)) {
+        used.push(t.name);
+        const def = specDefs.get(t.name);
+        // Inside a spec def, "#/$defs/X" means the spec's X: resolve against an empty root.
+        if (def !== undefined) visitSchema(def, {});
+      }
+    });
+  visitSchema(root, root);
+  return used;
+}
+
+/**
+ * A self-contained copy of a tool schema: the spec `$defs` it uses are copied into its own `$defs`,
+ * so `#/$defs/Name` resolves on the wire exactly as it did in the spec. Everything else is untouched.
+ */
+export function bundleSchema(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema {
+  const used = specDefsUsed(root, specDefs);
+  if (used.length === 0) return root;
+  const own = isObjectSchema(root.$defs) ? root.$defs : {};
+  const $defs: Record<string, unknown> = { ...own };
+  for (const name of used) if (!(name in own)) $defs[name] = specDefs.get(name);
+  return { ...root, $defs };
+}

@@ -1,0 +1,67 @@
+// How spec names become TypeScript identifiers. Shared by the validator (collision checks) and the
+// model (the names emitters use), so both always agree.
+
+const RESERVED = new Set(
+  `break case catch class const continue debugger default delete do else enum export extends false finally for function if
+  import in instanceof new null return super switch this throw true try typeof var void while with yield let static
+  implements interface package private protected public await async arguments eval undefined NaN Infinity
+  constructor prototype __proto__ toString valueOf hasOwnProperty`.split(/\s+/),
+);
+
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter((w) => w !== '');
+}
+
+function capitalize(w: string): string {
+  return w.charAt(0).toUpperCase() + w.slice(1);
+}
+
+export function pascalCase(name: string): string {
+  const out = words(name).map((w) => capitalize(w.toLowerCase() === w ? w : w.charAt(0) + w.slice(1))).join('');
+  return safeStart(out === '' ? 'Unnamed' : out);
+}
+
+export function camelCase(name: string): string {
+  const p = words(name).map(capitalize).join('');
+  const out = p.charAt(0).toLowerCase() + p.slice(1);
+  return safe(out === '' ? 'unnamed' : out);
+}
+
+function safeStart(id: string): string {
+  return /^[0-9]/.test(id) ? `_${id}` : id;
+}
+
+/** Reserved words (and prototype members, which break `in` checks and objects) get a trailing underscore. */
+export function safe(id: string): string {
+  const s = safeStart(id);
+  return RESERVED.has(s) ? `${s}_` : s;
+}
+
+/** Members the generated client class defines itself; a tool method with one of these names gets a `_` suffix. */
+export const CLIENT_MEMBERS = new Set(['close', 'connect', 'listen', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'discover', 'raw', 'callTool', 'readResource', 'getPrompt', 'options']);
+
+export function toolMethodName(toolName: string): string {
+  const id = camelCase(toolName);
+  return CLIENT_MEMBERS.has(id) ? `${id}_` : id;
+}
+
+export function promptMethodName(promptName: string): string {
+  return `prompt${pascalCase(promptName)}`;
+}
+
+export function resourceMethodName(resourceName: string): string {
+  return `read${pascalCase(resourceName)}`;
+}
+
+export function typeName(name: string, suffix = ''): string {
+  return `${pascalCase(name)}${suffix}`;
+}
+
+/** Is `name` usable as a bare property name in TypeScript (otherwise it must be quoted)? */
+export function isIdentifierName(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
+}

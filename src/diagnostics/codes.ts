@@ -1,0 +1,37 @@
+// The stable diagnostic codes. Codes are never renumbered or reused: tools and CI logs key on them.
+// README.md's rule table is checked against this list by a test.
+export const CODES = {
+  MCPG001: { severity: 'error', title: 'YAML syntax error or unreadable file' },
+  MCPG002: { severity: 'error', title: 'duplicate key in a YAML mapping' },
+  MCPG003: { severity: 'error', title: 'unknown key (with a "did you mean" suggestion)' },
+  MCPG004: { severity: 'error', title: 'value has the wrong type or shape' },
+  MCPG005: { severity: 'error', title: 'required key is missing' },
+  MCPG006: { severity: 'error', title: 'value is not one of the allowed values' },
+  MCPG007: { severity: 'error', title: 'YAML alias expansion refused (too many aliases: "billion laughs")' },
+  MCPG008: { severity: 'error', title: 'included file not found, or include misused' },
+  MCPG009: { severity: 'error', title: 'unsupported spec format version (`mcpgen:`) or protocol revision' },
+  MCPG010: { severity: 'error', title: 'tool name outside the 2026-07-28 rule ^[A-Za-z0-9_.-]{1,128}$' },
+  MCPG011: { severity: 'error', title: 'duplicate tool, prompt, resource URI or resource template' },
+  MCPG012: { severity: 'error', title: 'two names map to the same TypeScript identifier' },
+  MCPG013: { severity: 'error', title: 'x-mcp-header is empty or not an RFC 9110 token' },
+  MCPG014: { severity: 'error', title: 'x-mcp-header duplicates another one of the tool (case-insensitive)' },
+  MCPG015: { severity: 'error', title: 'x-mcp-header on a property that is not a single string, integer or boolean' },
+  MCPG016: { severity: 'error', title: 'x-mcp-header not reachable from the root through `properties` only' },
+  MCPG017: { severity: 'warning', title: 'x-mcp-header on a parameter that looks secret (headers are visible to intermediaries)' },
+  MCPG018: { severity: 'error', title: 'tool input schema root is not `type: object`' },
+  MCPG019: { severity: 'error', title: 'JSON Schema does not compile with ajv (strict mode, 2020-12)' },
+  MCPG020: { severity: 'error', title: 'unknown JSON Schema keyword' },
+  MCPG021: { severity: 'error', title: '`required` names a property that is not declared' },
+  MCPG022: { severity: 'error', title: '`default`, `examples`, `enum` or `const` value is invalid against its schema' },
+  MCPG023: { severity: 'error', title: '`$ref` does not resolve (or points outside the spec)' },
+  MCPG024: { severity: 'error', title: 'resource URI is not an absolute RFC 3986 URI' },
+  MCPG025: { severity: 'error', title: 'resource template is not valid RFC 6570 syntax' },
+  MCPG026: { severity: 'error', title: 'resource template variable repeated' },
+  MCPG027: { severity: 'error', title: 'prompt argument name repeated' },
+  MCPG028: { severity: 'warning', title: 'icon src is neither https: nor data:' },
+  MCPG029: { severity: 'error', title: 'elicitation schema is not a flat form schema (primitive properties only)' },
+  MCPG030: { severity: 'error', title: 'capability declared off while the spec declares that primitive' },
+  MCPG031: { severity: 'error', title: 'a `$defs` name is defined twice (spec and include, or two includes)' },
+} as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
+
+export type DiagnosticCode = keyof typeof CODES;

@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { SourceFile } from '../parse/source.js';
+import { readSource } from './spec-files.js';
+
+export const CONFIG_FILE = 'mcpgen.config.yaml';
+
+export interface Config {
+  /** Absolute directory the config's relative paths start from. */
+  readonly dir: string;
+  readonly specs: readonly string[];
+  readonly out: string;
+  readonly format?: 'text' | 'json';
+}
+
+export interface ConfigFile {
+  readonly path: string;
+  readonly source: SourceFile | undefined;
+  readonly diagnostics: Diagnostic[];
+}
+
+/** The config in `cwd` (or the explicit `--config` path); undefined when there is none. */
+export function findConfig(cwd: string, explicit?: string): string | undefined {
+  if (explicit !== undefined) return resolve(cwd, explicit);
+  const candidate = resolve(cwd, CONFIG_FILE);
+  return existsSync(candidate) ? candidate : undefined;
+}
+
+export function readConfigFile(path: string, cwd: string): ConfigFile {
+  const read = readSource(path, cwd);
+  if (read.source === undefined) {
+    return { path, source: undefined, diagnostics: [{ code: 'MCPG001', severity: 'error', message: `cannot read config: ${read.error}`, file: path, line: 1, column: 1, path: '$' }] };
+  }
+  return { path, source: read.source, diagnostics: read.diagnostics };
+}
+
+/** Interpret an already validated config file. */
+export function toConfig(file: ConfigFile): Config {
+  const value = file.source?.value as { specs: string[]; out?: string; format?: 'text' | 'json' };
+  return { dir: dirname(file.path), specs: value.specs, out: value.out ?? 'generated', ...(value.format ? { format: value.format } : {}) };
+}

@@ -1,0 +1,79 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join, posix, relative, resolve, sep } from 'node:path';
+
+export function isGlob(pattern: string): boolean {
+  return /[*?[{]/.test(pattern);
+}
+
+/**
+ * Files matching a glob (`*`, `?`, `**`, `{a,b}`), relative to `cwd`, sorted so output never depends on
+ * directory order. Node 20 has no fs.glob; specs only need this small subset.
+ */
+export function expandGlob(pattern: string, cwd: string): string[] {
+  const normalized = pattern.split(sep).join('/');
+  const parts = normalized.split('/');
+  const firstGlob = parts.findIndex(isGlob);
+  const baseParts = firstGlob < 0 ? parts : parts.slice(0, firstGlob);
+  const base = resolve(cwd, baseParts.join('/') || '.');
+  const matcher = globRegExp(normalized.startsWith('/') ? normalized : posix.join(toPosix(relative(cwd, cwd) || '.'), normalized));
+  const out: string[] = [];
+  walk(base, (abs) => {
+    const rel = toPosix(relative(cwd, abs));
+    if (matcher.test(rel) || matcher.test(toPosix(abs))) out.push(rel);
+  });
+  return [...new Set(out)].sort();
+}
+
+function walk(dir: string, visit: (file: string) => void): void {
+  let entries: string[];
+  try {
+    if (!statSync(dir).isDirectory()) return;
+    entries = readdirSync(dir).sort();
+  } catch {
+    return;
+  }
+  for (const name of entries) {
+    if (name === 'node_modules' || name === '.git') continue;
+    const abs = join(dir, name);
+    let st;
+    try {
+      st = statSync(abs);
+    } catch {
+      continue;
+    }
+    if (st.isDirectory()) walk(abs, visit);
+    else if (st.isFile()) visit(abs);
+  }
+}
+
+function toPosix(p: string): string {
+  return p.split(sep).join('/');
+}
+
+export function globRegExp(pattern: string): RegExp {
+  let re = '';
+  const p = pattern.replace(/^\.\//, '');
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i]!;
+    if (c === '*') {
+      if (p[i + 1] === '*') {
+        const slash = p[i + 2] === '/';
+        re += slash ? '(?:.*/)?' : '.*';
+        i += slash ? 2 : 1;
+      } else re += '[^/]*';
+    } else if (c === '?') re += '[^/]';
+    else if (c === '{') {
+      const end = p.indexOf('}', i);
+      if (end < 0) re += '\\{';
+      else {
+        re += `(?:${p.slice(i + 1, end).split(',').map(escapeRe).join('|')})`;
+        i = end;
+      }
+    } else re += escapeRe(c);
+  }
+  return new RegExp(`^${re}$`);
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

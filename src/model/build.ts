@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
+import { pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
+import { parseUriTemplate } from '../common/uri-template.js';
+import type { JsonSchema, RawCacheHint, RawTool } from '../validate/spec-types.js';
+import type { SpecView } from '../validate/view.js';
+import type { CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, ToolModel } from './ir.js';
+
+/** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
+export const DEFAULT_LIST_CACHE: CacheHintModel = { ttlMs: 0, cacheScope: 'public' };
+
+export function specHash(texts: readonly string[]): string {
+  const h = createHash('sha256');
+  for (const t of texts) h.update(t).update('\0');
+  return h.digest('hex');
+}
+
+/** The IR of one validated server spec. Deterministic: same spec, same model, deeply frozen. */
+export function buildModel(view: SpecView): ServerModel {
+  const spec = view.spec;
+  const server = spec.server!;
+  const defs = new Map<string, JsonSchema>();
+  for (const d of view.defs) defs.set(String(d.path[d.path.length - 1]), d.value);
+  const tools = view.tools.map(({ value }) => buildTool(value, defs));
+  const resources = view.resources.map(({ value: r }) => ({
+    kind: 'resource' as const,
+    label: `resource ${JSON.stringify(r.name)}`,
+    uri: r.uri,
+    name: r.name,
+    ...opt('title', r.title),
+    ...opt('description', r.description),
+    ...opt('mimeType', r.mimeType),
+    ...opt('size', r.size),
+    icons: r.icons ?? [],
+    method: resourceMethodName(r.name),
+    ...opt('cache', cacheHint(r.cache, spec.cache)),
+  }));
+  const resourceTemplates = view.resourceTemplates.map(({ value: t }) => {
+    const parsed = parseUriTemplate(t.uriTemplate);
+    return {
+      kind: 'resourceTemplate' as const,
+      label: `resource template ${JSON.stringify(t.name)}`,
+      uriTemplate: t.uriTemplate,
+      name: t.name,
+      ...opt('title', t.title),
+      ...opt('description', t.description),
+      ...opt('mimeType', t.mimeType),
+      icons: t.icons ?? [],
+      method: resourceMethodName(t.name),
+      variablesType: typeName(t.name, 'Variables'),
+      variables: parsed.ok ? parsed.variables : [],
+      ...opt('cache', cacheHint(t.cache, spec.cache)),
+    };
+  });
+  const prompts = view.prompts.map(({ value: p }) => ({
+    kind: 'prompt' as const,
+    label: `prompt ${JSON.stringify(p.name)}`,
+    name: p.name,
+    ...opt('title', p.title),
+    ...opt('description', p.description),
+    icons: p.icons ?? [],
+    method: promptMethodName(p.name),
+    argsType: typeName(p.name, 'PromptArgs'),
+    arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...opt('title', a.title), ...opt('description', a.description), required: a.required ?? false })),
+  }));
+  const model: ServerModel = {
+    kind: 'server',
+    label: `server ${JSON.stringify(server.name)}`,
+    specFile: view.root.file,
+    specHash: specHash(view.files.map((f) => f.text)),
+    name: server.name,
+    version: server.version,
+    ...opt('title', server.title),
+    ...opt('description', server.description),
+    ...opt('instructions', server.instructions),
+    ...opt('websiteUrl', server.websiteUrl),
+    icons: server.icons ?? [],
+    typeStem: pascalCase(server.name),
+    protocolVersion: spec.protocol?.version ?? '2026-07-28',
+    legacy: spec.protocol?.legacy ?? false,
+    capabilities: deriveCapabilities(view, tools.length, resources.length + resourceTemplates.length, prompts.length),
+    listCache: cacheHint(spec.cache, undefined) ?? DEFAULT_LIST_CACHE,
+    tools,
+    resources,
+    resourceTemplates,
+    prompts,
+    defs: view.defs.map((d) => {
+      const name = String(d.path[d.path.length - 1]);
+      return { kind: 'def' as const, label: `$defs ${JSON.stringify(name)}`, name, typeName: typeName(name), schema: d.value };
+    }),
+  };
+  return deepFreeze(model);
+}
+
+function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel {
+  const input = bundleSchema(t.input ?? { type: 'object', additionalProperties: false }, defs);
+  const output = t.output === undefined ? undefined : bundleSchema(t.output, defs);
+  return {
+    kind: 'tool',
+    label: `tool ${JSON.stringify(t.name)}`,
+    name: t.name,
+    ...opt('title', t.title),
+    ...opt('description', t.description),
+    method: toolMethodName(t.name),
+    inputType: typeName(t.name, 'Input'),
+    ...opt('outputType', output === undefined ? undefined : typeName(t.name, 'Output')),
+    inputSchema: input,
+    ...opt('outputSchema', output),
+    ...opt('annotations', t.annotations),
+    icons: t.icons ?? [],
+    headers: headersOf(input),
+    elicit: Object.entries(t.elicit ?? {}).map(([key, e]) => ({
+      key,
+      mode: e.mode ?? 'form',
+      message: e.message,
+      ...opt('schema', e.schema),
+      ...opt('url', e.url),
+      ...opt('contentType', (e.mode ?? 'form') === 'form' ? typeName(`${t.name}_${key}`, 'Content') : undefined),
+    })),
+    progress: t.progress ?? false,
+    ...opt('timeoutMs', t.timeoutMs),
+  };
+}
+
+function headersOf(input: JsonSchema): HeaderModel[] {
+  const out: HeaderModel[] = [];
+  walkSchema(input, ({ schema, path, propertiesOnly }) => {
+    if (!propertiesOnly || !isObjectSchema(schema) || typeof schema['x-mcp-header'] !== 'string') return;
+    out.push({
+      header: schema['x-mcp-header'],
+      path: path.filter((_, i) => i % 2 === 1).map(String),
+      type: schema.type as HeaderModel['type'],
+    });
+  });
+  return out;
+}
+
+function deriveCapabilities(view: SpecView, tools: number, resources: number, prompts: number): CapabilitiesModel {
+  const caps = view.spec.capabilities ?? {};
+  const flags = <T extends object>(v: boolean | T | undefined): Partial<T> => (typeof v === 'object' ? v : {});
+  const on = (v: unknown, count: number) => v === true || typeof v === 'object' || (v === undefined && count > 0);
+  const t = flags(caps.tools);
+  const r = flags(caps.resources);
+  const p = flags(caps.prompts);
+  return {
+    ...(on(caps.tools, tools) ? { tools: { listChanged: t.listChanged ?? false } } : {}),
+    ...(on(caps.resources, resources) ? { resources: { subscribe: r.subscribe ?? false, listChanged: r.listChanged ?? false } } : {}),
+    ...(on(caps.prompts, prompts) ? { prompts: { listChanged: p.listChanged ?? false } } : {}),
+    completions: caps.completions ?? false,
+  };
+}
+
+function cacheHint(own: RawCacheHint | undefined, fallback: RawCacheHint | undefined): CacheHintModel | undefined {
+  if (own === undefined && fallback === undefined) return undefined;
+  return {
+    ttlMs: own?.ttlMs ?? fallback?.ttlMs ?? DEFAULT_LIST_CACHE.ttlMs,
+    cacheScope: own?.cacheScope ?? fallback?.cacheScope ?? DEFAULT_LIST_CACHE.cacheScope,
+  };
+}
+
+/** `{key: value}` when value is defined, else `{}`: keeps optional fields absent (exactOptionalPropertyTypes). */
+function opt<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

@@ -1,0 +1,147 @@
+// The intermediate representation every emitter reads. Read-only, tagged, sorted where order is free,
+// and carrying a `label` for messages. Built only from a spec that validated without errors.
+import type { TemplateVariable } from '../common/uri-template.js';
+import type { JsonObjectSchema, JsonSchema, RawIcon } from '../validate/spec-types.js';
+
+export interface CacheHintModel {
+  readonly ttlMs: number;
+  readonly cacheScope: 'public' | 'private';
+}
+
+export interface ServerModel {
+  readonly kind: 'server';
+  readonly label: string;
+  /** Root spec file as given on the command line / in the config (for banners). */
+  readonly specFile: string;
+  /** sha256 over the root file and its includes, in order: the banner's staleness key. */
+  readonly specHash: string;
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly instructions?: string;
+  readonly websiteUrl?: string;
+  readonly icons: readonly RawIcon[];
+  /** PascalCase stem for generated names: `weather` → `Weather` (`WeatherHandlers`, `createWeatherServer`). */
+  readonly typeStem: string;
+  readonly protocolVersion: '2026-07-28';
+  readonly legacy: boolean;
+  readonly capabilities: CapabilitiesModel;
+  /** Hints for server/discover and all list results. */
+  readonly listCache: CacheHintModel;
+  readonly tools: readonly ToolModel[];
+  readonly resources: readonly ResourceModel[];
+  readonly resourceTemplates: readonly ResourceTemplateModel[];
+  readonly prompts: readonly PromptModel[];
+  readonly defs: readonly DefModel[];
+}
+
+export interface CapabilitiesModel {
+  readonly tools?: { readonly listChanged: boolean };
+  readonly resources?: { readonly subscribe: boolean; readonly listChanged: boolean };
+  readonly prompts?: { readonly listChanged: boolean };
+  readonly completions: boolean;
+}
+
+export interface HeaderModel {
+  /** The x-mcp-header value: the header is `Mcp-Param-${header}`. */
+  readonly header: string;
+  /** Property names from the input root to the argument. */
+  readonly path: readonly string[];
+  readonly type: 'string' | 'integer' | 'boolean';
+}
+
+export interface ElicitModel {
+  readonly key: string;
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  readonly schema?: JsonObjectSchema;
+  readonly url?: string;
+  /** Type name of the accepted content (form mode). */
+  readonly contentType?: string;
+}
+
+export interface ToolAnnotationsModel {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+export interface ToolModel {
+  readonly kind: 'tool';
+  readonly label: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  /** Handler and client method name. */
+  readonly method: string;
+  readonly inputType: string;
+  readonly outputType?: string;
+  /** Exactly what goes on the wire in tools/list: the spec's schema with the spec `$defs` it uses bundled in. */
+  readonly inputSchema: JsonObjectSchema;
+  readonly outputSchema?: JsonObjectSchema;
+  readonly annotations?: ToolAnnotationsModel;
+  readonly icons: readonly RawIcon[];
+  readonly headers: readonly HeaderModel[];
+  readonly elicit: readonly ElicitModel[];
+  readonly progress: boolean;
+  readonly timeoutMs?: number;
+}
+
+export interface ResourceModel {
+  readonly kind: 'resource';
+  readonly label: string;
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly size?: number;
+  readonly icons: readonly RawIcon[];
+  readonly method: string;
+  readonly cache?: CacheHintModel;
+}
+
+export interface ResourceTemplateModel {
+  readonly kind: 'resourceTemplate';
+  readonly label: string;
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly icons: readonly RawIcon[];
+  readonly method: string;
+  readonly variablesType: string;
+  readonly variables: readonly TemplateVariable[];
+  readonly cache?: CacheHintModel;
+}
+
+export interface PromptArgumentModel {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly required: boolean;
+}
+
+export interface PromptModel {
+  readonly kind: 'prompt';
+  readonly label: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly icons: readonly RawIcon[];
+  readonly method: string;
+  readonly argsType: string;
+  readonly arguments: readonly PromptArgumentModel[];
+}
+
+export interface DefModel {
+  readonly kind: 'def';
+  readonly label: string;
+  readonly name: string;
+  readonly typeName: string;
+  readonly schema: JsonSchema;
+}

@@ -1,0 +1,70 @@
+// The one place that runs every stage: load → validate → model (→ emit → write for `generate`).
+import { resolve } from 'node:path';
+import { sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
+import { UsageError } from './errors.js';
+import { findConfig, readConfigFile, toConfig, type Config } from './load/config.js';
+import { expandGlob, isGlob } from './load/glob.js';
+import { displayPath, loadSpec } from './load/spec-files.js';
+import { buildModel } from './model/build.js';
+import type { ServerModel } from './model/ir.js';
+import { validateAgainstPackagedSchema } from './validate/spec-format.js';
+import { validateSpec } from './validate/index.js';
+
+export interface CheckResult {
+  readonly files: readonly string[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** One per spec that has no errors. */
+  readonly models: readonly ServerModel[];
+  /** Text of every file read, by display name, for code frames. */
+  readonly sources: ReadonlyMap<string, string>;
+}
+
+export interface Inputs {
+  readonly files: readonly string[];
+  readonly config: Config | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly sources: ReadonlyMap<string, string>;
+}
+
+/** Spec files from the command line, or else from mcpgen.config.yaml. */
+export function resolveInputs(args: readonly string[], cwd: string, configPath?: string): Inputs {
+  const sources = new Map<string, string>();
+  const path = findConfig(cwd, configPath);
+  let config: Config | undefined;
+  if (path !== undefined) {
+    const file = readConfigFile(path, cwd);
+    if (file.source !== undefined) sources.set(file.source.file, file.source.text);
+    const diagnostics = [...file.diagnostics];
+    if (file.source !== undefined && diagnostics.length === 0) diagnostics.push(...validateAgainstPackagedSchema(file.source, 'schema/mcpgen.config.schema.json'));
+    if (diagnostics.length > 0) return { files: [], config: undefined, diagnostics, sources };
+    config = toConfig(file);
+  }
+  const patterns = args.length > 0 ? args.map((a) => ({ pattern: a, base: cwd })) : (config?.specs ?? []).map((p) => ({ pattern: p, base: config!.dir }));
+  if (patterns.length === 0) {
+    throw new UsageError('no spec files given and no mcpgen.config.yaml here; run `mcpgen init` or pass spec files');
+  }
+  const files: string[] = [];
+  for (const { pattern, base } of patterns) {
+    const matches = isGlob(pattern) ? expandGlob(pattern, base).map((m) => resolve(base, m)) : [resolve(base, pattern)];
+    if (matches.length === 0) throw new UsageError(`no spec file matches ${JSON.stringify(pattern)}`);
+    for (const m of matches) if (!files.includes(m)) files.push(m);
+  }
+  return { files, config, diagnostics: [], sources };
+}
+
+export function check(files: readonly string[], cwd: string): CheckResult {
+  const diagnostics: Diagnostic[] = [];
+  const models: ServerModel[] = [];
+  const sources = new Map<string, string>();
+  for (const abs of files) {
+    const loaded = loadSpec(abs, cwd);
+    diagnostics.push(...loaded.diagnostics);
+    if (loaded.spec === undefined) continue;
+    for (const s of [loaded.spec.root, ...loaded.spec.includes]) sources.set(s.file, s.text);
+    if (loaded.spec.root.value === undefined) continue; // YAML errors already reported
+    const validation = validateSpec(loaded.spec);
+    diagnostics.push(...validation.diagnostics);
+    if (validation.view !== undefined) models.push(buildModel(validation.view));
+  }
+  return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources };
+}

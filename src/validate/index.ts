@@ -1,0 +1,57 @@
+import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { LoadedSpec } from '../load/spec-files.js';
+import type { SourceFile } from '../parse/source.js';
+import { checkCapabilities } from './rules/capabilities.js';
+import { checkElicit } from './rules/elicit.js';
+import { checkIcons } from './rules/icons.js';
+import { checkJsonSchemas } from './rules/json-schema.js';
+import { checkNames } from './rules/names.js';
+import { checkPrompts, checkResources } from './rules/resources.js';
+import { checkMcpHeaders } from './rules/x-mcp-header.js';
+import { validateSpecFormat } from './spec-format.js';
+import type { RawSpecFile } from './spec-types.js';
+import { buildView, type SpecView } from './view.js';
+
+const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
+  checkNames,
+  checkJsonSchemas,
+  checkMcpHeaders,
+  checkResources,
+  checkPrompts,
+  checkIcons,
+  checkElicit,
+  checkCapabilities,
+];
+
+export interface ValidationResult {
+  readonly diagnostics: Diagnostic[];
+  /** Present when the spec has no errors: the only input the model builder accepts. */
+  readonly view: SpecView | undefined;
+}
+
+/** Every rule over every file; entries with format errors are left out of the MCP rules, not the report. */
+export function validateSpec(spec: LoadedSpec): ValidationResult {
+  const diagnostics: Diagnostic[] = [];
+  const sanitize = (source: SourceFile, role: 'root' | 'include'): SourceFile | undefined => {
+    const format = validateSpecFormat(source, role);
+    diagnostics.push(...format.diagnostics);
+    return format.usable ? { ...source, value: withoutBroken(source.value as RawSpecFile, format.broken) } : undefined;
+  };
+  const root = sanitize(spec.root, 'root');
+  const includes = spec.includes.flatMap((s) => sanitize(s, 'include') ?? []);
+  if (root === undefined) return { diagnostics, view: undefined };
+  const view = buildView(root, includes);
+  for (const rule of RULES) diagnostics.push(...rule(view));
+  return { diagnostics, view: hasErrors(diagnostics) ? undefined : view };
+}
+
+function withoutBroken(spec: RawSpecFile, broken: ReadonlySet<string>): RawSpecFile {
+  if (broken.size === 0) return spec;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(spec)) {
+    if (broken.has(key)) continue;
+    // Keep indexes stable (diagnostics point by index): replace broken entries with holes the view skips.
+    out[key] = Array.isArray(value) ? value.map((v, i) => (broken.has(`${key}/${i}`) ? undefined : v)) : value;
+  }
+  return out as RawSpecFile;
+}

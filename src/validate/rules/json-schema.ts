@@ -1,0 +1,156 @@
+import { createAjv, type Ajv2020 } from '../../common/ajv.js';
+import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, resolveRef, walkSchema } from '../../common/json-schema.js';
+import { didYouMean } from '../../common/suggest.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { report, where } from '../report.js';
+import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
+import type { Located, SpecView } from '../view.js';
+import { lastSegment } from '../view.js';
+
+let strictAjv: Ajv2020 | undefined;
+let valueAjv: Ajv2020 | undefined;
+
+/** ajv in strict mode: unknown formats, keywords and type mix-ups fail, as they would at the SDK's runtime. */
+function strict(): Ajv2020 {
+  strictAjv ??= createAjv({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: false });
+  return strictAjv;
+}
+
+function lenient(): Ajv2020 {
+  valueAjv ??= createAjv({ strict: false, allErrors: false });
+  return valueAjv;
+}
+
+export function specDefsMap(view: SpecView): Map<string, JsonSchema> {
+  const map = new Map<string, JsonSchema>();
+  for (const d of view.defs) if (!map.has(lastSegment(d))) map.set(lastSegment(d), d.value);
+  return map;
+}
+
+export function checkJsonSchemas(view: SpecView): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const defs = specDefsMap(view);
+  const firstDef = new Map<string, Located<JsonSchema>>();
+  for (const d of view.defs) {
+    const name = lastSegment(d);
+    const prior = firstDef.get(name);
+    if (prior !== undefined) out.push(report(d, 'MCPG031', `$defs "${name}" is already defined at ${where(prior)}`, [], 'key'));
+    else firstDef.set(name, d);
+    if (isObjectSchema(d.value)) out.push(...checkSchema({ ...d, value: d.value }, d.value, {}, defs, `$defs "${name}"`));
+  }
+  for (const tool of view.tools) {
+    const name = JSON.stringify(tool.value.name);
+    const input = tool.value.input;
+    if (input !== undefined) {
+      const at = { ...tool, value: input, path: [...tool.path, 'input'] };
+      if (input.type !== 'object') {
+        out.push(report(at, 'MCPG018', `input schema of tool ${name} must have "type: object" at its root (tool arguments are always a JSON object), got ${input.type === undefined ? 'no type' : JSON.stringify(input.type)}`, 'type' in input ? ['type'] : []));
+      }
+      out.push(...checkSchema(at, input, input, defs, `input schema of tool ${name}`));
+    }
+    const output = tool.value.output;
+    if (output !== undefined) {
+      out.push(...checkSchema({ ...tool, value: output, path: [...tool.path, 'output'] }, output, output, defs, `output schema of tool ${name}`));
+    }
+  }
+  return out;
+}
+
+/**
+ * Keyword, `$ref`, `required` and value checks with positions, then a strict ajv compile of the bundled
+ * schema as the final word. `refRoot` is what `#` means for this schema (`{}` inside spec `$defs`).
+ */
+export function checkSchema(
+  item: Located<JsonObjectSchema>,
+  schema: JsonObjectSchema,
+  refRoot: JsonSchema,
+  defs: ReadonlyMap<string, JsonSchema>,
+  label: string,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  walkSchema(schema, ({ schema: node, path }) => {
+    if (!isObjectSchema(node)) return;
+    for (const key of Object.keys(node)) {
+      if (KNOWN_KEYWORDS.includes(key) || key.startsWith('x-')) continue;
+      const hint = didYouMean(key, KNOWN_KEYWORDS);
+      out.push(report(item, 'MCPG020', `unknown JSON Schema keyword "${key}" in ${label}${hint ? `; did you mean "${hint}"?` : ''}`, [...path, key], 'key'));
+    }
+    if (typeof node.$ref === 'string') {
+      const target = resolveRef(node.$ref, refRoot, defs);
+      if (target.kind === 'unresolved') out.push(report(item, 'MCPG023', `$ref ${JSON.stringify(node.$ref)} does not resolve in ${label}: ${target.reason}`, [...path, '$ref']));
+    }
+    if (Array.isArray(node.required) && isObjectSchema(node.properties)) {
+      const props = node.properties;
+      node.required.forEach((name, i) => {
+        if (typeof name === 'string' && !Object.hasOwn(props, name)) {
+          out.push(report(item, 'MCPG021', `"required" names "${name}", which is not among the properties (${Object.keys(props).join(', ') || 'none'}) in ${label}`, [...path, 'required', i]));
+        }
+      });
+    }
+  });
+  if (out.length > 0) return out;
+  const bundled = bundleSchema(schema, defs);
+  const compileError = compile(strict(), bundled);
+  if (compileError !== undefined) return [report(item, 'MCPG019', `${label} does not compile: ${compileError}`)];
+  return checkValues(item, schema, bundled, label);
+}
+
+/** `default`, `const`, `enum` and `examples` must themselves satisfy the schema they sit in. */
+function checkValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, bundled: JsonObjectSchema, label: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  walkSchema(schema, ({ schema: node, path }) => {
+    if (!isObjectSchema(node)) return;
+    const check = (keyword: string, value: unknown, at: (string | number)[], strip: readonly string[]) => {
+      const rest: Record<string, unknown> = { ...node };
+      for (const k of strip) delete rest[k];
+      if (path.length > 0 && bundled.$defs !== undefined) rest.$defs = { ...(isObjectSchema(rest.$defs) ? rest.$defs : {}), ...(bundled.$defs as object) };
+      const error = validateValue(rest, value);
+      if (error !== undefined) out.push(report(item, 'MCPG022', `${keyword} value ${preview(value)} is invalid against its schema in ${label}: ${error}`, [...path, ...at]));
+    };
+    if ('default' in node) check('default', node.default, ['default'], ['default', 'examples']);
+    if ('const' in node) check('const', node.const, ['const'], ['const', 'default', 'examples', 'enum']);
+    if (Array.isArray(node.enum)) node.enum.forEach((v, i) => check('enum', v, ['enum', i], ['enum', 'const', 'default', 'examples']));
+    if (Array.isArray(node.examples)) node.examples.forEach((v, i) => check('examples', v, ['examples', i], ['examples', 'default']));
+  });
+  return out;
+}
+
+function compile(ajv: Ajv2020, schema: JsonObjectSchema): string | undefined {
+  for (const key of collectExtensionKeywords(schema)) if (!ajv.getKeyword(key)) ajv.addKeyword({ keyword: key });
+  try {
+    ajv.compile(schema);
+    return undefined;
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  } finally {
+    ajv.removeSchema(schema);
+  }
+}
+
+function validateValue(schema: JsonObjectSchema, value: unknown): string | undefined {
+  const ajv = lenient();
+  for (const key of collectExtensionKeywords(schema)) if (!ajv.getKeyword(key)) ajv.addKeyword({ keyword: key });
+  try {
+    const validate = ajv.compile(schema);
+    if (validate(value)) return undefined;
+    const e = validate.errors?.[0];
+    return e === undefined ? 'invalid' : `${e.instancePath || 'value'} ${e.message ?? 'is invalid'}`;
+  } catch {
+    return undefined; // the schema itself is reported by the compile check
+  } finally {
+    ajv.removeSchema(schema);
+  }
+}
+
+function collectExtensionKeywords(schema: JsonSchema): string[] {
+  const keys = new Set<string>();
+  walkSchema(schema, ({ schema: node }) => {
+    if (isObjectSchema(node)) for (const k of Object.keys(node)) if (k.startsWith('x-')) keys.add(k);
+  });
+  return [...keys];
+}
+
+function preview(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 60 ? `${s.slice(0, 60)}…` : s;
+}

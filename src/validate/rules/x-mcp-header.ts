@@ -1,0 +1,71 @@
+import { isObjectSchema, walkSchema } from '../../common/json-schema.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { report } from '../report.js';
+import type { SpecView } from '../view.js';
+
+/** RFC 9110 tchar: ALPHA / DIGIT / ! # $ % & ' * + - . ^ _ ` | ~ */
+export const TCHAR = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
+const SECRET = /pass(word|wd)?|secret|token|api[-_]?key|credential|private[-_]?key|auth/i;
+const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
+
+/** The x-mcp-header rules of the Streamable HTTP transport (X1–X4, X8), per tool. */
+export function checkMcpHeaders(view: SpecView): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const tool of view.tools) {
+    const input = tool.value.input;
+    if (input === undefined) continue;
+    const seen = new Map<string, string>();
+    walkSchema(input, ({ schema, path, propertiesOnly }) => {
+      if (!isObjectSchema(schema) || !('x-mcp-header' in schema)) return;
+      const at = ['input', ...path, 'x-mcp-header'];
+      const header = schema['x-mcp-header'];
+      const toolName = JSON.stringify(tool.value.name);
+      if (!propertiesOnly || path.length === 0) {
+        out.push(report(tool, 'MCPG016', `x-mcp-header must sit on a property reached from the input root through "properties" only (not ${describeRoute(path)}) in tool ${toolName}`, at, 'key'));
+        return;
+      }
+      if (typeof header !== 'string' || header === '') {
+        out.push(report(tool, 'MCPG013', `x-mcp-header must be a non-empty string in tool ${toolName}`, at));
+        return;
+      }
+      if (!TCHAR.test(header)) {
+        const bad = [...header].find((c) => !TCHAR.test(c)) ?? '';
+        out.push(report(tool, 'MCPG013', `x-mcp-header ${JSON.stringify(header)} has ${JSON.stringify(bad)}: header names allow only RFC 9110 token characters (letters, digits, !#$%&'*+-.^_\`|~) in tool ${toolName}`, at));
+        return;
+      }
+      const lower = header.toLowerCase();
+      const prior = seen.get(lower);
+      if (prior !== undefined) {
+        out.push(report(tool, 'MCPG014', `x-mcp-header ${JSON.stringify(header)} duplicates ${JSON.stringify(prior)} (case-insensitive) in tool ${tool.value.name}`, at));
+      } else seen.set(lower, header);
+      const type = schema.type;
+      if (typeof type !== 'string' || !HEADER_TYPES.has(type)) {
+        const got = type === undefined ? 'no "type"' : `type ${JSON.stringify(type)}`;
+        const extra = type === 'number' ? ' (number is forbidden: header values must compare exactly; use integer)' : '';
+        out.push(report(tool, 'MCPG015', `x-mcp-header ${JSON.stringify(header)} is on a property with ${got}; it needs exactly one of string, integer, boolean${extra} in tool ${toolName}`, ['input', ...path]));
+      }
+      const propName = String(path[path.length - 1]);
+      if (SECRET.test(propName) || SECRET.test(header)) {
+        out.push(report(tool, 'MCPG017', `x-mcp-header ${JSON.stringify(header)} mirrors "${propName}", which looks secret, into a header that proxies and logs can see, in tool ${toolName}`, at));
+      }
+    });
+  }
+  // Annotations inside spec $defs can only be reached through $ref, which the transport forbids.
+  for (const def of view.defs) {
+    walkSchema(def.value, ({ schema, path }) => {
+      if (isObjectSchema(schema) && 'x-mcp-header' in schema) {
+        out.push(report(def, 'MCPG016', 'x-mcp-header inside $defs is reachable only through $ref, which the transport does not follow; put it on the tool\'s own property', [...path, 'x-mcp-header'], 'key'));
+      }
+    });
+  }
+  return out;
+}
+
+function describeRoute(path: readonly (string | number)[]): string {
+  if (path.length === 0) return 'the root itself';
+  for (let i = 0; i < path.length; i++) {
+    if (path[i] === 'properties') i++;
+    else return `through "${String(path[i])}"`;
+  }
+  return 'the root itself';
+}

@@ -1,0 +1,151 @@
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from '../common/ajv.js';
+import { readPackageJson } from '../common/package-files.js';
+import { didYouMean } from '../common/suggest.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diagnosticAt, type JsonPath, type SourceFile } from '../parse/source.js';
+
+const validators = new Map<string, ValidateFunction>();
+
+/** Compiled once per process: one of the JSON Schemas shipped in schema/. */
+function packagedValidator(file: string): ValidateFunction {
+  let v = validators.get(file);
+  if (v === undefined) {
+    v = createAjv({ verbose: true, strict: false }).compile(readPackageJson(file) as object);
+    validators.set(file, v);
+  }
+  return v;
+}
+
+/** Diagnostics for a file against one of the packaged schemas (used for mcpgen.config.yaml). */
+export function validateAgainstPackagedSchema(source: SourceFile, file: string): Diagnostic[] {
+  const validate = packagedValidator(file);
+  if (validate(source.value)) return [];
+  return dedupe((validate.errors ?? []).flatMap((e) => toDiagnostics(source, e)));
+}
+
+/** Keys only the root file of a server may hold. */
+const ROOT_ONLY = ['server', 'protocol', 'capabilities', 'cache', 'include'] as const;
+
+export interface FormatResult {
+  readonly diagnostics: Diagnostic[];
+  /** False when the file is not even a mapping: nothing in it can be checked further. */
+  readonly usable: boolean;
+  /** Top-level entries with format errors (`"tools/3"`, `"server"`): later rules skip them. */
+  readonly broken: ReadonlySet<string>;
+}
+
+/** Checks one file against schema/mcpgen.schema.json; every violation becomes a positioned diagnostic. */
+export function validateSpecFormat(source: SourceFile, role: 'root' | 'include'): FormatResult {
+  const value = source.value;
+  if (value === null || value === undefined) {
+    const message = role === 'root' ? 'spec file is empty: expected a mapping with `mcpgen: 1` and `server:`' : 'included file is empty';
+    return { diagnostics: [diagnosticAt(source, [], 'MCPG004', message)], usable: false, broken: new Set() };
+  }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return { diagnostics: [diagnosticAt(source, [], 'MCPG004', `spec file must be a mapping, got ${describe(value)}`)], usable: false, broken: new Set() };
+  }
+  const validate = packagedValidator('schema/mcpgen.schema.json');
+  const out: Diagnostic[] = [];
+  const broken = new Set<string>();
+  if (!validate(value)) {
+    for (const e of validate.errors ?? []) {
+      const path = pointerToPath(e.instancePath);
+      broken.add(typeof path[1] === 'number' ? `${String(path[0])}/${path[1]}` : String(path[0] ?? '$'));
+      out.push(...toDiagnostics(source, e));
+    }
+  }
+  const record = value as Record<string, unknown>;
+  if (role === 'root') {
+    if (record.mcpgen === undefined) out.push(diagnosticAt(source, [], 'MCPG005', 'missing `mcpgen: 1` (the spec format version)'));
+    if (record.server === undefined) out.push(diagnosticAt(source, [], 'MCPG005', 'missing required key "server"'));
+  } else {
+    for (const key of ROOT_ONLY) {
+      if (key in record) {
+        out.push(diagnosticAt(source, [key], 'MCPG008', `"${key}" belongs in the root spec, not in an included file`, 'key'));
+      }
+    }
+  }
+  return { diagnostics: dedupe(out), usable: true, broken };
+}
+
+function toDiagnostics(source: SourceFile, e: ErrorObject): Diagnostic[] {
+  const path = pointerToPath(e.instancePath);
+  const where = path.length === 0 ? 'the spec' : lastName(path);
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String((e.params as { additionalProperty: string }).additionalProperty);
+      const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const hint = didYouMean(key, allowed);
+      const suffix = hint !== undefined ? `; did you mean "${hint}"?` : allowed.length > 0 ? `; allowed: ${allowed.join(', ')}` : '';
+      return [diagnosticAt(source, [...path, key], 'MCPG003', `unknown key "${key}" in ${where}${suffix}`, 'key')];
+    }
+    case 'required': {
+      const key = String((e.params as { missingProperty: string }).missingProperty);
+      return [diagnosticAt(source, path, 'MCPG005', `missing required key "${key}" in ${where}`)];
+    }
+    case 'type':
+      return [diagnosticAt(source, path, 'MCPG004', `${where} must be ${article(String((e.params as { type: string }).type))}, got ${describe(valueAt(source.value, path))}`)];
+    case 'const':
+    case 'enum': {
+      const allowed = e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : (e.params as { allowedValues: unknown[] }).allowedValues;
+      const got = JSON.stringify(valueAt(source.value, path));
+      const versionKey = path.join('.') === 'mcpgen' || path.join('.') === 'protocol.version';
+      return [
+        diagnosticAt(source, path, versionKey ? 'MCPG009' : 'MCPG006', `${where} is ${got}; ${versionKey ? 'supported' : 'allowed'}: ${allowed.map((a) => JSON.stringify(a)).join(', ')}`),
+      ];
+    }
+    case 'propertyNames':
+      return []; // reported by the `pattern` error on the name itself
+    default: {
+      const propertyName = (e as { propertyName?: string }).propertyName;
+      if (propertyName !== undefined) {
+        return [diagnosticAt(source, [...path, propertyName], 'MCPG004', `key "${propertyName}" in ${where} ${e.message ?? 'is invalid'}`, 'key')];
+      }
+      return [diagnosticAt(source, path, 'MCPG004', `${where} ${e.message ?? 'is invalid'}`)];
+    }
+  }
+}
+
+function dedupe(ds: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return ds.filter((d) => {
+    const k = `${d.code}|${d.line}|${d.column}|${d.message}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+export function pointerToPath(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s));
+}
+
+function lastName(path: JsonPath): string {
+  const parts = path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('');
+  return `"${parts.replace(/^\./, '')}"`;
+}
+
+function valueAt(root: unknown, path: JsonPath): unknown {
+  let v = root;
+  for (const seg of path) v = (v as Record<string | number, unknown> | undefined)?.[seg];
+  return v;
+}
+
+function article(type: string): string {
+  const t = type.replace(/,/g, ' or ');
+  return /^[aeiou]/.test(t) ? `an ${t}` : `a ${t}`;
+}
+
+export function describe(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'object') return 'a mapping';
+  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  return `${typeof v} ${String(v)}`;
+}

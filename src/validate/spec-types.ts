@@ -1,0 +1,113 @@
+// The shape of a spec once it has passed schema/mcpgen.schema.json. Kept in step with that file.
+export type JsonSchema = { readonly [key: string]: unknown } | boolean;
+export type JsonObjectSchema = { readonly [key: string]: unknown };
+
+export interface RawIcon {
+  readonly src: string;
+  readonly mimeType?: string;
+  readonly sizes?: readonly string[];
+  readonly theme?: 'light' | 'dark';
+}
+
+export interface RawCacheHint {
+  readonly ttlMs?: number;
+  readonly cacheScope?: 'public' | 'private';
+}
+
+export interface RawServer {
+  readonly name: string;
+  readonly version: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly instructions?: string;
+  readonly websiteUrl?: string;
+  readonly icons?: readonly RawIcon[];
+}
+
+export interface RawElicit {
+  readonly mode?: 'form' | 'url';
+  readonly message: string;
+  readonly schema?: JsonObjectSchema;
+  readonly url?: string;
+}
+
+export interface RawToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+export interface RawTool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly input?: JsonObjectSchema;
+  readonly output?: JsonObjectSchema;
+  readonly annotations?: RawToolAnnotations;
+  readonly icons?: readonly RawIcon[];
+  readonly elicit?: { readonly [key: string]: RawElicit };
+  readonly progress?: boolean;
+  readonly timeoutMs?: number;
+}
+
+export interface RawResource {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly size?: number;
+  readonly icons?: readonly RawIcon[];
+  readonly cache?: RawCacheHint;
+}
+
+export interface RawResourceTemplate {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly icons?: readonly RawIcon[];
+  readonly cache?: RawCacheHint;
+}
+
+export interface RawPromptArgument {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly required?: boolean;
+}
+
+export interface RawPrompt {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly icons?: readonly RawIcon[];
+  readonly arguments?: readonly RawPromptArgument[];
+}
+
+export type RawCapabilityFlag<T> = boolean | T;
+
+export interface RawCapabilities {
+  readonly tools?: RawCapabilityFlag<{ readonly listChanged?: boolean }>;
+  readonly resources?: RawCapabilityFlag<{ readonly subscribe?: boolean; readonly listChanged?: boolean }>;
+  readonly prompts?: RawCapabilityFlag<{ readonly listChanged?: boolean }>;
+  readonly completions?: boolean;
+}
+
+/** A spec file (the root file, or one pulled in by `include:`). */
+export interface RawSpecFile {
+  readonly mcpgen?: 1;
+  readonly server?: RawServer;
+  readonly protocol?: { readonly version?: '2026-07-28'; readonly legacy?: boolean };
+  readonly capabilities?: RawCapabilities;
+  readonly cache?: RawCacheHint;
+  readonly $defs?: { readonly [name: string]: JsonSchema };
+  readonly include?: readonly string[];
+  readonly tools?: readonly RawTool[];
+  readonly resources?: readonly RawResource[];
+  readonly resourceTemplates?: readonly RawResourceTemplate[];
+  readonly prompts?: readonly RawPrompt[];
+}

@@ -1,0 +1,53 @@
+import type { JsonPath, SourceFile } from '../parse/source.js';
+import type { JsonSchema, RawPrompt, RawResource, RawResourceTemplate, RawSpecFile, RawTool } from './spec-types.js';
+
+/** A value from a spec file together with where it stands, so any rule can point at it. */
+export interface Located<T> {
+  readonly value: T;
+  readonly source: SourceFile;
+  readonly path: JsonPath;
+}
+
+/** One server as the rules see it: the root file's settings and every primitive from all its files. */
+export interface SpecView {
+  readonly root: SourceFile;
+  /** The root file, then its includes. */
+  readonly files: readonly SourceFile[];
+  readonly spec: RawSpecFile;
+  readonly tools: readonly Located<RawTool>[];
+  readonly resources: readonly Located<RawResource>[];
+  readonly resourceTemplates: readonly Located<RawResourceTemplate>[];
+  readonly prompts: readonly Located<RawPrompt>[];
+  readonly defs: readonly Located<JsonSchema>[];
+}
+
+export function at<T>(item: Located<unknown>, value: T, ...segments: JsonPath): Located<T> {
+  return { value, source: item.source, path: [...item.path, ...segments] };
+}
+
+/** Merge the root file and its includes in declaration order (root first, then includes as listed). */
+export function buildView(root: SourceFile, includes: readonly SourceFile[]): SpecView {
+  const files = [root, ...includes];
+  const collect = <K extends 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>(key: K) =>
+    files.flatMap((source) => {
+      const list = (source.value as RawSpecFile)[key] ?? [];
+      return list.flatMap((value, i) => (value === undefined ? [] : [{ value, source, path: [key, i] }])) as Located<NonNullable<RawSpecFile[K]>[number]>[];
+    });
+  const defs = files.flatMap((source) =>
+    Object.entries((source.value as RawSpecFile).$defs ?? {}).map(([name, value]) => ({ value, source, path: ['$defs', name] })),
+  );
+  return {
+    root,
+    files,
+    spec: root.value as RawSpecFile,
+    tools: collect('tools'),
+    resources: collect('resources'),
+    resourceTemplates: collect('resourceTemplates'),
+    prompts: collect('prompts'),
+    defs,
+  };
+}
+
+export function lastSegment(item: Located<unknown>): string {
+  return String(item.path[item.path.length - 1]);
+}
