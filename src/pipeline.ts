@@ -1,6 +1,6 @@
 // The one place that runs every stage: load → validate → model (→ emit → write for `generate`).
 import { resolve } from 'node:path';
-import { sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
+import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { UsageError } from './errors.js';
 import { findConfig, readConfigFile, toConfig, type Config } from './load/config.js';
 import { expandGlob, isGlob } from './load/glob.js';
@@ -64,7 +64,7 @@ export function check(files: readonly string[], cwd: string): CheckResult {
     if (loaded.spec.root.value === undefined) continue; // YAML errors already reported
     const validation = validateSpec(loaded.spec);
     diagnostics.push(...validation.diagnostics);
-    if (validation.view !== undefined) models.push(buildModel(validation.view));
+    if (validation.view !== undefined && !hasErrors(loaded.diagnostics)) models.push(buildModel(validation.view));
   }
   return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources };
 }

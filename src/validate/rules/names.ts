@@ -27,6 +27,12 @@ export function checkNames(view: SpecView): Diagnostic[] {
   return out;
 }
 
+/** `$defs` names defined twice are MCPG031's to report. */
+function uniqDefs(view: SpecView): readonly Located<unknown>[] {
+  const seen = new Set<string>();
+  return view.defs.filter((d) => !seen.has(lastSegment(d)) && seen.add(lastSegment(d)) !== undefined);
+}
+
 interface Named {
   readonly item: Located<unknown>;
   readonly segment: string;
@@ -38,10 +44,15 @@ function checkIdentifiers(view: SpecView): Diagnostic[] {
   const methods = new Map<string, Named>();
   const types = new Map<string, Named>();
   const out: Diagnostic[] = [];
+  const reported = new Set<string>();
   const claim = (table: Map<string, Named>, id: string, named: Named, kind: string) => {
     const prior = table.get(id);
     if (prior === undefined) table.set(id, named);
     else if (prior.item !== named.item || prior.segment !== named.segment) {
+      // One report per colliding pair, even when its method and its types all collide.
+      const pair = `${prior.label}|${where(prior.item, [prior.segment])}|${named.label}|${where(named.item, [named.segment])}`;
+      if (reported.has(pair)) return;
+      reported.add(pair);
       out.push(report(named.item, 'MCPG012', `${named.label} and ${prior.label} (${where(prior.item, [prior.segment])}) both become the TypeScript ${kind} "${id}"; rename one`, [named.segment]));
     }
   };
@@ -69,7 +80,7 @@ function checkIdentifiers(view: SpecView): Diagnostic[] {
     claim(methods, resourceMethodName(r.value.name), named, 'method');
     claim(types, typeName(r.value.name, 'Variables'), named, 'type');
   }
-  for (const d of view.defs) {
+  for (const d of uniqDefs(view)) {
     claim(types, typeName(lastSegment(d)), { item: { ...d, path: d.path.slice(0, -1) }, segment: lastSegment(d), label: `$defs ${JSON.stringify(lastSegment(d))}` }, 'type');
   }
   return out;

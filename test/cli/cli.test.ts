@@ -1,0 +1,107 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CODES } from '../../src/diagnostics/codes.js';
+import { cli, ROOT, tempDir } from '../helpers.js';
+
+describe('mcpgen check', () => {
+  it('passes every example spec through the config file', async () => {
+    const r = await cli(['check']);
+    expect(r.stderr).toContain('4 spec files checked: 0 errors, 0 warnings');
+    expect(r.code).toBe(0);
+  });
+
+  it('exits 1 with text diagnostics and a code frame', async () => {
+    const r = await cli(['check', 'test/fixtures/invalid/MCPG014-header-duplicate.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('test/fixtures/invalid/MCPG014-header-duplicate.yaml:11:45 error MCPG014 x-mcp-header "Region" duplicates "region" (case-insensitive) in tool execute_sql');
+    expect(r.stderr).toMatch(/> 11 \|\s+zone: \{ type: string, x-mcp-header: Region \}\n\s+\|\s+\^/);
+  });
+
+  it('prints JSON diagnostics on stdout with --format json', async () => {
+    const r = await cli(['check', '--format', 'json', 'test/fixtures/invalid/MCPG020-unknown-keyword.yaml']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toEqual([
+      {
+        code: 'MCPG020',
+        severity: 'error',
+        message: 'unknown JSON Schema keyword "minimun" in input schema of tool "t"; did you mean "minimum"?',
+        file: 'test/fixtures/invalid/MCPG020-unknown-keyword.yaml',
+        line: 10,
+        column: 29,
+        path: 'tools[0].input.properties.n.minimun',
+      },
+    ]);
+  });
+
+  it('warnings alone exit 0', async () => {
+    const r = await cli(['check', 'test/fixtures/invalid/MCPG017-header-secret.yaml']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('warning MCPG017');
+  });
+
+  it('exits 2 on usage errors without a stack trace', async () => {
+    for (const argv of [['check', '--bogus'], ['frobnicate'], ['check', 'no/such/*.yaml'], ['check', '--format', 'xml']]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^mcpgen: /);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    }
+    const dir = tempDir();
+    const r = await cli(['check'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no spec files given and no mcpgen.config.yaml');
+  });
+
+  it('reports a broken config file with positions', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'mcpgen.config.yaml'), 'specs: [a.yaml]\nouts: x\n');
+    const r = await cli(['check'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('mcpgen.config.yaml:2:1 error MCPG003 unknown key "outs" in the spec; did you mean "out"?');
+  });
+
+  it('runs as a real process through bin/mcpgen.js', () => {
+    const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'check', 'specs/sql.yaml'], { cwd: ROOT, encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('1 spec file checked: 0 errors, 0 warnings');
+    expect(execFileSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), '--version'], { encoding: 'utf8' }).trim()).toBe(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).version);
+  });
+});
+
+describe('mcpgen init', () => {
+  it('writes a starter spec and config that pass check, with the editor schema line', async () => {
+    const dir = tempDir();
+    expect((await cli(['init'], dir)).code).toBe(0);
+    const spec = readFileSync(join(dir, 'specs/server.yaml'), 'utf8');
+    const schemaLine = /^# yaml-language-server: \$schema=(.+)$/m.exec(spec)![1]!;
+    expect(readFileSync(join(dir, 'specs', schemaLine), 'utf8')).toContain('"title": "mcpgen spec"');
+    const r = await cli(['check'], dir);
+    expect(r.stderr).toContain('1 spec file checked: 0 errors, 0 warnings');
+    expect(r.code).toBe(0);
+    expect((await cli(['init'], dir)).code).toBe(2); // never overwrites without --force
+  });
+});
+
+describe('README', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  it('lists every diagnostic code with its severity', () => {
+    for (const [code, { severity }] of Object.entries(CODES)) expect(readme).toMatch(new RegExp(`\\| ${code} \\| ${severity} \\|`));
+  });
+  it('gives .ci/run the test command it documents', () => {
+    const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
+    expect(readme).toContain('npm ci && npm test');
+    expect(ci).toContain('npm ci');
+    expect(ci).toContain('npm test');
+  });
+});
+
+describe('README diagnostics example', () => {
+  it('is the real output for the fixture it names', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const r = await cli(['check', 'test/fixtures/invalid/MCPG014-header-duplicate.yaml']);
+    const shown = r.stderr.split('\n').slice(0, 5).join('\n');
+    expect(readme).toContain(shown);
+  });
+});

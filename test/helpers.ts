@@ -1,0 +1,30 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { main } from '../src/cli/main.js';
+import { check } from '../src/pipeline.js';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+
+/** Run a spec given as text through the whole check pipeline, from a temp dir. */
+export function checkText(text: string, extra: Record<string, string> = {}) {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'spec.yaml'), text);
+  for (const [name, content] of Object.entries(extra)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), content);
+  }
+  return check([join(dir, 'spec.yaml')], dir);
+}
+
+export function tempDir(prefix = 'mcpgen-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The CLI in-process, capturing output. */
+export async function cli(argv: string[], cwd = ROOT) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, { cwd, stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), color: false });
+  return { code, stdout, stderr };
+}
