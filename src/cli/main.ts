@@ -2,6 +2,7 @@ import { mcpgenVersion } from '../common/package-files.js';
 import { EnvironmentError, UsageError } from '../errors.js';
 import { parseArgs, type FlagSpec } from './args.js';
 import { runCheck } from './commands/check.js';
+import { runGenerate } from './commands/generate.js';
 import { runInit } from './commands/init.js';
 import { HELP } from './help.js';
 import type { Io } from './report.js';
@@ -15,6 +16,7 @@ const COMMON: FlagSpec[] = [
 
 const COMMANDS: Record<string, { flags: FlagSpec[]; run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
   check: { flags: COMMON, run: runCheck },
+  generate: { flags: [...COMMON, { name: 'out', value: true }, { name: 'check' }, { name: 'watch' }], run: runGenerate },
   init: { flags: [{ name: 'force' }], run: runInit },
 };
 

@@ -4,6 +4,9 @@ import { packageFileUrl } from './package-files.js';
 
 const cache = new Map<string, HandlebarsTemplateDelegate>();
 
+// `{{json x}}` writes a JSON literal (for package.json and other JSON templates).
+Handlebars.registerHelper('json', (value: unknown) => JSON.stringify(value));
+
 /**
  * Render templates/<name>.hbs with a plain view object. Templates hold prose and boilerplate only;
  * values are escaped by the caller for the target format (YAML/JSON/Markdown), never HTML-escaped.

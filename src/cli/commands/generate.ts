@@ -1,0 +1,65 @@
+import { watch } from 'node:fs';
+import { dirname } from 'node:path';
+import { hasErrors } from '../../diagnostics/diagnostic.js';
+import { generate, resolveInputs } from '../../pipeline.js';
+import type { Parsed } from '../args.js';
+import { printDiagnostics, type Io } from '../report.js';
+import { stringFlag } from './check.js';
+
+export async function runGenerate(args: Parsed, io: Io): Promise<number> {
+  const once = () => generateOnce(args, io);
+  const code = once();
+  if (!args.flags.has('watch')) return code;
+  return watchSpecs(args, io, once);
+}
+
+function generateOnce(args: Parsed, io: Io): number {
+  const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
+  const format = (stringFlag(args, 'format') ?? inputs.config?.format ?? 'text') as 'text' | 'json';
+  if (inputs.diagnostics.length > 0) {
+    printDiagnostics({ diagnostics: inputs.diagnostics, files: [], sources: inputs.sources }, format, io);
+    return 1;
+  }
+  const out = stringFlag(args, 'out') ?? (inputs.config ? `${inputs.config.dir}/${inputs.config.out}` : 'generated');
+  const check = args.flags.has('check');
+  const result = generate(inputs.files, io.cwd, { out, check });
+  printDiagnostics(result, format, io);
+  if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
+  if (check) {
+    if (result.stale.length === 0) {
+      io.stderr(`generated output is current (${result.plan.unchanged.length + result.plan.kept.length} files)\n`);
+      return 0;
+    }
+    io.stderr(`generated output is stale; run \`npx mcpgen generate\`:\n${result.stale.map((s) => `  ${s}`).join('\n')}\n`);
+    return 1;
+  }
+  io.stderr(`wrote ${result.plan.write.size} file(s), ${result.plan.unchanged.length} unchanged, ${result.plan.kept.length} scaffold file(s) kept, ${result.plan.remove.length} removed\n`);
+  return 0;
+}
+
+/** Regenerate whenever a spec (or the config) changes; runs until interrupted. */
+function watchSpecs(args: Parsed, io: Io, once: () => number): Promise<number> {
+  const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
+  const dirs = new Set(inputs.files.map((f) => dirname(f)));
+  let timer: NodeJS.Timeout | undefined;
+  const rerun = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      try {
+        once();
+      } catch (e) {
+        io.stderr(`mcpgen: ${(e as Error).message}\n`);
+      }
+    }, 100);
+  };
+  const watchers = [...dirs].map((d) => watch(d, { recursive: true }, (_event, name) => {
+    if (name !== null && /\.ya?ml$/i.test(String(name))) rerun();
+  }));
+  io.stderr(`watching ${[...dirs].join(', ')} for spec changes (Ctrl-C to stop)\n`);
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => {
+      for (const w of watchers) w.close();
+      resolve(0);
+    });
+  });
+}

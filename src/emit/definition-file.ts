@@ -1,0 +1,72 @@
+import { VariableDeclarationKind, type SourceFile } from 'ts-morph';
+import type { ServerModel, ToolModel } from '../model/ir.js';
+
+/** The wire form of a tool, as tools/list sends it (key order fixed for stable output). */
+export function wireTool(tool: ToolModel): Record<string, unknown> {
+  return {
+    name: tool.name,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    ...(tool.description !== undefined ? { description: tool.description } : {}),
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+    ...(tool.icons.length > 0 ? { icons: tool.icons } : {}),
+  };
+}
+
+function compact<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0))) as Partial<T>;
+}
+
+/** The definition data handed to the runtime, built from the model only. */
+export function definitionData(model: ServerModel): Record<string, unknown> {
+  const caps = model.capabilities;
+  return {
+    ...compact({
+    info: compact({ name: model.name, version: model.version, title: model.title, description: model.description, websiteUrl: model.websiteUrl, icons: model.icons }),
+    instructions: model.instructions,
+    capabilities: compact({
+      tools: caps.tools ? (caps.tools.listChanged ? { listChanged: true } : {}) : undefined,
+      resources: caps.resources ? compact({ subscribe: caps.resources.subscribe || undefined, listChanged: caps.resources.listChanged || undefined }) : undefined,
+      prompts: caps.prompts ? (caps.prompts.listChanged ? { listChanged: true } : {}) : undefined,
+      completions: caps.completions ? {} : undefined,
+    }),
+    listCache: model.listCache,
+    }),
+    tools: model.tools.map((t) => ({
+      definition: wireTool(t),
+      method: t.method,
+      headers: t.headers,
+      elicit: Object.fromEntries(t.elicit.map((e) => [e.key, compact({ mode: e.mode, message: e.message, requestedSchema: e.schema, url: e.url })])),
+      ...(t.timeoutMs !== undefined ? { timeoutMs: t.timeoutMs } : {}),
+    })),
+    resources: model.resources.map((r) => compact({ definition: compact({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, icons: r.icons }), method: r.method, cache: r.cache })),
+    resourceTemplates: model.resourceTemplates.map((t) => compact({ definition: compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, icons: t.icons }), method: t.method, cache: t.cache })),
+    prompts: model.prompts.map((p) => compact({ definition: compact({ name: p.name, title: p.title, description: p.description, icons: p.icons, arguments: p.arguments.map((a) => compact({ ...a, required: a.required || undefined })) }), method: p.method })),
+  };
+}
+
+/** definition.ts: every wire definition as data, emitted through JSON.stringify (all strings escaped). */
+export function emitDefinition(model: ServerModel, file: SourceFile): void {
+  const data = definitionData(model);
+  file.addImportDeclaration({ moduleSpecifier: 'mcpgen/runtime/server', isTypeOnly: true, namedImports: ['ServerDefinition'] });
+  file.addVariableStatements([
+    {
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [{ description: `Everything the ${model.name} server announces, exactly as it goes on the wire.` }],
+      declarations: [{ name: 'definition', type: 'ServerDefinition', initializer: jsonLiteral(data) }],
+    },
+    {
+      declarationKind: VariableDeclarationKind.Const,
+      isExported: true,
+      docs: [{ description: 'The tool definitions (tools/list), for clients: headers and output checks need no round trip.' }],
+      declarations: [{ name: 'toolDefinitions', initializer: 'definition.tools.map((t) => t.definition)' }],
+    },
+  ]);
+}
+
+/** JSON text that is also a valid TypeScript expression (U+2028/9 escaped for older parsers). */
+export function jsonLiteral(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}

@@ -1,0 +1,47 @@
+// Pure functions from the model to files: no YAML, no validation, no disk.
+import type { ServerModel } from '../model/ir.js';
+import { banner } from './banner.js';
+import { emitClient } from './client-file.js';
+import { emitDefinition } from './definition-file.js';
+import { emitHandlersScaffold, emitIndex, emitMain } from './entry-files.js';
+import { FileBuilder, type GeneratedFile } from './file-builder.js';
+import { emitOpenAi } from './openai-file.js';
+import { packageJson, readme, tsconfigJson } from './package-files.js';
+import { emitServer } from './server-file.js';
+import { emitTypes } from './types-file.js';
+
+export type { GeneratedFile } from './file-builder.js';
+export { GENERATED_MARK } from './banner.js';
+
+export interface EmitOptions {
+  /** Also write package.json and tsconfig.json (a standalone package). Default true. */
+  readonly packageFiles?: boolean;
+}
+
+const CODE_FILES: readonly [string, (m: ServerModel, f: ReturnType<FileBuilder['file']>) => void][] = [
+  ['types.ts', emitTypes],
+  ['definition.ts', emitDefinition],
+  ['server.ts', emitServer],
+  ['client.ts', emitClient],
+  ['openai.ts', emitOpenAi],
+  ['index.ts', (_m, f) => emitIndex(f)],
+  ['main.ts', emitMain],
+];
+
+export function emitServerPackage(model: ServerModel, options: EmitOptions = {}, builder = new FileBuilder()): GeneratedFile[] {
+  const head = banner(model);
+  const files: GeneratedFile[] = CODE_FILES.map(([path, emit]) => {
+    const file = builder.file(`${model.name}/${path}`);
+    emit(model, file);
+    return { path, content: builder.print(file, head), kind: 'generated' as const };
+  });
+  const scaffold = builder.file(`${model.name}/handlers.ts`);
+  emitHandlersScaffold(model, scaffold);
+  files.push({ path: 'handlers.ts', content: builder.print(scaffold, banner(model, 'scaffold')), kind: 'scaffold' });
+  files.push({ path: 'README.md', content: readme(model), kind: 'generated' });
+  if (options.packageFiles ?? true) {
+    files.push({ path: 'package.json', content: packageJson(model), kind: 'generated' });
+    files.push({ path: 'tsconfig.json', content: tsconfigJson(), kind: 'generated' });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : 1));
+}

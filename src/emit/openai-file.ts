@@ -1,0 +1,42 @@
+import { VariableDeclarationKind, type SourceFile } from 'ts-morph';
+import type { ServerModel } from '../model/ir.js';
+import type { JsonObjectSchema } from '../validate/spec-types.js';
+import { clientClassName } from './client-file.js';
+import { jsonLiteral } from './definition-file.js';
+import { docs, literal } from './doc.js';
+
+/** Function-calling `parameters` must be plain JSON Schema: drop the MCP-only `x-mcp-header` annotations. */
+export function openAiParameters(schema: JsonObjectSchema): JsonObjectSchema {
+  const strip = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(strip) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'x-mcp-header').map(([k, x]) => [k, strip(x)])) : v;
+  return strip(schema) as JsonObjectSchema;
+}
+
+/** openai.ts: the tools as chat-completions `tools`, and a dispatcher from `tool_calls` to the typed client. */
+export function emitOpenAi(model: ServerModel, file: SourceFile): void {
+  const client = clientClassName(model);
+  const tools = model.tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, ...(t.description ?? t.title ? { description: t.description ?? t.title } : {}), parameters: openAiParameters(t.inputSchema) },
+  }));
+  file.addImportDeclarations([
+    { moduleSpecifier: 'mcpgen/runtime/client', namedImports: ['dispatchToolCalls', 'type OpenAiTool', 'type OpenAiToolCall', 'type OpenAiToolMessage'] },
+    { moduleSpecifier: './client.js', isTypeOnly: true, namedImports: [client] },
+    ...(model.tools.length > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: model.tools.map((t) => t.inputType).sort() }] : []),
+  ]);
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    isExported: true,
+    docs: docs('The tools of this server as OpenAI chat-completions `tools` (type "function").'),
+    declarations: [{ name: 'openAiTools', type: 'readonly OpenAiTool[]', initializer: jsonLiteral(tools) }],
+  });
+  const entries = model.tools.map((t) => `${literal(t.name)}: (args) => client.${t.method}(args as ${t.inputType}),`);
+  file.addFunction({
+    name: `dispatch${model.typeStem}ToolCalls`,
+    isExported: true,
+    docs: docs("Runs a model's `tool_calls` through the client and answers each with a `role: \"tool\"` message (errors included, never thrown)."),
+    parameters: [{ name: 'client', type: client }, { name: 'calls', type: 'readonly OpenAiToolCall[]' }],
+    returnType: 'Promise<OpenAiToolMessage[]>',
+    statements: [`return dispatchToolCalls({\n${entries.map((e) => `  ${e}`).join('\n')}\n}, calls);`],
+  });
+}

@@ -1,0 +1,96 @@
+import { VariableDeclarationKind, type MethodSignatureStructure, type OptionalKind, type SourceFile } from 'ts-morph';
+import type { ServerModel, ToolModel } from '../model/ir.js';
+import { docs, literal } from './doc.js';
+import { sortImports } from './imports.js';
+import { propertyKey } from './schema-types.js';
+
+export function handlersInterfaceName(model: ServerModel): string {
+  return `${model.typeStem}Handlers`;
+}
+
+export function serverFactoryName(model: ServerModel): string {
+  return `create${model.typeStem}Server`;
+}
+
+/** server.ts: the typed handlers interface and the function that serves it. */
+export function emitServer(model: ServerModel, file: SourceFile): void {
+  const typeImports = new Set<string>();
+  const methods: OptionalKind<MethodSignatureStructure>[] = [];
+  const runtime = new Set(['createMcpgenServer', 'type Awaitable', 'type McpgenServer', 'type ServerOptions']);
+  for (const tool of model.tools) {
+    typeImports.add(tool.inputType);
+    if (tool.outputType) typeImports.add(tool.outputType);
+    for (const e of tool.elicit) if (e.contentType) typeImports.add(e.contentType);
+    runtime.add('type ToolContext');
+    const returns = tool.outputType ? `ToolReturn<${tool.outputType}>` : 'ContentToolReturn';
+    runtime.add(tool.outputType ? 'type ToolReturn' : 'type ContentToolReturn');
+    if (tool.elicit.length > 0) runtime.add('type InputRequiredReply');
+    methods.push({
+      name: tool.method,
+      docs: docs(tool.description ?? tool.title, `Tool ${literal(tool.name)}.${tool.elicit.length ? ' May ask for input: return `ctx.elicit.<key>.ask()`; the retried call has `ctx.elicit.<key>.response`.' : ''}`),
+      parameters: [
+        { name: 'args', type: tool.inputType },
+        { name: 'ctx', type: toolContextType(tool) },
+      ],
+      returnType: `Awaitable<${returns}${tool.elicit.length ? ' | InputRequiredReply' : ''}>`,
+    });
+  }
+  for (const r of model.resources) {
+    runtime.add('type RequestContext').add('type ResourceReply');
+    methods.push({ name: r.method, docs: docs(r.description ?? r.title, `Resource ${literal(r.uri)}.`), parameters: [{ name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<ResourceReply>' });
+  }
+  for (const t of model.resourceTemplates) {
+    typeImports.add(t.variablesType);
+    runtime.add('type RequestContext').add('type ResourceReply');
+    methods.push({
+      name: t.method,
+      docs: docs(t.description ?? t.title, `Resource template ${literal(t.uriTemplate)}. Throw \`notFound(uri)\` for URIs that match but do not exist.`),
+      parameters: [{ name: 'variables', type: t.variablesType }, { name: 'ctx', type: 'RequestContext' }],
+      returnType: 'Awaitable<ResourceReply>',
+    });
+  }
+  for (const p of model.prompts) {
+    typeImports.add(p.argsType);
+    runtime.add('type RequestContext').add('type PromptReply');
+    methods.push({ name: p.method, docs: docs(p.description ?? p.title, `Prompt ${literal(p.name)}.`), parameters: [{ name: 'args', type: p.argsType }, { name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<PromptReply>' });
+  }
+  if (model.capabilities.completions) {
+    runtime.add('type RequestContext').add('type CompleteRequestParams');
+    methods.push({ name: 'complete', hasQuestionToken: true, docs: docs('Completion values for prompt arguments and template variables (at most 100 are sent).'), parameters: [{ name: 'params', type: 'CompleteRequestParams' }, { name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<string[]>' });
+  }
+
+  file.addImportDeclarations([
+    { moduleSpecifier: 'mcpgen/runtime/server', namedImports: sortImports(runtime) },
+    { moduleSpecifier: './definition.js', namedImports: ['definition'] },
+    ...(typeImports.size > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: [...typeImports].sort() }] : []),
+  ]);
+  file.addInterface({
+    name: handlersInterfaceName(model),
+    isExported: true,
+    docs: docs(`What the ${model.name} server needs from you: one method per tool, resource, template and prompt of the spec.`),
+    methods,
+  });
+  file.addFunction({
+    name: serverFactoryName(model),
+    isExported: true,
+    docs: docs(`The ${model.name} MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema.`),
+    parameters: [
+      { name: 'handlers', type: handlersInterfaceName(model) },
+      { name: 'options', type: 'ServerOptions', initializer: '{}' },
+    ],
+    returnType: 'McpgenServer',
+    statements: [`return createMcpgenServer(definition, handlers, { legacy: ${model.legacy}, ...options });`],
+  });
+  file.addVariableStatement({
+    declarationKind: VariableDeclarationKind.Const,
+    isExported: true,
+    docs: docs('Protocol revision this server speaks.'),
+    declarations: [{ name: 'PROTOCOL_VERSION', initializer: literal(model.protocolVersion) }],
+  });
+}
+
+function toolContextType(tool: ToolModel): string {
+  if (tool.elicit.length === 0) return 'ToolContext';
+  const entries = tool.elicit.map((e) => `${propertyKey(e.key)}: ${e.contentType ?? 'undefined'}`);
+  return `ToolContext<{ ${entries.join('; ')} }>`;
+}

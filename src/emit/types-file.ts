@@ -1,0 +1,61 @@
+import type { OptionalKind, SourceFile, TypeAliasDeclarationStructure } from 'ts-morph';
+import { isObjectSchema } from '../common/json-schema.js';
+import type { ServerModel, ToolModel } from '../model/ir.js';
+import type { JsonSchema } from '../validate/spec-types.js';
+import { docs, docText, literal } from './doc.js';
+import { objectType, propertyKey, schemaToType, type TypeScope } from './schema-types.js';
+
+/** types.ts: spec `$defs`, tool inputs/outputs, elicitation answers, template variables, prompt arguments. */
+export function emitTypes(model: ServerModel, file: SourceFile): void {
+  const defNames = new Map(model.defs.map((d) => [d.name, d.typeName]));
+  const scopeFor = (root: JsonSchema): TypeScope => ({
+    root,
+    specDef: (ref) => {
+      const m = /^#\/\$defs\/([^/]+)$/.exec(ref);
+      if (m === null) return undefined;
+      // A tool's own $defs entry of the same name shadows the spec's (as in resolution).
+      if (isObjectSchema(root) && isObjectSchema(root.$defs) && root !== null && Object.hasOwn(root.$defs, m[1]!) && !isBundledCopy(root, m[1]!, model)) return undefined;
+      return defNames.get(m[1]!);
+    },
+  });
+  const aliases: OptionalKind<TypeAliasDeclarationStructure>[] = [];
+  for (const def of model.defs) {
+    aliases.push({ name: def.typeName, isExported: true, type: schemaToType(def.schema, scopeFor({})), docs: docs(schemaDoc(def.schema), `Schema \`$defs.${def.name}\` of the spec.`) });
+  }
+  for (const tool of model.tools) {
+    aliases.push({ name: tool.inputType, isExported: true, type: objectOrType(tool.inputSchema, scopeFor(tool.inputSchema)), docs: docs(`Arguments of tool ${literal(tool.name)}.`) });
+    if (tool.outputSchema !== undefined && tool.outputType !== undefined) {
+      aliases.push({ name: tool.outputType, isExported: true, type: schemaToType(tool.outputSchema, scopeFor(tool.outputSchema)), docs: docs(`structuredContent of tool ${literal(tool.name)}.`) });
+    }
+    aliases.push(...elicitTypes(tool));
+  }
+  for (const t of model.resourceTemplates) {
+    const lines = t.variables.map((v) => `  ${propertyKey(v.name)}: ${v.explode ? 'string | string[]' : 'string'};`);
+    aliases.push({ name: t.variablesType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : 'Record<string, never>', docs: docs(`Variables of resource template ${literal(t.uriTemplate)}.`) });
+  }
+  for (const p of model.prompts) {
+    const lines = p.arguments.map((a) => `  ${a.description ? `/** ${docText(a.description).replace(/\s+/g, ' ')} */\n  ` : ''}${propertyKey(a.name)}${a.required ? '' : '?'}: string;`);
+    aliases.push({ name: p.argsType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : 'Record<string, never>', docs: docs(`Arguments of prompt ${literal(p.name)}.`) });
+  }
+  file.addTypeAliases(aliases);
+}
+
+function elicitTypes(tool: ToolModel): OptionalKind<TypeAliasDeclarationStructure>[] {
+  return tool.elicit
+    .filter((e) => e.contentType !== undefined && e.schema !== undefined)
+    .map((e) => ({ name: e.contentType!, isExported: true, type: objectType(e.schema!, { root: e.schema!, specDef: () => undefined }), docs: docs(`Accepted answer to elicitation ${literal(e.key)} of tool ${literal(tool.name)}.`) }));
+}
+
+function objectOrType(schema: { readonly [k: string]: unknown }, scope: TypeScope): string {
+  return schemaToType(schema, scope);
+}
+
+function schemaDoc(schema: JsonSchema): string | undefined {
+  return isObjectSchema(schema) && typeof schema.description === 'string' ? schema.description : undefined;
+}
+
+/** Bundling copies spec $defs into tool schemas; those copies are the spec's named types, not local ones. */
+function isBundledCopy(root: { readonly [k: string]: unknown }, name: string, model: ServerModel): boolean {
+  const local = (root.$defs as Record<string, unknown>)[name];
+  return model.defs.some((d) => d.name === name && d.schema === local);
+}

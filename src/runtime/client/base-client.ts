@@ -1,0 +1,219 @@
+// mcpgen/runtime/client: the base of generated clients, on the SDK's Client. The SDK sends the per-request
+// _meta envelope, the standard headers and (given a toolDefinition) Mcp-Param-*; it fulfils MRTR input
+// requests through the elicitation handler. What we add: static tool definitions on every call (no
+// tools/list round trip first), one refresh-and-retry on HeaderMismatch, typed results, listen() as an
+// async iterator.
+import { Client, ProtocolError, StreamableHTTPClientTransport, UriTemplate, type CallToolResult, type ContentBlock, type GetPromptResult, type ReadResourceResult, type Tool, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+export const HEADER_MISMATCH = -32020;
+
+export type ClientTarget =
+  | { readonly url: string | URL; readonly headers?: Readonly<Record<string, string>>; readonly fetch?: typeof fetch }
+  | { readonly command: string; readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string }
+  | { readonly transport: Transport };
+
+export interface ElicitRequestInfo {
+  readonly mode: 'form' | 'url';
+  readonly message: string;
+  readonly requestedSchema?: Readonly<Record<string, unknown>>;
+  readonly url?: string;
+}
+
+export type ElicitAnswer = { readonly action: 'accept'; readonly content?: Readonly<Record<string, unknown>> } | { readonly action: 'decline' | 'cancel' };
+
+export interface ClientOptions {
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Answers the server's input requests (MRTR elicitation). Without it the client declares no elicitation support. */
+  readonly onElicit?: (request: ElicitRequestInfo) => ElicitAnswer | Promise<ElicitAnswer>;
+  /**
+   * `'auto'` (default): probe with server/discover and fall back to the 2025-11-25 initialize handshake
+   * only when the server is not modern. `'modern'`: 2026-07-28 only, fail otherwise.
+   */
+  readonly negotiation?: 'auto' | 'modern';
+  /** Per-request timeout in ms (SDK default 60000). */
+  readonly timeoutMs?: number;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly timeoutMs?: number;
+  readonly onProgress?: (progress: { progress: number; total?: number | undefined; message?: string | undefined }) => void;
+  /** Extra request `_meta` keys (user keys only). */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** A tool result with `structuredContent` typed by the tool's output schema. */
+export interface ToolCallResult<O> {
+  readonly isError: boolean;
+  readonly content: readonly ContentBlock[];
+  readonly structuredContent: O | undefined;
+  readonly raw: CallToolResult;
+}
+
+export type ChangeNotification =
+  | { readonly method: 'notifications/tools/list_changed' }
+  | { readonly method: 'notifications/prompts/list_changed' }
+  | { readonly method: 'notifications/resources/list_changed' }
+  | { readonly method: 'notifications/resources/updated'; readonly uri: string };
+
+export interface ListenFilter {
+  readonly toolsListChanged?: boolean;
+  readonly promptsListChanged?: boolean;
+  readonly resourcesListChanged?: boolean;
+  readonly resourceSubscriptions?: readonly string[];
+}
+
+export interface Subscription extends AsyncIterable<ChangeNotification> {
+  /** What the server agreed to send (it may honour less than asked). */
+  readonly honored: ListenFilter;
+  close(): Promise<void>;
+}
+
+export abstract class McpgenClient {
+  #sdk: Client | undefined;
+  readonly #tools: Map<string, Tool>;
+
+  protected constructor(tools: readonly Tool[]) {
+    this.#tools = new Map(tools.map((t) => [t.name, t]));
+  }
+
+  /** The underlying SDK client, for anything the typed surface does not cover. */
+  get sdk(): Client {
+    if (this.#sdk === undefined) throw new Error('client is not connected');
+    return this.#sdk;
+  }
+
+  protected async open(target: ClientTarget, options: ClientOptions, defaultName: string): Promise<void> {
+    const sdk = new Client(options.clientInfo ?? { name: defaultName, version: '0.0.0' }, {
+      capabilities: options.onElicit ? { elicitation: { form: {}, url: {} } } : {},
+      versionNegotiation: { mode: options.negotiation === 'modern' ? { pin: '2026-07-28' } : 'auto' },
+    });
+    const onElicit = options.onElicit;
+    if (onElicit !== undefined) {
+      sdk.setRequestHandler('elicitation/create', async (req) => {
+        const p = req.params as Record<string, unknown>;
+        const answer = await onElicit({
+          mode: p.mode === 'url' ? 'url' : 'form',
+          message: String(p.message ?? ''),
+          ...(p.requestedSchema !== undefined ? { requestedSchema: p.requestedSchema as Record<string, unknown> } : {}),
+          ...(typeof p.url === 'string' ? { url: p.url } : {}),
+        });
+        return answer as never;
+      });
+    }
+    await sdk.connect(transportFor(target), options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined);
+    this.#sdk = sdk;
+  }
+
+  /** Call a tool by name with its static definition, so headers are right on the first request. */
+  protected async callTool<O>(name: string, args: unknown, options: CallOptions = {}): Promise<ToolCallResult<O>> {
+    const params = { name, arguments: (args ?? {}) as Record<string, unknown>, ...(options.meta ? { _meta: { ...options.meta } } : {}) };
+    const request = (toolDefinition: Tool | undefined) =>
+      this.sdk.callTool(params, {
+        ...(toolDefinition !== undefined ? { toolDefinition } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      });
+    let raw: CallToolResult;
+    try {
+      raw = await request(this.#tools.get(name));
+    } catch (e) {
+      if (!(e instanceof ProtocolError) || e.code !== HEADER_MISMATCH) throw e;
+      // X7: the server's view of the tool differs from ours; use its definition once.
+      const live = (await this.listAllTools()).find((t) => t.name === name);
+      if (live === undefined) throw e;
+      this.#tools.set(name, live);
+      raw = await request(live);
+    }
+    return { isError: raw.isError === true, content: raw.content, structuredContent: raw.structuredContent as O | undefined, raw };
+  }
+
+  protected readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.sdk.readResource({ uri, ...(options.meta ? { _meta: { ...options.meta } } : {}) }, requestOptions(options));
+  }
+
+  protected readTemplate(template: string, variables: Readonly<Record<string, unknown>>, options: CallOptions = {}): Promise<ReadResourceResult> {
+    return this.readResource(new UriTemplate(template).expand(variables as Record<string, string>), options);
+  }
+
+  protected getPrompt(name: string, args: Readonly<Record<string, string | undefined>>, options: CallOptions = {}): Promise<GetPromptResult> {
+    const defined: Record<string, string> = {};
+    for (const [k, v] of Object.entries(args)) if (v !== undefined) defined[k] = v;
+    return this.sdk.getPrompt({ name, arguments: defined, ...(options.meta ? { _meta: { ...options.meta } } : {}) }, requestOptions(options));
+  }
+
+  /** Every tool the server lists now, following cursors. */
+  async listAllTools(): Promise<Tool[]> {
+    const out: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.sdk.listTools(cursor !== undefined ? { cursor } : undefined);
+      out.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return out;
+  }
+
+  /** subscriptions/listen as an async iterator of change notifications. */
+  async listen(filter: ListenFilter): Promise<Subscription> {
+    const queue: ChangeNotification[] = [];
+    let wake: (() => void) | undefined;
+    let ended = false;
+    const push = (n: ChangeNotification) => {
+      queue.push(n);
+      wake?.();
+    };
+    const methods = ['notifications/tools/list_changed', 'notifications/prompts/list_changed', 'notifications/resources/list_changed'] as const;
+    for (const method of methods) this.sdk.setNotificationHandler(method, () => push({ method } as ChangeNotification));
+    this.sdk.setNotificationHandler('notifications/resources/updated', (n) => push({ method: 'notifications/resources/updated', uri: n.params.uri }));
+    const { resourceSubscriptions, ...flags } = filter;
+    const sub = await this.sdk.listen({ ...flags, ...(resourceSubscriptions ? { resourceSubscriptions: [...resourceSubscriptions] } : {}) });
+    void sub.closed.then(() => {
+      ended = true;
+      wake?.();
+    });
+    return {
+      honored: sub.honoredFilter as ListenFilter,
+      close: () => sub.close(),
+      async *[Symbol.asyncIterator]() {
+        for (;;) {
+          const next = queue.shift();
+          if (next !== undefined) {
+            yield next;
+            continue;
+          }
+          if (ended) return;
+          await new Promise<void>((r) => (wake = r));
+          wake = undefined;
+        }
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.#sdk?.close();
+  }
+}
+
+function requestOptions(options: CallOptions) {
+  return { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}) };
+}
+
+function transportFor(target: ClientTarget): Transport {
+  if ('transport' in target) return target.transport;
+  if ('url' in target) {
+    return new StreamableHTTPClientTransport(new URL(target.url), {
+      ...(target.headers ? { requestInit: { headers: { ...target.headers } } } : {}),
+      ...(target.fetch ? { fetch: target.fetch } : {}),
+    });
+  }
+  return new StdioClientTransport({
+    command: target.command,
+    ...(target.args ? { args: [...target.args] } : {}),
+    ...(target.env ? { env: { ...target.env } } : {}),
+    ...(target.cwd ? { cwd: target.cwd } : {}),
+    stderr: 'inherit',
+  });
+}

@@ -1,0 +1,56 @@
+import type { ElicitSpec } from './definition.js';
+import { inputRequiredReply, type InputRequiredReply } from './replies.js';
+
+export type ElicitResponse<C> =
+  | { readonly action: 'accept'; readonly content: C }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
+
+/** One input request a tool declared under `elicit:` in its spec. */
+export interface Elicitation<C> {
+  /** The client's answer on a retried call; `undefined` on the first call. */
+  readonly response: ElicitResponse<C> | undefined;
+  /** Return this from the handler to ask (the call is retried with the answer). */
+  ask(overrides?: { readonly message?: string; readonly url?: string; readonly requestState?: string }): InputRequiredReply;
+}
+
+export interface RequestContext {
+  /** Aborts when the client cancels (HTTP: closes the stream; stdio: notifications/cancelled) or on timeout. */
+  readonly signal: AbortSignal;
+  readonly requestId: string | number;
+  /** The request's `_meta` without the reserved `io.modelcontextprotocol/*` keys. */
+  readonly meta: Readonly<Record<string, unknown>>;
+  /** The incoming HTTP request (Streamable HTTP only). */
+  readonly httpRequest?: Request;
+}
+
+export interface ToolContext<E extends Record<string, unknown> = Record<string, never>> extends RequestContext {
+  /** Report progress; sent only when the client asked for it (`progressToken`). Values must increase. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  readonly elicit: { readonly [K in keyof E]: Elicitation<E[K]> };
+  /** The opaque `requestState` echoed on a retried call, if any. */
+  readonly requestState: string | undefined;
+}
+
+export function buildElicit(specs: Readonly<Record<string, ElicitSpec>>, responses: Record<string, unknown> | undefined): Record<string, Elicitation<unknown>> {
+  const out: Record<string, Elicitation<unknown>> = {};
+  for (const [key, spec] of Object.entries(specs)) {
+    const raw = responses?.[key] as { action?: unknown; content?: unknown } | undefined;
+    const response: ElicitResponse<unknown> | undefined =
+      raw?.action === 'accept' ? { action: 'accept', content: raw.content ?? {} }
+      : raw?.action === 'decline' ? { action: 'decline' }
+      : raw?.action === 'cancel' ? { action: 'cancel' }
+      : undefined;
+    out[key] = {
+      response,
+      ask(overrides = {}) {
+        const params: Record<string, unknown> =
+          spec.mode === 'url'
+            ? { mode: 'url', message: overrides.message ?? spec.message, url: overrides.url ?? spec.url ?? '' }
+            : { mode: 'form', message: overrides.message ?? spec.message, requestedSchema: spec.requestedSchema };
+        return inputRequiredReply({ [key]: { method: 'elicitation/create', params } }, overrides.requestState);
+      },
+    };
+  }
+  return out;
+}

@@ -1,0 +1,55 @@
+import { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './create-server.js';
+import type { ServerDefinition } from './definition.js';
+import { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
+import { listen, type ListenOptions, type RunningServer } from './node-http.js';
+import { serveStdio } from './stdio.js';
+
+/** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
+export interface McpgenServer {
+  /** A fresh SDK `Server` per call (for custom transports or in-memory tests). */
+  readonly factory: ServerFactory;
+  /** Streamable HTTP as a Web-standard fetch handler (Node, workers, serverless). */
+  http(options?: HttpOptions): HttpHandler;
+  /** Streamable HTTP on node:http, bound to 127.0.0.1 unless told otherwise. */
+  listen(options?: ListenOptions & HttpOptions): Promise<RunningServer>;
+  /** stdio: newline-delimited JSON-RPC on stdin/stdout. */
+  stdio(): { close(): Promise<void> };
+}
+
+export function createMcpgenServer(definition: ServerDefinition, handlers: object, options: ServerOptions & { readonly legacy?: boolean } = {}): McpgenServer {
+  const factory = createServerFactory(definition, handlers as HandlerTable, options);
+  const legacy = options.legacy ?? false;
+  const http = (httpOptions: HttpOptions = {}) => createHttpHandler(factory, definition, { legacy, ...httpOptions });
+  return {
+    factory,
+    http,
+    listen: (opts = {}) => listen(http(opts), opts),
+    stdio: () => serveStdio(factory, { legacy }),
+  };
+}
+
+/**
+ * The entry point of a generated `main.ts`: `--stdio` (default) or `--http [--port N] [--host H]`.
+ * On SIGTERM/SIGINT an HTTP server stops accepting, drains in-flight requests, then exits.
+ */
+export async function runMain(server: McpgenServer, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const value = (flag: string) => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  if (!argv.includes('--http')) {
+    server.stdio();
+    return;
+  }
+  const port = Number(value('--port') ?? process.env.PORT ?? 3000);
+  const host = value('--host') ?? '127.0.0.1';
+  const running = await server.listen({ port, host });
+  process.stderr.write(`listening on ${running.url}\n`);
+  const stop = () => {
+    void running.close().then(() => process.exit(0));
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+export type Awaitable<T> = T | Promise<T>;
