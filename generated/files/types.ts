@@ -24,5 +24,5 @@ export type ProjectFileVariables = {
 /** Variables of resource template "git://project/{ref}/log{?limit}". */
 export type GitLogVariables = {
   ref: string;
-  limit: string;
+  limit?: string;
 };

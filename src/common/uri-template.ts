@@ -65,3 +65,98 @@ export function absoluteUriProblem(uri: string): string | undefined {
   if (/%(?![0-9A-Fa-f]{2})/.test(uri)) return '"%" must start a percent-encoding like %20';
   return undefined;
 }
+
+export type TemplateMatch = Record<string, string | string[]>;
+
+/**
+ * Match a URI against an RFC 6570 template (the inverse of expansion, as far as it is defined):
+ * literal parts must match exactly, `{?x,y}` / `{&x}` query parts are optional and order-free.
+ * Returns the decoded variables, or null.
+ */
+export function matchUriTemplate(template: string, uri: string): TemplateMatch | null {
+  const compiled = compileMatcher(template);
+  if (compiled === undefined) return null;
+  const [pathPart, queryPart] = splitQuery(uri, compiled.hasQuery);
+  const m = compiled.regex.exec(pathPart);
+  if (m === null) return null;
+  const out: TemplateMatch = {};
+  compiled.captures.forEach((cap, i) => {
+    const raw = m[i + 1];
+    if (raw === undefined || raw === '') return;
+    const parts = cap.explode ? raw.split(cap.separator).filter((p) => p !== '') : [raw];
+    const values = parts.map((p) => safeDecode(cap.operator === ';' ? p.replace(new RegExp(`^${escape(cap.name)}=?`), '') : p));
+    out[cap.name] = cap.explode ? values : values.join(',');
+  });
+  if (compiled.query.length > 0 && queryPart !== undefined) {
+    for (const pair of queryPart.split('&')) {
+      const eq = pair.indexOf('=');
+      const name = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
+      if (compiled.query.includes(name)) out[name] = safeDecode(eq < 0 ? '' : pair.slice(eq + 1));
+    }
+  } else if (compiled.query.length === 0 && queryPart !== undefined) return null;
+  return out;
+}
+
+interface Capture {
+  readonly name: string;
+  readonly operator: string;
+  readonly explode: boolean;
+  readonly separator: string;
+}
+
+const matcherCache = new Map<string, { regex: RegExp; captures: Capture[]; query: string[]; hasQuery: boolean } | undefined>();
+
+function compileMatcher(template: string) {
+  if (matcherCache.has(template)) return matcherCache.get(template);
+  const parsed = parseUriTemplate(template);
+  let result: { regex: RegExp; captures: Capture[]; query: string[]; hasQuery: boolean } | undefined;
+  if (parsed.ok) {
+    let re = '';
+    const captures: Capture[] = [];
+    const query: string[] = [];
+    let i = 0;
+    while (i < template.length) {
+      const open = template.indexOf('{', i);
+      const literalEnd = open < 0 ? template.length : open;
+      re += escape(template.slice(i, literalEnd));
+      if (open < 0) break;
+      const close = template.indexOf('}', open);
+      const body = template.slice(open + 1, close);
+      const op = '+#./;?&'.includes(body[0]!) ? body[0]! : '';
+      const specs = (op === '' ? body : body.slice(1)).split(',').map((s) => ({ name: s.replace(/(\*|:\d+)$/, ''), explode: s.endsWith('*') }));
+      if (op === '?' || op === '&') query.push(...specs.map((s) => s.name));
+      else {
+        const sep = op === '' || op === '+' || op === '#' ? ',' : op === '.' ? '.' : op === '/' ? '/' : ';';
+        const chars = op === '+' || op === '#' ? '[^?#]' : op === '/' ? '[^?#/]' : op === '.' ? '[^?#/.]' : '[^?#/,]';
+        specs.forEach((s, k) => {
+          const lead = op === '#' ? (k === 0 ? '#' : ',') : op === '.' || op === '/' || op === ';' ? `\\${op === '/' ? '/' : op}` : k === 0 ? '' : ',';
+          const body = s.explode ? `((?:${chars}|${escape(sep)})*)` : op === '+' || op === '#' ? `(${chars}*?)` : `(${chars}*)`;
+          re += op === '/' || op === '.' || op === ';' || op === '#' ? `(?:${lead}${body})?` : `${lead}${body}`;
+          captures.push({ name: s.name, operator: op, explode: s.explode, separator: s.explode ? sep : ',' });
+        });
+      }
+      i = close + 1;
+    }
+    result = { regex: new RegExp(`^${re}$`), captures, query, hasQuery: query.length > 0 || template.includes('?') };
+  }
+  matcherCache.set(template, result);
+  return result;
+}
+
+function splitQuery(uri: string, templateHasQuery: boolean): [string, string | undefined] {
+  const q = uri.indexOf('?');
+  if (q < 0) return [uri, undefined];
+  return templateHasQuery ? [uri.slice(0, q), uri.slice(q + 1)] : [uri, undefined];
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}

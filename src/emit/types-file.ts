@@ -30,7 +30,7 @@ export function emitTypes(model: ServerModel, file: SourceFile): void {
     aliases.push(...elicitTypes(tool));
   }
   for (const t of model.resourceTemplates) {
-    const lines = t.variables.map((v) => `  ${propertyKey(v.name)}: ${v.explode ? 'string | string[]' : 'string'};`);
+    const lines = t.variables.map((v) => `  ${propertyKey(v.name)}${v.operator === '?' || v.operator === '&' ? '?' : ''}: ${v.explode ? 'string | string[]' : 'string'};`);
     aliases.push({ name: t.variablesType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : 'Record<string, never>', docs: docs(`Variables of resource template ${literal(t.uriTemplate)}.`) });
   }
   for (const p of model.prompts) {

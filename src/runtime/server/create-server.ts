@@ -6,13 +6,13 @@ import {
   ProtocolError,
   ResourceNotFoundError,
   Server,
-  UriTemplate,
   inputRequired,
   type CallToolResult,
   type GetPromptResult,
   type ReadResourceResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
+import { matchUriTemplate } from '../../common/uri-template.js';
 import { buildElicit, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
 import { isInputRequiredReply, isToolReply, type PromptReply, type ResourceReply } from './replies.js';
@@ -56,7 +56,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     ]),
   );
   const resources = new Map(def.resources.map((r) => [r.definition.uri, r]));
-  const templates = def.resourceTemplates.map((t) => ({ spec: t, matcher: new UriTemplate(t.definition.uriTemplate) }));
+  const templates = def.resourceTemplates.map((t) => ({ spec: t, match: (uri: string) => matchUriTemplate(t.definition.uriTemplate, uri) }));
   const prompts = new Map(def.prompts.map((p) => [p.definition.name, p]));
   const pages = {
     tools: paginate(def.tools.map((t) => t.definition), pageSize),
@@ -143,7 +143,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
         cache = fixed.cache;
         out = await handler(fixed.method)(requestContext(ctx, ctx.mcpReq.signal));
       } else {
-        const match = templates.map((t) => ({ t, vars: t.matcher.match(uri) })).find((m) => m.vars !== null);
+        const match = templates.map((t) => ({ t, vars: t.match(uri) })).find((m) => m.vars !== null);
         if (match === undefined) throw new ResourceNotFoundError(uri);
         mimeType = match.t.spec.definition.mimeType;
         cache = match.t.spec.cache;

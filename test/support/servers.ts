@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const COMPILED = join(ROOT, '.tmp/compiled');
+
+export function compiledMain(pkg: string): string {
+  const main = join(COMPILED, pkg, 'main.js');
+  if (!existsSync(main)) throw new Error(`${main} is missing: the global setup compiles generated/ (see ${join(ROOT, '.tmp/compile-result.json')})`);
+  return main;
+}
+
+/** Import a compiled generated module, e.g. `importCompiled('weather', 'client.js')`. */
+export async function importCompiled<T>(pkg: string, file: string): Promise<T> {
+  return (await import(join(COMPILED, pkg, file))) as T;
+}
+
+export interface HttpProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  readonly stderr: () => string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Start a generated server's main.js over Streamable HTTP on 127.0.0.1 with an ephemeral port. */
+export function startHttp(pkg: string, args: readonly string[] = []): Promise<HttpProcess> {
+  const child = spawn(process.execPath, [compiledMain(pkg), '--http', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server ${pkg} did not start: ${stderr}`)), 15_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const m = /listening on (\S+)/.exec(stderr);
+      if (m !== null) {
+        clearTimeout(timer);
+        resolvePromise({
+          url: m[1]!,
+          child,
+          stderr: () => stderr,
+          stop: (signal = 'SIGTERM') =>
+            new Promise((done) => {
+              if (child.exitCode !== null) return done(child.exitCode);
+              child.once('exit', (code) => done(code));
+              child.kill(signal);
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`server ${pkg} exited with ${code}: ${stderr}`)));
+  });
+}
+
+export function compileResult(): { files: number; diagnostics: string[] } {
+  return JSON.parse(readFileSync(join(ROOT, '.tmp/compile-result.json'), 'utf8'));
+}
