@@ -11,7 +11,7 @@ export interface McpgenServer {
   /** Streamable HTTP as a Web-standard fetch handler (Node, workers, serverless). */
   http(options?: HttpOptions): HttpHandler;
   /** Streamable HTTP on node:http, bound to 127.0.0.1 unless told otherwise. */
-  listen(options?: ListenOptions & HttpOptions): Promise<RunningServer>;
+  listen(options?: ListenOptions & HttpOptions): Promise<RunningServer & { readonly notify: HttpHandler['notify'] }>;
   /** stdio: newline-delimited JSON-RPC on stdin/stdout. */
   stdio(): { close(): Promise<void> };
 }
@@ -23,7 +23,10 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
   return {
     factory,
     http,
-    listen: (opts = {}) => listen(http(opts), opts),
+    listen: async (opts = {}) => {
+      const handler = http(opts);
+      return { ...(await listen(handler, opts)), notify: handler.notify };
+    },
     stdio: () => serveStdio(factory, { legacy }),
   };
 }
