@@ -64,7 +64,9 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       if (rejected !== undefined) return rejected;
     }
     if (hosts !== undefined) {
-      const rejected = hostHeaderValidationResponse(request, hosts);
+      // Behind the fetch face (workers, tests) a Request may carry no Host header: its URL names the host.
+      const probe = request.headers.has('host') ? request : new Request(request.url, { headers: { host: new URL(request.url).host } });
+      const rejected = hostHeaderValidationResponse(probe, hosts);
       if (rejected !== undefined) return rejected;
     }
     if (request.method !== 'POST' || headerTable.size === 0) return sdk.fetch(request);
