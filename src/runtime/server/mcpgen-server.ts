@@ -35,7 +35,7 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
  * The entry point of a generated `main.ts`: `--stdio` (default) or `--http [--port N] [--host H]`.
  * On SIGTERM/SIGINT an HTTP server stops accepting, drains in-flight requests, then exits.
  */
-export async function runMain(server: McpgenServer, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+export async function runMain(server: McpgenServer, argv: readonly string[] = process.argv.slice(2), listenOptions: ListenOptions & HttpOptions = {}): Promise<void> {
   const value = (flag: string) => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -46,7 +46,7 @@ export async function runMain(server: McpgenServer, argv: readonly string[] = pr
   }
   const port = Number(value('--port') ?? process.env.PORT ?? 3000);
   const host = value('--host') ?? '127.0.0.1';
-  const running = await server.listen({ port, host });
+  const running = await server.listen({ ...listenOptions, port, host });
   process.stderr.write(`listening on ${running.url}\n`);
   const stop = () => {
     void running.close().then(() => process.exit(0));

@@ -29,7 +29,9 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
   const path = options.path ?? '/mcp';
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const inflight = new Set<Promise<void>>();
-  const server = createServer((req, res) => {
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  // Node checks request timeouts only every connectionsCheckingInterval (30 s by default).
+  const server = createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 20_000), connectionsCheckingInterval: Math.max(100, Math.min(1000, requestTimeout / 4)) }, (req, res) => {
     const done = serve(handler, req, res, path, maxBody).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
@@ -37,8 +39,6 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     inflight.add(done);
     void done.finally(() => inflight.delete(done));
   });
-  server.requestTimeout = options.requestTimeoutMs ?? 30_000;
-  server.headersTimeout = Math.min(server.requestTimeout, 20_000);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());

@@ -1,0 +1,23 @@
+// A generated sql server with handlers that misbehave on purpose, as its own process (so a crash shows
+// as an exit): query THROW throws, HANG never answers (bounded by the tool timeout), SLOW answers after
+// 400 ms (for drain-on-SIGTERM). Prints "listening on URL" like main.js.
+import { join } from 'node:path';
+import { runMain } from 'mcpgen/runtime/server';
+
+const compiled = join(import.meta.dirname, '../../.tmp/compiled/sql');
+const { createSqlServer } = await import(join(compiled, 'server.js'));
+const { handlers } = await import(join(compiled, 'handlers.js'));
+
+const server = createSqlServer(
+  {
+    ...handlers,
+    async executeSql(args, ctx) {
+      if (args.query === 'THROW') throw new Error('handler exploded');
+      if (args.query === 'HANG') return new Promise(() => {});
+      if (args.query === 'SLOW') await new Promise((r) => setTimeout(r, 400));
+      return handlers.executeSql(args, ctx);
+    },
+  },
+  { toolTimeoutMs: 300, onHandlerError: () => {} },
+);
+await runMain(server, process.argv.slice(2), { requestTimeoutMs: 1500, maxBodyBytes: 256 * 1024 });
