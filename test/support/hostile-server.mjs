@@ -1,6 +1,6 @@
 // A generated sql server with handlers that misbehave on purpose, as its own process (so a crash shows
 // as an exit): query THROW throws, HANG never answers (bounded by the tool timeout), SLOW answers after
-// 400 ms (for drain-on-SIGTERM). Prints "listening on URL" like main.js.
+// 200 ms (for drain-on-SIGTERM). Prints "listening on URL" like main.js.
 import { join } from 'node:path';
 import { runMain } from 'mcpgen/runtime/server';
 
@@ -14,7 +14,10 @@ const server = createSqlServer(
     async executeSql(args, ctx) {
       if (args.query === 'THROW') throw new Error('handler exploded');
       if (args.query === 'HANG') return new Promise(() => {});
-      if (args.query === 'SLOW') await new Promise((r) => setTimeout(r, 400));
+      if (args.query === 'SLOW') {
+        await new Promise((r) => setTimeout(r, 200));
+        return { columns: ['slept'], rows: [['200ms']], rowCount: 1 };
+      }
       return handlers.executeSql(args, ctx);
     },
   },

@@ -1,0 +1,65 @@
+// stdio with malformed lines, and process-level faults: SIGTERM drains in-flight HTTP requests.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { prng } from '../support/prng.js';
+import { compiledMain, ROOT } from '../support/servers.js';
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+
+describe('stdio transport under malformed input', () => {
+  it('keeps serving after garbage lines and writes only JSON-RPC to stdout', async () => {
+    const child = spawn(process.execPath, [compiledMain('weather')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const r = prng(7);
+    const lines = [
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: META } }),
+      'not json at all',
+      '{"jsonrpc": "2.0", "id": 2, "method": ',
+      JSON.stringify([{ jsonrpc: '2.0', id: 3, method: 'tools/list', params: { _meta: META } }]),
+      JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'nope/nothing', params: { _meta: META } }),
+      JSON.stringify({ id: 5, method: 'tools/list' }),
+      '\u0000\u0001\u0002',
+      'x'.repeat(200_000),
+      ...Array.from({ length: 200 }, () => r.string(60)),
+      JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/call', params: { name: 'add', arguments: { a: 40, b: 2 }, _meta: META } }),
+    ];
+    child.stdin.write(lines.map((l) => l.replace(/\n/g, ' ')).join('\r\n') + '\n');
+    const deadline = Date.now() + 15_000;
+    while (!out.includes('"id":99') && Date.now() < deadline && child.exitCode === null) await new Promise((res) => setTimeout(res, 50));
+    child.stdin.end();
+    await new Promise((res) => child.once('exit', res));
+    const messages = out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id?: unknown; result?: { structuredContent?: unknown }; error?: { code: number } });
+    expect(messages.find((m) => m.id === 99)?.result?.structuredContent).toEqual({ sum: 42 });
+    expect(messages.find((m) => m.id === 1)?.result).toMatchObject({ supportedVersions: ['2026-07-28'] });
+    expect(messages.find((m) => m.id === 4)?.error?.code).toBe(-32601);
+    for (const m of messages) expect((m as { jsonrpc?: string }).jsonrpc).toBe('2.0');
+  });
+});
+
+describe('SIGTERM', () => {
+  it('lets an in-flight request finish, then exits 0', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'test/support/hostile-server.mjs'), '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const url = await new Promise<string>((resolve) => {
+      let err = '';
+      child.stderr.on('data', (c: Buffer) => {
+        err += c.toString();
+        const m = /listening on (\S+)/.exec(err);
+        if (m) resolve(m[1]!);
+      });
+    });
+    const inflight = fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'execute_sql', 'mcp-param-region': 'eu-west1' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute_sql', arguments: { region: 'eu-west1', query: 'SLOW' }, _meta: META } }),
+    }).then(async (r) => ({ status: r.status, json: JSON.parse(await r.text()) }));
+    await new Promise((r) => setTimeout(r, 50));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    const answer = await inflight;
+    expect(answer.status).toBe(200);
+    expect(answer.json.result.structuredContent).toEqual({ columns: ['slept'], rows: [['200ms']], rowCount: 1 });
+    expect(await exited).toBe(0);
+  });
+});
