@@ -48,6 +48,13 @@ export function validateSpecFormat(source: SourceFile, role: 'root' | 'include')
   const validate = packagedValidator('schema/mcpgen.schema.json');
   const out: Diagnostic[] = [];
   const broken = new Set<string>();
+  // Pathological nesting makes schema compilers and type checkers crawl; no real spec needs it.
+  for (const deep of tooDeep(value)) {
+    const entry = typeof deep.path[1] === 'number' ? `${String(deep.path[0])}/${deep.path[1]}` : String(deep.path[0]);
+    if (broken.has(entry)) continue; // one report per entry
+    broken.add(entry);
+    out.push(diagnosticAt(source, deep.path, 'MCPG004', deep.message));
+  }
   if (!validate(value)) {
     for (const e of validate.errors ?? []) {
       const path = pointerToPath(e.instancePath);
@@ -105,6 +112,26 @@ function toDiagnostics(source: SourceFile, e: ErrorObject): Diagnostic[] {
       return [diagnosticAt(source, path, 'MCPG004', `${where} ${e.message ?? 'is invalid'}`)];
     }
   }
+}
+
+export const MAX_NESTING = 48;
+/** ajv's $ref scan visits every array twice (once as an array, once as an object): 2^depth. */
+export const MAX_ARRAY_NESTING = 12;
+
+/** Every place nested deeper than the limits (the walk stops descending there). */
+function tooDeep(value: unknown): { path: (string | number)[]; message: string }[] {
+  const found: { path: (string | number)[]; message: string }[] = [];
+  const stack: [unknown, (string | number)[], number][] = [[value, [], 0]];
+  while (stack.length > 0) {
+    const [v, path, arrays] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (path.length >= MAX_NESTING) found.push({ path, message: `nesting deeper than ${MAX_NESTING} levels is not supported` });
+    else if (Array.isArray(v)) {
+      if (arrays >= MAX_ARRAY_NESTING) found.push({ path, message: `lists nested deeper than ${MAX_ARRAY_NESTING} levels are not supported` });
+      else v.forEach((x, i) => stack.push([x, [...path, i], arrays + 1]));
+    } else for (const [k, x] of Object.entries(v)) stack.push([x, [...path, k], arrays]);
+  }
+  return found.reverse();
 }
 
 function dedupe(ds: Diagnostic[]): Diagnostic[] {

@@ -123,3 +123,11 @@ tools:
     expect(Object.isFrozen(m.tools[0])).toBe(true);
   });
 });
+
+describe('nesting limits', () => {
+  it('refuses values nested past the limits (ajv scans nested lists in exponential time)', () => {
+    const deepList = `${'['.repeat(20)}1${']'.repeat(20)}`;
+    const result = checkText(`mcpgen: 1\nserver: { name: s, version: '1' }\ntools:\n  - name: t\n    input: { type: object, properties: { a: { enum: [${deepList}] } } }\n`);
+    expect(result.diagnostics).toMatchObject([{ code: 'MCPG004', line: 5, message: 'lists nested deeper than 12 levels are not supported' }]);
+  });
+});

@@ -1,0 +1,135 @@
+// Seeded mutations of the example specs: check and generate must never throw, never print a stack
+// trace, and either succeed or report positioned diagnostics. FUZZ_SPECS raises the count.
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { isMap, isSeq, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { CODES } from '../../src/diagnostics/codes.js';
+import { emitServerPackage } from '../../src/emit/index.js';
+import { check } from '../../src/pipeline.js';
+import { ROOT, tempDir } from '../helpers.js';
+import { prng, type Prng } from '../support/prng.js';
+
+const COUNT = Number(process.env.FUZZ_SPECS ?? 2000);
+const SEED = Number(process.env.FUZZ_SEED ?? 4242);
+const SPECS = readdirSync(join(ROOT, 'specs')).filter((f) => f.endsWith('.yaml')).map((f) => readFileSync(join(ROOT, 'specs', f), 'utf8'));
+
+function randomScalar(r: Prng): unknown {
+  return r.pick<unknown>([null, true, false, 0, -1, 1.5, 1e308, '', r.string(), 'x'.repeat(r.int(3) === 0 ? 100_000 : 10), [], {}, [r.string()], { [r.string(4)]: r.string() }]);
+}
+
+/** Structural mutations on the YAML document (keys deleted, duplicated, retyped; deep nesting). */
+function mutateDocument(text: string, r: Prng): string {
+  const doc = parseDocument(text);
+  const nodes: (YAMLMap | YAMLSeq)[] = [];
+  const walk = (n: unknown) => {
+    if (isMap(n) || isSeq(n)) {
+      nodes.push(n);
+      for (const item of n.items) walk(isMap(n) ? (item as { value: unknown }).value : item);
+    }
+  };
+  walk(doc.contents);
+  for (let k = 0, steps = r.int(4) + 1; k < steps && nodes.length > 0; k++) {
+    const node = r.pick(nodes);
+    if (node.items.length === 0) continue;
+    const i = r.int(node.items.length);
+    switch (r.int(5)) {
+      case 0:
+        node.items.splice(i, 1);
+        break;
+      case 1:
+        node.items.push(node.items[i] as never);
+        break;
+      case 2:
+        if (isMap(node)) (node.items[i] as { value: unknown }).value = doc.createNode(randomScalar(r));
+        else node.items[i] = doc.createNode(randomScalar(r)) as never;
+        break;
+      case 3: {
+        let deep: unknown = r.string(3);
+        for (let d = 0; d < 50 + r.int(200); d++) deep = r.next() < 0.5 ? [deep] : { k: deep };
+        if (isMap(node)) (node.items[i] as { value: unknown }).value = doc.createNode(deep);
+        else node.items[i] = doc.createNode(deep) as never;
+        break;
+      }
+      default:
+        if (isMap(node)) node.set(r.pick(['name', 'x-mcp-header', 'type', 'uri', 'uriTemplate', '$ref', 'required', 'elicit', r.string(5)]), doc.createNode(randomScalar(r)));
+    }
+  }
+  return doc.toString();
+}
+
+/** Byte-level damage: truncation, invalid UTF-8, duplicated keys, alias bombs. */
+function mutateBytes(text: string, r: Prng): Buffer {
+  switch (r.int(5)) {
+    case 0:
+      return Buffer.from(text.slice(0, r.int(text.length)));
+    case 1: {
+      const b = Buffer.from(text);
+      const at = r.int(b.length);
+      return Buffer.concat([b.subarray(0, at), Buffer.from([r.pick([0xff, 0xc3, 0xe2, 0x80, 0xf0])]), b.subarray(at)]);
+    }
+    case 2: {
+      const lines = text.split('\n');
+      const i = r.int(lines.length);
+      lines.splice(i, 0, lines[i] ?? '');
+      return Buffer.from(lines.join('\n'));
+    }
+    case 3: {
+      const levels = Array.from({ length: 9 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(10).fill(`*l${i}`).join(',')}]`);
+      return Buffer.from(`l0: &l0 ["lol"]\n${levels.join('\n')}\n${text}`);
+    }
+    default:
+      return Buffer.from(text.replace(/: /g, () => (r.next() < 0.02 ? ':' : ': ')));
+  }
+}
+
+describe('spec fuzzing', () => {
+  it(`survives ${COUNT} seeded mutations of the example specs`, () => {
+    const r = prng(SEED);
+    const dir = tempDir();
+    const file = join(dir, 'spec.yaml');
+    const outcomes = { clean: 0, diagnosed: 0, generated: 0 };
+    const codes = new Set<string>();
+    for (let n = 0; n < COUNT; n++) {
+      const source = r.pick(SPECS);
+      const bytes = r.next() < 0.6 ? Buffer.from(mutateDocument(source, r)) : mutateBytes(source, r);
+      writeFileSync(file, bytes);
+      // FUZZ_TRACE=1 keeps the mutant being checked, to reproduce a hang with `mcpgen check`.
+      if (process.env.FUZZ_TRACE) writeFileSync(join(ROOT, '.tmp/last-mutant.yaml'), bytes);
+      const started = performance.now();
+      const result = check([file], dir);
+      if (process.env.FUZZ_TRACE && performance.now() - started > 300) writeFileSync(join(ROOT, `.tmp/slow-mutant-${n}.yaml`), bytes);
+      for (const d of result.diagnostics) {
+        codes.add(d.code);
+        expect(Object.keys(CODES)).toContain(d.code);
+        expect(d.file).toBe('spec.yaml');
+        expect(d.line).toBeGreaterThanOrEqual(1);
+        expect(d.column).toBeGreaterThanOrEqual(1);
+        expect(d.message).not.toMatch(/\n\s+at /);
+      }
+      if (result.models.length === 0) {
+        expect(result.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+        outcomes.diagnosed++;
+      } else {
+        outcomes.clean++;
+        // Emitting is the expensive half: exercise it on a sample of the mutants that validate.
+        if (outcomes.generated < 40) {
+          const files = emitServerPackage(result.models[0]!);
+          expect(files.length).toBeGreaterThan(5);
+          outcomes.generated++;
+        }
+      }
+    }
+    expect(outcomes.clean + outcomes.diagnosed).toBe(COUNT);
+    expect(outcomes.diagnosed).toBeGreaterThan(COUNT / 10);
+    expect(codes.size).toBeGreaterThan(5);
+  });
+
+  it('refuses a billion-laughs document without expanding it', () => {
+    const dir = tempDir();
+    const levels = Array.from({ length: 12 }, (_, i) => `l${i + 1}: &l${i + 1} [${Array(10).fill(`*l${i}`).join(',')}]`);
+    writeFileSync(join(dir, 'bomb.yaml'), `l0: &l0 ["lol"]\n${levels.join('\n')}\n`);
+    const result = check([join(dir, 'bomb.yaml')], dir);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG007']);
+  });
+});
