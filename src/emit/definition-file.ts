@@ -66,7 +66,13 @@ export function emitDefinition(model: ServerModel, file: SourceFile): void {
   ]);
 }
 
-/** JSON text that is also a valid TypeScript expression (U+2028/9 escaped for older parsers). */
+/**
+ * JSON text that is also a TypeScript expression meaning the same data: U+2028/9 escaped, and a
+ * `"__proto__"` key written as a computed key, since in an object literal it would set the prototype.
+ */
 export function jsonLiteral(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value, null, 2)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')
+    .replace(/^(\s*)"__proto__":/gm, '$1["__proto__"]:');
 }
