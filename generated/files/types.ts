@@ -7,20 +7,24 @@ export type FileRef = {
   uri: string;
   size?: number;
 };
+
 /** Arguments of tool "search_files". */
 export type SearchFilesInput = {
   text: string;
   /** @default 20 */
   limit?: number;
 };
+
 /** structuredContent of tool "search_files". */
 export type SearchFilesOutput = {
   matches: FileRef[];
 };
+
 /** Variables of resource template "file:///project/{+path}". */
 export type ProjectFileVariables = {
   path: string;
 };
+
 /** Variables of resource template "git://project/{ref}/log{?limit}". */
 export type GitLogVariables = {
   ref: string;

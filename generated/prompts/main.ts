@@ -5,4 +5,5 @@
 import { runMain } from 'mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createPromptsServer } from './server.js';
+
 await runMain(createPromptsServer(handlers));

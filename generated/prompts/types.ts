@@ -11,11 +11,13 @@ export type CodeReviewPromptArgs = {
   /** security, performance or readability. */
   focus?: string;
 };
+
 /** Arguments of prompt "summarize". */
 export type SummarizePromptArgs = {
   text: string;
   /** Upper bound on the summary length. */
   max_words?: string;
 };
+
 /** Arguments of prompt "daily_standup". */
 export type DailyStandupPromptArgs = Record<string, never>;

@@ -202,5 +202,6 @@ export const definition: ServerDefinition = {
   "resourceTemplates": [],
   "prompts": []
 };
+
 /** The tool definitions (tools/list), for clients: headers and output checks need no round trip. */
 export const toolDefinitions = definition.tools.map((t) => t.definition);

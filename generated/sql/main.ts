@@ -5,4 +5,5 @@
 import { runMain } from 'mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createSqlServer } from './server.js';
+
 await runMain(createSqlServer(handlers));

@@ -12,12 +12,14 @@ export type ExecuteSqlInput = {
     dryRun?: boolean;
   };
 };
+
 /** structuredContent of tool "execute_sql". */
 export type ExecuteSqlOutput = {
   columns: string[];
   rows: (string | number | boolean | null)[][];
   rowCount: number;
 };
+
 /** Accepted answer to elicitation "confirm" of tool "execute_sql". */
 export type ExecuteSqlConfirmContent = {
   /**
@@ -26,10 +28,12 @@ export type ExecuteSqlConfirmContent = {
    */
   confirm: boolean;
 };
+
 /** Arguments of tool "list_tables". */
 export type ListTablesInput = {
   region: string;
 };
+
 /** structuredContent of tool "list_tables". */
 export type ListTablesOutput = {
   tables: string[];

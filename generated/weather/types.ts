@@ -8,6 +8,7 @@
  * Schema `$defs.Units` of the spec.
  */
 export type Units = "metric" | "imperial";
+
 /** Schema `$defs.Forecast` of the spec. */
 export type Forecast = {
   city: string;
@@ -19,6 +20,7 @@ export type Forecast = {
     direction?: string;
   };
 };
+
 /** Arguments of tool "get_forecast". */
 export type GetForecastInput = {
   /** City name, for example "Paris". */
@@ -27,13 +29,16 @@ export type GetForecastInput = {
   days?: number;
   units?: Units;
 };
+
 /** structuredContent of tool "get_forecast". */
 export type GetForecastOutput = Forecast;
+
 /** Arguments of tool "get_alerts". */
 export type GetAlertsInput = {
   /** Two-letter state code, e.g. "CA". */
   state: string;
 };
+
 /** structuredContent of tool "get_alerts". */
 export type GetAlertsOutput = {
   alerts: {
@@ -42,11 +47,13 @@ export type GetAlertsOutput = {
     headline?: string | null;
   }[];
 };
+
 /** Arguments of tool "add". */
 export type AddInput = {
   a: number;
   b: number;
 };
+
 /** structuredContent of tool "add". */
 export type AddOutput = {
   sum: number;

@@ -1,4 +1,5 @@
-import { Scope, type MethodDeclarationStructure, type OptionalKind, type SourceFile } from 'ts-morph';
+import { Scope, type MethodDeclarationStructure, type OptionalKind } from 'ts-morph';
+import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
@@ -8,7 +9,7 @@ export function clientClassName(model: ServerModel): string {
 }
 
 /** client.ts: one typed method per tool, resource, template and prompt. */
-export function emitClient(model: ServerModel, file: SourceFile): void {
+export function emitClient(model: ServerModel, file: FileSink): void {
   const types = new Set<string>();
   const runtime = new Set(['McpgenClient', 'type CallOptions', 'type ClientOptions', 'type ClientTarget']);
   const methods: OptionalKind<MethodDeclarationStructure>[] = [];

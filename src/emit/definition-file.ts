@@ -1,4 +1,4 @@
-import { VariableDeclarationKind, type SourceFile } from 'ts-morph';
+import type { FileSink } from './file-builder.js';
 import type { ServerModel, ToolModel } from '../model/ir.js';
 
 /** The wire form of a tool, as tools/list sends it (key order fixed for stable output). */
@@ -47,22 +47,13 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
 }
 
 /** definition.ts: every wire definition as data, emitted through JSON.stringify (all strings escaped). */
-export function emitDefinition(model: ServerModel, file: SourceFile): void {
+export function emitDefinition(model: ServerModel, file: FileSink): void {
   const data = definitionData(model);
   file.addImportDeclaration({ moduleSpecifier: 'mcpgen/runtime/server', isTypeOnly: true, namedImports: ['ServerDefinition'] });
-  file.addVariableStatements([
-    {
-      declarationKind: VariableDeclarationKind.Const,
-      isExported: true,
-      docs: [{ description: `Everything the ${model.name} server announces, exactly as it goes on the wire.` }],
-      declarations: [{ name: 'definition', type: 'ServerDefinition', initializer: jsonLiteral(data) }],
-    },
-    {
-      declarationKind: VariableDeclarationKind.Const,
-      isExported: true,
-      docs: [{ description: 'The tool definitions (tools/list), for clients: headers and output checks need no round trip.' }],
-      declarations: [{ name: 'toolDefinitions', initializer: 'definition.tools.map((t) => t.definition)' }],
-    },
+  // Printed as text so the JSON keeps its own indentation.
+  file.addStatements([
+    `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data)};`,
+    '/** The tool definitions (tools/list), for clients: headers and output checks need no round trip. */\nexport const toolDefinitions = definition.tools.map((t) => t.definition);',
   ]);
 }
 

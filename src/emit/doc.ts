@@ -18,3 +18,11 @@ export function docs(...parts: (string | undefined)[]): { description: string }[
 export function literal(value: string): string {
   return JSON.stringify(value).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
+
+/** A JSDoc block as statement text (for declarations printed as text), or '' when there is nothing to say. */
+export function jsdoc(...parts: (string | undefined)[]): string {
+  const d = docs(...parts)[0];
+  if (d === undefined) return '';
+  const lines = d.description.split('\n');
+  return lines.length === 1 ? `/** ${lines[0]} */\n` : `/**\n${lines.map((l) => (l === '' ? ' *' : ` * ${l}`)).join('\n')}\n */\n`;
+}

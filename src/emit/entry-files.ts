@@ -1,11 +1,12 @@
-import { VariableDeclarationKind, type SourceFile } from 'ts-morph';
+import { VariableDeclarationKind } from 'ts-morph';
+import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
 import { docs, literal } from './doc.js';
 import { handlersInterfaceName, serverFactoryName } from './server-file.js';
 
 /** index.ts: the package's public surface. */
-export function emitIndex(file: SourceFile): void {
+export function emitIndex(file: FileSink): void {
   file.addExportDeclarations([
     { moduleSpecifier: './types.js' },
     { moduleSpecifier: './server.js' },
@@ -16,7 +17,7 @@ export function emitIndex(file: SourceFile): void {
 }
 
 /** main.ts: `node main.js` serves stdio; `node main.js --http --port 3000` serves Streamable HTTP. */
-export function emitMain(model: ServerModel, file: SourceFile): void {
+export function emitMain(model: ServerModel, file: FileSink): void {
   file.addImportDeclarations([
     { moduleSpecifier: 'mcpgen/runtime/server', namedImports: ['runMain'] },
     { moduleSpecifier: './handlers.js', namedImports: ['handlers'] },
@@ -26,7 +27,7 @@ export function emitMain(model: ServerModel, file: SourceFile): void {
 }
 
 /** handlers.ts: written once with a stub per method; after that it is the user's file. */
-export function emitHandlersScaffold(model: ServerModel, file: SourceFile): void {
+export function emitHandlersScaffold(model: ServerModel, file: FileSink): void {
   const members: string[] = [];
   for (const t of model.tools) members.push(stub(t.method, `tool ${t.name}`));
   for (const r of model.resources) members.push(stub(r.method, `resource ${r.uri}`));

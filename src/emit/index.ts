@@ -4,7 +4,7 @@ import { banner } from './banner.js';
 import { emitClient } from './client-file.js';
 import { emitDefinition } from './definition-file.js';
 import { emitHandlersScaffold, emitIndex, emitMain } from './entry-files.js';
-import { FileBuilder, type GeneratedFile } from './file-builder.js';
+import { FileBuilder, FileSink, type GeneratedFile } from './file-builder.js';
 import { emitOpenAi } from './openai-file.js';
 import { packageJson, readme, tsconfigJson } from './package-files.js';
 import { emitServer } from './server-file.js';
@@ -18,7 +18,7 @@ export interface EmitOptions {
   readonly packageFiles?: boolean;
 }
 
-const CODE_FILES: readonly [string, (m: ServerModel, f: ReturnType<FileBuilder['file']>) => void][] = [
+const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink) => void][] = [
   ['types.ts', emitTypes],
   ['definition.ts', emitDefinition],
   ['server.ts', emitServer],
@@ -31,13 +31,13 @@ const CODE_FILES: readonly [string, (m: ServerModel, f: ReturnType<FileBuilder['
 export function emitServerPackage(model: ServerModel, options: EmitOptions = {}, builder = new FileBuilder()): GeneratedFile[] {
   const head = banner(model);
   const files: GeneratedFile[] = CODE_FILES.map(([path, emit]) => {
-    const file = builder.file(`${model.name}/${path}`);
-    emit(model, file);
-    return { path, content: builder.print(file, head), kind: 'generated' as const };
+    const sink = new FileSink();
+    emit(model, sink);
+    return { path, content: builder.print(`${model.name}/${path}`, sink, head), kind: 'generated' as const };
   });
-  const scaffold = builder.file(`${model.name}/handlers.ts`);
+  const scaffold = new FileSink();
   emitHandlersScaffold(model, scaffold);
-  files.push({ path: 'handlers.ts', content: builder.print(scaffold, banner(model, 'scaffold')), kind: 'scaffold' });
+  files.push({ path: 'handlers.ts', content: builder.print(`${model.name}/handlers.ts`, scaffold, banner(model, 'scaffold')), kind: 'scaffold' });
   files.push({ path: 'README.md', content: readme(model), kind: 'generated' });
   if (options.packageFiles ?? true) {
     files.push({ path: 'package.json', content: packageJson(model), kind: 'generated' });

@@ -1,4 +1,4 @@
-import { VariableDeclarationKind, type SourceFile } from 'ts-morph';
+import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import type { JsonObjectSchema } from '../validate/spec-types.js';
 import { clientClassName } from './client-file.js';
@@ -13,7 +13,7 @@ export function openAiParameters(schema: JsonObjectSchema): JsonObjectSchema {
 }
 
 /** openai.ts: the tools as chat-completions `tools`, and a dispatcher from `tool_calls` to the typed client. */
-export function emitOpenAi(model: ServerModel, file: SourceFile): void {
+export function emitOpenAi(model: ServerModel, file: FileSink): void {
   const client = clientClassName(model);
   const tools = model.tools.map((t) => ({
     type: 'function',
@@ -24,12 +24,7 @@ export function emitOpenAi(model: ServerModel, file: SourceFile): void {
     { moduleSpecifier: './client.js', isTypeOnly: true, namedImports: [client] },
     ...(model.tools.length > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: model.tools.map((t) => t.inputType).sort() }] : []),
   ]);
-  file.addVariableStatement({
-    declarationKind: VariableDeclarationKind.Const,
-    isExported: true,
-    docs: docs('The tools of this server as OpenAI chat-completions `tools` (type "function").'),
-    declarations: [{ name: 'openAiTools', type: 'readonly OpenAiTool[]', initializer: jsonLiteral(tools) }],
-  });
+  file.addStatements([`/** The tools of this server as OpenAI chat-completions \`tools\` (type "function"). */\nexport const openAiTools: readonly OpenAiTool[] = ${jsonLiteral(tools)};`]);
   const entries = model.tools.map((t) => `${literal(t.name)}: (args) => client.${t.method}(args as ${t.inputType}),`);
   file.addFunction({
     name: `dispatch${model.typeStem}ToolCalls`,

@@ -1,4 +1,5 @@
-import { VariableDeclarationKind, type MethodSignatureStructure, type OptionalKind, type SourceFile } from 'ts-morph';
+import { VariableDeclarationKind, type MethodSignatureStructure, type OptionalKind } from 'ts-morph';
+import type { FileSink } from './file-builder.js';
 import type { ServerModel, ToolModel } from '../model/ir.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
@@ -13,7 +14,7 @@ export function serverFactoryName(model: ServerModel): string {
 }
 
 /** server.ts: the typed handlers interface and the function that serves it. */
-export function emitServer(model: ServerModel, file: SourceFile): void {
+export function emitServer(model: ServerModel, file: FileSink): void {
   const typeImports = new Set<string>();
   const methods: OptionalKind<MethodSignatureStructure>[] = [];
   const runtime = new Set(['createMcpgenServer', 'type Awaitable', 'type McpgenServer', 'type ServerOptions']);

@@ -1,12 +1,12 @@
-import type { OptionalKind, SourceFile, TypeAliasDeclarationStructure } from 'ts-morph';
 import { isObjectSchema } from '../common/json-schema.js';
 import type { ServerModel, ToolModel } from '../model/ir.js';
 import type { JsonSchema } from '../validate/spec-types.js';
-import { docs, docText, literal } from './doc.js';
+import { docText, jsdoc, literal } from './doc.js';
+import type { FileSink } from './file-builder.js';
 import { objectType, propertyKey, schemaToType, type TypeScope } from './schema-types.js';
 
 /** types.ts: spec `$defs`, tool inputs/outputs, elicitation answers, template variables, prompt arguments. */
-export function emitTypes(model: ServerModel, file: SourceFile): void {
+export function emitTypes(model: ServerModel, file: FileSink): void {
   const defNames = new Map(model.defs.map((d) => [d.name, d.typeName]));
   const scopeFor = (root: JsonSchema): TypeScope => ({
     root,
@@ -18,32 +18,40 @@ export function emitTypes(model: ServerModel, file: SourceFile): void {
       return defNames.get(m[1]!);
     },
   });
-  const aliases: OptionalKind<TypeAliasDeclarationStructure>[] = [];
+  const aliases: Alias[] = [];
   for (const def of model.defs) {
-    aliases.push({ name: def.typeName, isExported: true, type: schemaToType(def.schema, scopeFor({})), docs: docs(schemaDoc(def.schema), `Schema \`$defs.${def.name}\` of the spec.`) });
+    aliases.push({ name: def.typeName, isExported: true, type: schemaToType(def.schema, scopeFor({})), docs: [schemaDoc(def.schema), `Schema \`$defs.${def.name}\` of the spec.`] });
   }
   for (const tool of model.tools) {
-    aliases.push({ name: tool.inputType, isExported: true, type: objectOrType(tool.inputSchema, scopeFor(tool.inputSchema)), docs: docs(`Arguments of tool ${literal(tool.name)}.`) });
+    aliases.push({ name: tool.inputType, isExported: true, type: objectOrType(tool.inputSchema, scopeFor(tool.inputSchema)), docs: [`Arguments of tool ${literal(tool.name)}.`] });
     if (tool.outputSchema !== undefined && tool.outputType !== undefined) {
-      aliases.push({ name: tool.outputType, isExported: true, type: schemaToType(tool.outputSchema, scopeFor(tool.outputSchema)), docs: docs(`structuredContent of tool ${literal(tool.name)}.`) });
+      aliases.push({ name: tool.outputType, isExported: true, type: schemaToType(tool.outputSchema, scopeFor(tool.outputSchema)), docs: [`structuredContent of tool ${literal(tool.name)}.`] });
     }
     aliases.push(...elicitTypes(tool));
   }
   for (const t of model.resourceTemplates) {
     const lines = t.variables.map((v) => `  ${propertyKey(v.name)}${v.operator === '?' || v.operator === '&' ? '?' : ''}: ${v.explode ? 'string | string[]' : 'string'};`);
-    aliases.push({ name: t.variablesType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : 'Record<string, never>', docs: docs(`Variables of resource template ${literal(t.uriTemplate)}.`) });
+    aliases.push({ name: t.variablesType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : 'Record<string, never>', docs: [`Variables of resource template ${literal(t.uriTemplate)}.`] });
   }
   for (const p of model.prompts) {
     const lines = p.arguments.map((a) => `  ${a.description ? `/** ${docText(a.description).replace(/\s+/g, ' ')} */\n  ` : ''}${propertyKey(a.name)}${a.required ? '' : '?'}: string;`);
-    aliases.push({ name: p.argsType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : 'Record<string, never>', docs: docs(`Arguments of prompt ${literal(p.name)}.`) });
+    aliases.push({ name: p.argsType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : 'Record<string, never>', docs: [`Arguments of prompt ${literal(p.name)}.`] });
   }
-  file.addTypeAliases(aliases);
+  // Printed as text: ts-morph would hang-indent the multi-line object types.
+  file.addStatements(aliases.map((a) => `${jsdoc(...a.docs)}export type ${a.name} = ${a.type};`));
 }
 
-function elicitTypes(tool: ToolModel): OptionalKind<TypeAliasDeclarationStructure>[] {
+interface Alias {
+  readonly name: string;
+  readonly isExported: true;
+  readonly type: string;
+  readonly docs: readonly (string | undefined)[];
+}
+
+function elicitTypes(tool: ToolModel): Alias[] {
   return tool.elicit
     .filter((e) => e.contentType !== undefined && e.schema !== undefined)
-    .map((e) => ({ name: e.contentType!, isExported: true, type: objectType(e.schema!, { root: e.schema!, specDef: () => undefined }), docs: docs(`Accepted answer to elicitation ${literal(e.key)} of tool ${literal(tool.name)}.`) }));
+    .map((e) => ({ name: e.contentType!, isExported: true, type: objectType(e.schema!, { root: e.schema!, specDef: () => undefined }), docs: [`Accepted answer to elicitation ${literal(e.key)} of tool ${literal(tool.name)}.`] }));
 }
 
 function objectOrType(schema: { readonly [k: string]: unknown }, scope: TypeScope): string {

@@ -57,7 +57,7 @@ describe('hostile strings in a spec', () => {
     const yamlText = stringify(spec);
     expect(yamlText).toContain('__proto__:');
     writeFileSync(join(DIR, 'hostile.yaml'), yamlText);
-    const result = generate([join(DIR, 'hostile.yaml')], DIR, { out: 'out' });
+    const result = await generate([join(DIR, 'hostile.yaml')], DIR, { out: 'out' });
     expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const pkg = join(DIR, 'out/hostile');
     writeFileSync(

@@ -8,12 +8,12 @@ import { stringFlag } from './check.js';
 
 export async function runGenerate(args: Parsed, io: Io): Promise<number> {
   const once = () => generateOnce(args, io);
-  const code = once();
+  const code = await once();
   if (!args.flags.has('watch')) return code;
   return watchSpecs(args, io, once);
 }
 
-function generateOnce(args: Parsed, io: Io): number {
+async function generateOnce(args: Parsed, io: Io): Promise<number> {
   const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
   const format = (stringFlag(args, 'format') ?? inputs.config?.format ?? 'text') as 'text' | 'json';
   if (inputs.diagnostics.length > 0) {
@@ -22,7 +22,7 @@ function generateOnce(args: Parsed, io: Io): number {
   }
   const out = stringFlag(args, 'out') ?? (inputs.config ? `${inputs.config.dir}/${inputs.config.out}` : 'generated');
   const check = args.flags.has('check');
-  const result = generate(inputs.files, io.cwd, { out, check });
+  const result = await generate(inputs.files, io.cwd, { out, check });
   printDiagnostics(result, format, io);
   if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
   if (check) {
@@ -38,18 +38,14 @@ function generateOnce(args: Parsed, io: Io): number {
 }
 
 /** Regenerate whenever a spec (or the config) changes; runs until interrupted. */
-function watchSpecs(args: Parsed, io: Io, once: () => number): Promise<number> {
+function watchSpecs(args: Parsed, io: Io, once: () => Promise<number>): Promise<number> {
   const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
   const dirs = new Set(inputs.files.map((f) => dirname(f)));
   let timer: NodeJS.Timeout | undefined;
   const rerun = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      try {
-        once();
-      } catch (e) {
-        io.stderr(`mcpgen: ${(e as Error).message}\n`);
-      }
+      once().catch((e: unknown) => io.stderr(`mcpgen: ${(e as Error).message}\n`));
     }, 100);
   };
   const watchers = [...dirs].map((d) => watch(d, { recursive: true }, (_event, name) => {

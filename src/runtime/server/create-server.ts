@@ -39,6 +39,12 @@ interface PreparedTool {
   readonly validateOutput: Validator | undefined;
 }
 
+/** Compile on first use: start-up stays fast with many tools, and each schema compiles once. */
+function lazy(compile: (schema: Readonly<Record<string, unknown>>) => Validator, schema: Readonly<Record<string, unknown>>): Validator {
+  let v: Validator | undefined;
+  return (value) => (v ??= compile(schema))(value);
+}
+
 export type ServerFactory = () => Server;
 
 export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
@@ -50,8 +56,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       spec.definition.name,
       {
         spec,
-        validateInput: compile(spec.definition.inputSchema),
-        validateOutput: spec.definition.outputSchema ? compile(spec.definition.outputSchema) : undefined,
+        validateInput: lazy(compile, spec.definition.inputSchema),
+        validateOutput: spec.definition.outputSchema ? lazy(compile, spec.definition.outputSchema) : undefined,
       },
     ]),
   );

@@ -12,7 +12,8 @@ let valueAjv: Ajv2020 | undefined;
 
 /** ajv in strict mode: unknown formats, keywords and type mix-ups fail, as they would at the SDK's runtime. */
 function strict(): Ajv2020 {
-  strictAjv ??= createAjv({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: false });
+  // optimize:false halves compile time; this ajv only answers "does it compile", never validates data.
+  strictAjv ??= createAjv({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: false, code: { optimize: false } });
   return strictAjv;
 }
 
@@ -103,7 +104,7 @@ function checkValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, 
     const check = (keyword: string, value: unknown, at: (string | number)[], strip: readonly string[]) => {
       const rest: Record<string, unknown> = { ...node };
       for (const k of strip) delete rest[k];
-      if (path.length > 0 && bundled.$defs !== undefined) rest.$defs = { ...(isObjectSchema(rest.$defs) ? rest.$defs : {}), ...(bundled.$defs as object) };
+      if (typeof rest.$ref === 'string' && bundled.$defs !== undefined) rest.$defs = { ...(isObjectSchema(rest.$defs) ? rest.$defs : {}), ...(bundled.$defs as object) };
       const error = validateValue(rest, value);
       if (error !== undefined) out.push(report(item, 'MCPG022', `${keyword} value ${preview(value)} is invalid against its schema in ${label}: ${error}`, [...path, ...at]));
     };
@@ -115,31 +116,53 @@ function checkValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, 
   return out;
 }
 
+/** Compile outcomes by schema text less annotations: large specs repeat shapes (pagination, ids, windows). */
+const compileOutcomes = new Map<string, string | undefined>();
+
+/** Keywords that never change what a schema compiles to. */
+const ANNOTATIONS = new Set(['title', 'description', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
+
 function compile(ajv: Ajv2020, schema: JsonObjectSchema): string | undefined {
-  for (const key of collectExtensionKeywords(schema)) if (!ajv.getKeyword(key)) ajv.addKeyword({ keyword: key });
+  const key = JSON.stringify(schema, (k, v: unknown) => (ANNOTATIONS.has(k) && typeof v !== 'object' ? undefined : v));
+  if (compileOutcomes.has(key)) return compileOutcomes.get(key);
+  for (const k of collectExtensionKeywords(schema)) if (!ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
+  let outcome: string | undefined;
   try {
     ajv.compile(schema);
-    return undefined;
   } catch (e) {
-    return e instanceof Error ? e.message : String(e);
+    outcome = e instanceof Error ? e.message : String(e);
   } finally {
     ajv.removeSchema(schema);
   }
+  compileOutcomes.set(key, outcome);
+  return outcome;
 }
 
+/** Compiled value validators by schema text: the same small schemas recur across tools. */
+const valueValidators = new Map<string, ((v: unknown) => string | undefined) | null>();
+
 function validateValue(schema: JsonObjectSchema, value: unknown): string | undefined {
-  const ajv = lenient();
-  for (const key of collectExtensionKeywords(schema)) if (!ajv.getKeyword(key)) ajv.addKeyword({ keyword: key });
-  try {
-    const validate = ajv.compile(schema);
-    if (validate(value)) return undefined;
-    const e = validate.errors?.[0];
-    return e === undefined ? 'invalid' : `${e.instancePath || 'value'} ${e.message ?? 'is invalid'}`;
-  } catch {
-    return undefined; // the schema itself is reported by the compile check
-  } finally {
-    ajv.removeSchema(schema);
+  // Fast path for the common leaf shapes: a plain `type` with no other constraint.
+  const key = JSON.stringify(schema);
+  let validate = valueValidators.get(key);
+  if (validate === undefined) {
+    const ajv = lenient();
+    for (const k of collectExtensionKeywords(schema)) if (!ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
+    try {
+      const fn = ajv.compile(schema);
+      validate = (v) => {
+        if (fn(v)) return undefined;
+        const e = fn.errors?.[0];
+        return e === undefined ? 'invalid' : `${e.instancePath || 'value'} ${e.message ?? 'is invalid'}`;
+      };
+    } catch {
+      validate = null; // the schema itself is reported by the compile check
+    } finally {
+      ajv.removeSchema(schema);
+    }
+    valueValidators.set(key, validate);
   }
+  return validate === null ? undefined : validate(value);
 }
 
 function collectExtensionKeywords(schema: JsonSchema): string[] {
