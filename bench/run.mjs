@@ -1,0 +1,174 @@
+// npm run bench: generation scaling, and the generated server against a hand-written SDK server and a
+// bare JSON-RPC floor, alternated in one run on 127.0.0.1. Prints Markdown tables (BENCHMARKS.md).
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+import { benchSpec } from './bench-spec.mjs';
+import { syntheticSpec } from './synthetic-spec.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const WORK = join(ROOT, '.tmp/bench');
+const MCPGEN = join(ROOT, 'bin/mcpgen.js');
+const QUICK = process.env.BENCH_QUICK === '1';
+const N1 = QUICK ? 300 : 2000;
+const N16 = QUICK ? 600 : 4000;
+const ROUNDS = QUICK ? 1 : 2;
+
+rmSync(WORK, { recursive: true, force: true });
+mkdirSync(WORK, { recursive: true });
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const fmt = (n, d = 2) => n.toFixed(d);
+
+// 1. Generation time and scaling (cold processes).
+function timeGenerate(spec, out) {
+  const hasTime = spawnSync('/usr/bin/time', ['--version']).status === 0;
+  const t = process.hrtime.bigint();
+  const r = hasTime
+    ? spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, MCPGEN, 'generate', spec, '--out', out], { encoding: 'utf8' })
+    : spawnSync(process.execPath, [MCPGEN, 'generate', spec, '--out', out], { encoding: 'utf8' });
+  const seconds = Number(process.hrtime.bigint() - t) / 1e9;
+  if (r.status !== 0) throw new Error(`generate failed: ${r.stderr}`);
+  const kb = hasTime ? Number(r.stderr.trim().split('\n').pop()) : NaN;
+  return { seconds, peakMb: kb / 1024 };
+}
+
+const generation = [];
+for (const n of [10, 100, 1000]) {
+  const spec = join(WORK, `synthetic${n}.yaml`);
+  writeFileSync(spec, syntheticSpec(n));
+  const runs = Array.from({ length: 3 }, (_, i) => timeGenerate(spec, join(WORK, `gen-${n}-${i}`)));
+  generation.push({ tools: n, seconds: median(runs.map((r) => r.seconds)), peakMb: median(runs.map((r) => r.peakMb)) });
+}
+
+// 2. Servers: generate and compile the bench packages.
+const packages = {};
+for (const total of [10, 1000]) {
+  const spec = join(WORK, `bench${total}.yaml`);
+  writeFileSync(spec, benchSpec(total));
+  const gen = spawnSync(process.execPath, [MCPGEN, 'generate', spec, '--out', join(WORK, 'srv')], { encoding: 'utf8' });
+  if (gen.status !== 0) throw new Error(gen.stderr);
+  const dir = join(WORK, 'srv', `bench${total}`);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
+  const out = join(WORK, 'js', `bench${total}`);
+  const program = ts.createProgram(files, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, outDir: out, rootDir: dir, noCheck: true });
+  program.emit();
+  packages[total] = out;
+}
+
+function start(kind, total) {
+  const script = join(ROOT, 'bench/servers', `${kind}.mjs`);
+  const args = kind === 'mcpgen' ? [packages[total], '0'] : [String(total), '0'];
+  const began = process.hrtime.bigint();
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolvePromise, reject) => {
+    let err = '';
+    child.stderr.on('data', async (c) => {
+      err += c.toString();
+      const m = /listening on (\S+)/.exec(err);
+      if (!m) return;
+      child.stderr.removeAllListeners('data');
+      const url = m[1];
+      const first = await call(url, echoBody(0));
+      if (first.status !== 200) return reject(new Error(`${kind}: first call ${first.status} ${first.text}`));
+      resolvePromise({ url, child, coldMs: Number(process.hrtime.bigint() - began) / 1e6 });
+    });
+    child.once('exit', (code) => reject(new Error(`${kind} exited ${code}: ${err}`)));
+  });
+}
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+const echoBody = (i) => ({ method: 'tools/call', name: 'echo', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { name: `n${i}`, count: i % 100, ratio: 0.5, mode: 'fast', tags: ['a', 'b'], flag: true }, _meta: META } }) });
+const listBody = (i) => ({ method: 'tools/list', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/list', params: { _meta: META } }) });
+
+async function call(url, req) {
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': req.method, ...(req.name ? { 'mcp-name': req.name } : {}) };
+  const r = await fetch(url, { method: 'POST', headers, body: req.body });
+  const text = await r.text();
+  return { status: r.status, text };
+}
+
+async function load(url, make, count, concurrency) {
+  const latencies = [];
+  let next = 0;
+  const began = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < count) {
+      const i = next++;
+      const t = performance.now();
+      const r = await call(url, make(i));
+      latencies.push(performance.now() - t);
+      if (r.status !== 200 || r.text.includes('"isError":true')) throw new Error(`bad answer ${r.status} ${r.text.slice(0, 200)}`);
+    }
+  }));
+  const wall = (performance.now() - began) / 1000;
+  return { rps: count / wall, p50: pct(latencies, 50), p99: pct(latencies, 99) };
+}
+
+function rssMb(pid) {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+}
+
+const results = [];
+for (const total of [10, 1000]) {
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = round % 2 === 0 ? ['mcpgen', 'sdk', 'bare'] : ['bare', 'sdk', 'mcpgen'];
+    for (const kind of order) {
+      const s = await start(kind, total);
+      try {
+        await load(s.url, echoBody, 200, 4); // warm-up
+        const c1 = await load(s.url, echoBody, N1, 1);
+        const c16 = await load(s.url, echoBody, N16, 16);
+        const list = await load(s.url, listBody, QUICK ? 50 : 300, 1);
+        results.push({ total, kind, round, coldMs: s.coldMs, c1, c16, list, rss: rssMb(s.child.pid) });
+      } finally {
+        s.child.kill('SIGKILL');
+      }
+    }
+  }
+}
+
+// Report: best of the rounds for throughput, the matching run's latencies.
+const best = (total, kind) => {
+  const runs = results.filter((r) => r.total === total && r.kind === kind);
+  return {
+    c1: runs.reduce((a, b) => (b.c1.rps > a.c1.rps ? b : a)).c1,
+    c16: runs.reduce((a, b) => (b.c16.rps > a.c16.rps ? b : a)).c16,
+    list: runs.reduce((a, b) => (b.list.p50 < a.list.p50 ? b : a)).list,
+    coldMs: Math.min(...runs.map((r) => r.coldMs)),
+    rss: Math.min(...runs.map((r) => r.rss)),
+  };
+};
+const lines = [];
+lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. ${QUICK ? 'QUICK run. ' : ''}Loopback, keep-alive fetch client.`);
+lines.push('', '### Generation (cold `mcpgen generate`, median of 3)', '', '| tools | wall time | peak RSS |', '| --- | --- | --- |');
+for (const g of generation) lines.push(`| ${g.tools} | ${fmt(g.seconds)} s | ${Number.isNaN(g.peakMb) ? 'n/a' : `${fmt(g.peakMb, 0)} MB`} |`);
+const g100 = generation.find((g) => g.tools === 100).seconds;
+const g1000 = generation.find((g) => g.tools === 1000).seconds;
+lines.push('', `time(1000)/time(100) = ${fmt(g1000 / g100)} (tools ×10)`);
+lines.push('', '### tools/call `echo` (6 validated properties) and tools/list', '', '| tools | server | c=1 req/s | c=1 p50 | c=1 p99 | c=16 req/s | c=16 p50 | c=16 p99 | tools/list p50 | cold start | RSS |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+const names = { mcpgen: '(a) mcpgen', sdk: '(b) SDK by hand', bare: '(c) bare floor' };
+for (const total of [10, 1000]) {
+  for (const kind of ['mcpgen', 'sdk', 'bare']) {
+    const b = best(total, kind);
+    lines.push(`| ${total} | ${names[kind]} | ${fmt(b.c1.rps, 0)} | ${fmt(b.c1.p50)} ms | ${fmt(b.c1.p99)} ms | ${fmt(b.c16.rps, 0)} | ${fmt(b.c16.p50)} ms | ${fmt(b.c16.p99)} ms | ${fmt(b.list.p50)} ms | ${fmt(b.coldMs, 0)} ms | ${fmt(b.rss, 0)} MB |`);
+  }
+}
+lines.push('', '### Ratios (same run)', '', '| tools | metric | (a)/(b) | (a)/(c) |', '| --- | --- | --- | --- |');
+for (const total of [10, 1000]) {
+  const a = best(total, 'mcpgen');
+  const b = best(total, 'sdk');
+  const c = best(total, 'bare');
+  lines.push(`| ${total} | req/s c=1 | ${fmt(a.c1.rps / b.c1.rps)} | ${fmt(a.c1.rps / c.c1.rps)} |`);
+  lines.push(`| ${total} | req/s c=16 | ${fmt(a.c16.rps / b.c16.rps)} | ${fmt(a.c16.rps / c.c16.rps)} |`);
+  lines.push(`| ${total} | p99 c=16 | ${fmt(a.c16.p99 / b.c16.p99)} | ${fmt(a.c16.p99 / c.c16.p99)} |`);
+}
+const a10 = best(10, 'mcpgen');
+const a1000 = best(1000, 'mcpgen');
+lines.push('', `(a) request cost, 1000 vs 10 tools: c=1 req/s ratio ${fmt(a1000.c1.rps / a10.c1.rps)}, c=16 ${fmt(a1000.c16.rps / a10.c16.rps)} (1.00 = does not grow with the number of tools)`);
+const report = lines.join('\n');
+writeFileSync(join(WORK, 'results.json'), JSON.stringify({ generation, results }, null, 2));
+writeFileSync(join(WORK, 'report.md'), `${report}\n`);
+process.stdout.write(`${report}\n`);

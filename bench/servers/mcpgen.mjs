@@ -1,0 +1,16 @@
+// (a) the server mcpgen generated for the bench spec, on its own handlers.
+import { join } from 'node:path';
+const [pkgDir, port] = process.argv.slice(2);
+const server = await import(join(pkgDir, 'server.js'));
+const { definition } = await import(join(pkgDir, 'definition.js'));
+const handlers = {};
+for (const t of definition.tools) handlers[t.method] = () => 'ok';
+handlers.echo = (args) => JSON.stringify(args);
+handlers.stats = ({ values }) => ({ sum: values.reduce((a, b) => a + b, 0), count: values.length });
+handlers.regional = ({ region, key }) => `${region}:${key}`;
+const create = Object.values(server).find((v) => typeof v === 'function' && v.name.startsWith('create'));
+const running = await create(handlers).listen({ port: Number(port), responseMode: 'auto' });
+process.stderr.write(`listening on ${running.url}\n`);
+
+// Exit cleanly on SIGINT so --cpu-prof can write its profile.
+process.on('SIGINT', () => process.exit(0));
