@@ -2,38 +2,13 @@
 // Spec sha256: ec1d38e165f1ca23ffe1b4e088281e5d70b8a5fcadd1952eeed2dd3c9c28b199
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from 'mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from 'mcpgen/runtime/client';
+import { toolDefinitions } from './definition.js';
 import type { FilesClient } from './client.js';
 import type { SearchFilesInput } from './types.js';
 
-/** The tools of this server as OpenAI chat-completions `tools` (type "function"). */
-export const openAiTools: readonly OpenAiTool[] = [
-  {
-    "type": "function",
-    "function": {
-      "name": "search_files",
-      "description": "Finds files whose path contains the text.",
-      "parameters": {
-        "type": "object",
-        "properties": {
-          "text": {
-            "type": "string",
-            "minLength": 1
-          },
-          "limit": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 100,
-            "default": 20
-          }
-        },
-        "required": [
-          "text"
-        ]
-      }
-    }
-  }
-];
+/** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
+export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
 export function dispatchFilesToolCalls(client: FilesClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {

@@ -2,11 +2,12 @@
 // Spec sha256: ab638395d5be6f154a8dea334a8833fa444ac71fd42bb2f1e88ad46218e28b2d
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from 'mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from 'mcpgen/runtime/client';
+import { toolDefinitions } from './definition.js';
 import type { PromptsClient } from './client.js';
 
-/** The tools of this server as OpenAI chat-completions `tools` (type "function"). */
-export const openAiTools: readonly OpenAiTool[] = [];
+/** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
+export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
 export function dispatchPromptsToolCalls(client: PromptsClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {

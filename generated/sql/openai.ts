@@ -2,75 +2,13 @@
 // Spec sha256: ff41333088f97de4399a5baae559b18d613642e93c26e87cb32b5c58d519a459
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from 'mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from 'mcpgen/runtime/client';
+import { toolDefinitions } from './definition.js';
 import type { SqlClient } from './client.js';
 import type { ExecuteSqlInput, ListTablesInput } from './types.js';
 
-/** The tools of this server as OpenAI chat-completions `tools` (type "function"). */
-export const openAiTools: readonly OpenAiTool[] = [
-  {
-    "type": "function",
-    "function": {
-      "name": "execute_sql",
-      "description": "Runs a SQL query in the given region.",
-      "parameters": {
-        "type": "object",
-        "properties": {
-          "region": {
-            "type": "string",
-            "enum": [
-              "us-west1",
-              "us-east1",
-              "eu-west1"
-            ],
-            "description": "Region the query runs in."
-          },
-          "query": {
-            "type": "string",
-            "minLength": 1
-          },
-          "options": {
-            "type": "object",
-            "properties": {
-              "timeoutSeconds": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 300
-              },
-              "dryRun": {
-                "type": "boolean"
-              }
-            },
-            "additionalProperties": false
-          }
-        },
-        "required": [
-          "region",
-          "query"
-        ],
-        "additionalProperties": false
-      }
-    }
-  },
-  {
-    "type": "function",
-    "function": {
-      "name": "list_tables",
-      "description": "Tables visible in a region.",
-      "parameters": {
-        "type": "object",
-        "properties": {
-          "region": {
-            "type": "string"
-          }
-        },
-        "required": [
-          "region"
-        ]
-      }
-    }
-  }
-];
+/** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
+export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
 export function dispatchSqlToolCalls(client: SqlClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {

@@ -2,101 +2,13 @@
 // Spec sha256: fd5ee6fc117ba8fd8bdafb49e40f740de47616c24998f453ee895d7d21e6756c
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from 'mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from 'mcpgen/runtime/client';
+import { toolDefinitions } from './definition.js';
 import type { WeatherClient } from './client.js';
 import type { AddInput, GetAlertsInput, GetForecastInput } from './types.js';
 
-/** The tools of this server as OpenAI chat-completions `tools` (type "function"). */
-export const openAiTools: readonly OpenAiTool[] = [
-  {
-    "type": "function",
-    "function": {
-      "name": "get_forecast",
-      "description": "Weather forecast for a city.",
-      "parameters": {
-        "type": "object",
-        "properties": {
-          "city": {
-            "type": "string",
-            "minLength": 1,
-            "description": "City name, for example \"Paris\"."
-          },
-          "days": {
-            "type": "integer",
-            "minimum": 1,
-            "maximum": 7,
-            "default": 1
-          },
-          "units": {
-            "$ref": "#/$defs/Units"
-          }
-        },
-        "required": [
-          "city"
-        ],
-        "additionalProperties": false,
-        "$defs": {
-          "Units": {
-            "type": "string",
-            "enum": [
-              "metric",
-              "imperial"
-            ],
-            "default": "metric",
-            "description": "Unit system for temperatures and wind speed."
-          }
-        }
-      }
-    }
-  },
-  {
-    "type": "function",
-    "function": {
-      "name": "get_alerts",
-      "description": "Active weather alerts for a US state.",
-      "parameters": {
-        "type": "object",
-        "properties": {
-          "state": {
-            "type": "string",
-            "pattern": "^[A-Z]{2}$",
-            "description": "Two-letter state code, e.g. \"CA\".",
-            "examples": [
-              "CA",
-              "NY"
-            ]
-          }
-        },
-        "required": [
-          "state"
-        ]
-      }
-    }
-  },
-  {
-    "type": "function",
-    "function": {
-      "name": "add",
-      "description": "Adds two numbers.",
-      "parameters": {
-        "type": "object",
-        "properties": {
-          "a": {
-            "type": "number"
-          },
-          "b": {
-            "type": "number"
-          }
-        },
-        "required": [
-          "a",
-          "b"
-        ],
-        "additionalProperties": false
-      }
-    }
-  }
-];
+/** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
+export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
 export function dispatchWeatherToolCalls(client: WeatherClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {

@@ -1,30 +1,18 @@
 import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
-import type { JsonObjectSchema } from '../validate/spec-types.js';
 import { clientClassName } from './client-file.js';
-import { jsonLiteral } from './definition-file.js';
 import { docs, literal } from './doc.js';
-
-/** Function-calling `parameters` must be plain JSON Schema: drop the MCP-only `x-mcp-header` annotations. */
-export function openAiParameters(schema: JsonObjectSchema): JsonObjectSchema {
-  const strip = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(strip) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'x-mcp-header').map(([k, x]) => [k, strip(x)])) : v;
-  return strip(schema) as JsonObjectSchema;
-}
 
 /** openai.ts: the tools as chat-completions `tools`, and a dispatcher from `tool_calls` to the typed client. */
 export function emitOpenAi(model: ServerModel, file: FileSink): void {
   const client = clientClassName(model);
-  const tools = model.tools.map((t) => ({
-    type: 'function',
-    function: { name: t.name, ...(t.description ?? t.title ? { description: t.description ?? t.title } : {}), parameters: openAiParameters(t.inputSchema) },
-  }));
   file.addImportDeclarations([
-    { moduleSpecifier: 'mcpgen/runtime/client', namedImports: ['dispatchToolCalls', 'type OpenAiTool', 'type OpenAiToolCall', 'type OpenAiToolMessage'] },
+    { moduleSpecifier: 'mcpgen/runtime/client', namedImports: ['dispatchToolCalls', 'type OpenAiTool', 'type OpenAiToolCall', 'type OpenAiToolMessage', 'toOpenAiTools'] },
+    { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },
     { moduleSpecifier: './client.js', isTypeOnly: true, namedImports: [client] },
     ...(model.tools.length > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: model.tools.map((t) => t.inputType).sort() }] : []),
   ]);
-  file.addStatements([`/** The tools of this server as OpenAI chat-completions \`tools\` (type "function"). */\nexport const openAiTools: readonly OpenAiTool[] = ${jsonLiteral(tools)};`]);
+  file.addStatements(['/** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */\nexport const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);']);
   const entries = model.tools.map((t) => `${literal(t.name)}: (args) => client.${t.method}(args as ${t.inputType}),`);
   file.addFunction({
     name: `dispatch${model.typeStem}ToolCalls`,

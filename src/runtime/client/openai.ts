@@ -1,3 +1,5 @@
+import type { Tool } from '@modelcontextprotocol/client';
+
 // The host loop's half of function calling: a model's tool_calls → the typed client → role:"tool" messages.
 export interface OpenAiTool {
   readonly type: 'function';
@@ -14,6 +16,19 @@ export interface OpenAiToolMessage {
   readonly role: 'tool';
   readonly tool_call_id: string;
   readonly content: string;
+}
+
+/**
+ * MCP tool definitions as chat-completions `tools`. `parameters` must be plain JSON Schema, so the
+ * MCP-only `x-mcp-header` annotations are dropped.
+ */
+export function toOpenAiTools(tools: readonly Tool[]): OpenAiTool[] {
+  const strip = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(strip) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'x-mcp-header').map(([k, x]) => [k, strip(x)])) : v;
+  return tools.map((t) => {
+    const description = t.description ?? t.title;
+    return { type: 'function', function: { name: t.name, ...(description !== undefined ? { description } : {}), parameters: strip(t.inputSchema) as Record<string, unknown> } };
+  });
 }
 
 type Caller = (args: unknown) => Promise<{ isError: boolean; content: readonly { type: string; text?: string }[]; structuredContent?: unknown }>;
