@@ -23,7 +23,7 @@ export function emitTypes(model: ServerModel, file: FileSink): void {
     aliases.push({ name: def.typeName, isExported: true, type: schemaToType(def.schema, scopeFor({})), docs: [schemaDoc(def.schema), `Schema \`$defs.${def.name}\` of the spec.`] });
   }
   for (const tool of model.tools) {
-    aliases.push({ name: tool.inputType, isExported: true, type: objectOrType(tool.inputSchema, scopeFor(tool.inputSchema)), docs: [`Arguments of tool ${literal(tool.name)}.`] });
+    aliases.push({ name: tool.inputType, isExported: true, type: schemaToType(tool.inputSchema, scopeFor(tool.inputSchema)), docs: [`Arguments of tool ${literal(tool.name)}.`] });
     if (tool.outputSchema !== undefined && tool.outputType !== undefined) {
       aliases.push({ name: tool.outputType, isExported: true, type: schemaToType(tool.outputSchema, scopeFor(tool.outputSchema)), docs: [`structuredContent of tool ${literal(tool.name)}.`] });
     }
@@ -52,10 +52,6 @@ function elicitTypes(tool: ToolModel): Alias[] {
   return tool.elicit
     .filter((e) => e.contentType !== undefined && e.schema !== undefined)
     .map((e) => ({ name: e.contentType!, isExported: true, type: objectType(e.schema!, { root: e.schema!, specDef: () => undefined }), docs: [`Accepted answer to elicitation ${literal(e.key)} of tool ${literal(tool.name)}.`] }));
-}
-
-function objectOrType(schema: { readonly [k: string]: unknown }, scope: TypeScope): string {
-  return schemaToType(schema, scope);
 }
 
 function schemaDoc(schema: JsonSchema): string | undefined {

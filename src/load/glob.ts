@@ -15,7 +15,7 @@ export function expandGlob(pattern: string, cwd: string): string[] {
   const firstGlob = parts.findIndex(isGlob);
   const baseParts = firstGlob < 0 ? parts : parts.slice(0, firstGlob);
   const base = resolve(cwd, baseParts.join('/') || '.');
-  const matcher = globRegExp(normalized.startsWith('/') ? normalized : posix.join(toPosix(relative(cwd, cwd) || '.'), normalized));
+  const matcher = globRegExp(posix.normalize(normalized));
   const out: string[] = [];
   walk(base, (abs) => {
     const rel = toPosix(relative(cwd, abs));

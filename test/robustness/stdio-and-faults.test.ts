@@ -41,20 +41,19 @@ describe('stdio transport under malformed input', () => {
 describe('SIGTERM', () => {
   it('lets an in-flight request finish, then exits 0', async () => {
     const child = spawn(process.execPath, [join(ROOT, 'test/support/hostile-server.mjs'), '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const url = await new Promise<string>((resolve) => {
-      let err = '';
-      child.stderr.on('data', (c: Buffer) => {
-        err += c.toString();
-        const m = /listening on (\S+)/.exec(err);
-        if (m) resolve(m[1]!);
-      });
-    });
+    let err = '';
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const until = async (re: RegExp) => {
+      for (let i = 0; i < 200 && !re.test(err); i++) await new Promise((r) => setTimeout(r, 25));
+      return re.exec(err);
+    };
+    const url = (await until(/listening on (\S+)/))![1]!;
     const inflight = fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'execute_sql', 'mcp-param-region': 'eu-west1' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute_sql', arguments: { region: 'eu-west1', query: 'SLOW' }, _meta: META } }),
     }).then(async (r) => ({ status: r.status, json: JSON.parse(await r.text()) }));
-    await new Promise((r) => setTimeout(r, 50));
+    expect(await until(/slow request started/)).not.toBeNull(); // the request is in the handler now
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     child.kill('SIGTERM');
     const answer = await inflight;

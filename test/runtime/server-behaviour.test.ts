@@ -10,7 +10,7 @@ const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.mode
 const { definition } = await importCompiled<{ definition: typeof WeatherDefinition }>('weather', 'definition.js');
 
 function rpc(handler: { fetch: (r: Request) => Promise<Response> }, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { ...META, ...(params._meta as object | undefined) } } });
   return handler
     .fetch(new Request('http://127.0.0.1/mcp', {
       method: 'POST',
@@ -96,5 +96,31 @@ describe('Host validation (DNS rebinding)', () => {
     expect(foreign.status).toBeGreaterThanOrEqual(400);
     expect(foreign.status).toBeLessThan(500);
     expect((await rpc(handler, 'tools/list')).status).toBe(200);
+  });
+});
+
+describe('MRTR', () => {
+  it('asks for input with a requestState and reads the answer and the echoed state on the retry', async () => {
+    const { definition: sql } = await importCompiled<{ definition: Parameters<typeof createMcpgenServer>[0] }>('sql', 'definition.js');
+    const seen: unknown[] = [];
+    const handler = createMcpgenServer(sql, {
+      executeSql: (_args: unknown, ctx: { elicit: { confirm: { response: unknown; ask: (o: object) => unknown } }; requestState: string | undefined }) => {
+        seen.push({ response: ctx.elicit.confirm.response, state: ctx.requestState });
+        return ctx.elicit.confirm.response === undefined ? ctx.elicit.confirm.ask({ requestState: 'state-1', message: 'Sure?' }) : { columns: [], rows: [], rowCount: 0 };
+      },
+      listTables: () => ({ tables: [] }),
+    }).http();
+    const headers = { 'mcp-param-region': 'eu-west1' };
+    const undeclared = await rpc(handler, 'tools/call', { name: 'execute_sql', arguments: { region: 'eu-west1', query: 'DELETE' } }, headers);
+    expect(undeclared.status).toBe(400);
+    expect(undeclared.json.error.code).toBe(-32021); // MR4/M3: the client did not declare elicitation
+    const args = { name: 'execute_sql', arguments: { region: 'eu-west1', query: 'DELETE' }, _meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
+    seen.length = 0;
+    const first = await rpc(handler, 'tools/call', args, headers);
+    expect(first.json.result).toMatchObject({ resultType: 'input_required', requestState: 'state-1', inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Sure?' } } } });
+    expect(schemaErrors('CallToolResultResponse', first.json)).toEqual([]);
+    const retry = await rpc(handler, 'tools/call', { ...args, requestState: 'state-1', inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } }, headers);
+    expect(retry.json.result.structuredContent).toEqual({ columns: [], rows: [], rowCount: 0 });
+    expect(seen).toEqual([{ response: undefined, state: undefined }, { response: { action: 'accept', content: { confirm: true } }, state: 'state-1' }]);
   });
 });

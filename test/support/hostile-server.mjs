@@ -15,6 +15,7 @@ const server = createSqlServer(
       if (args.query === 'THROW') throw new Error('handler exploded');
       if (args.query === 'HANG') return new Promise(() => {});
       if (args.query === 'SLOW') {
+        process.stderr.write('slow request started\n');
         await new Promise((r) => setTimeout(r, 200));
         return { columns: ['slept'], rows: [['200ms']], rowCount: 1 };
       }

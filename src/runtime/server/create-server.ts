@@ -96,7 +96,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
     const context: ToolContext<Record<string, unknown>> = {
       ...requestContext(ctx, abort.signal),
-      requestState: typeof ctx.mcpReq.requestState === 'function' ? undefined : rawRequestState(ctx),
+      requestState: readRequestState(ctx),
       elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
       async progress(progress, total, message) {
         if (progressToken === undefined || abort.signal.aborted) return;
@@ -228,11 +228,10 @@ function requestContext(ctx: ServerContext, signal: AbortSignal) {
   };
 }
 
-function rawRequestState(ctx: ServerContext): string | undefined {
-  const accessor = ctx.mcpReq.requestState as unknown;
-  if (typeof accessor === 'string') return accessor;
-  if (typeof accessor === 'object' && accessor !== null && 'raw' in accessor) return (accessor as { raw?: string }).raw;
-  return undefined;
+/** Without a verify hook the SDK's accessor returns the raw wire string (attacker-controlled: MR6). */
+function readRequestState(ctx: ServerContext): string | undefined {
+  const value = ctx.mcpReq.requestState<unknown>();
+  return typeof value === 'string' ? value : undefined;
 }
 
 function errorResult(text: string): CallToolResult {
