@@ -124,3 +124,32 @@ describe('MRTR', () => {
     expect(seen).toEqual([{ response: undefined, state: undefined }, { response: { action: 'accept', content: { confirm: true } }, state: 'state-1' }]);
   });
 });
+
+describe('resources, prompts and listen streams', () => {
+  it('turns a throwing resource or prompt handler into a JSON-RPC -32603 error', async () => {
+    const { definition: files } = await importCompiled<{ definition: Parameters<typeof createMcpgenServer>[0] }>('files', 'definition.js');
+    const { handlers } = await importCompiled<{ handlers: Record<string, unknown> }>('files', 'handlers.js');
+    const handler = createMcpgenServer(files, { ...handlers, readReadme: () => { throw new Error('disk gone'); } }, { onHandlerError: () => {} }).http();
+    const r = await rpc(handler, 'resources/read', { uri: 'file:///project/README.md' }, { 'mcp-name': 'file:///project/README.md' });
+    expect(r.json.error).toMatchObject({ code: -32603, message: 'Reading file:///project/README.md failed' });
+    expect(JSON.stringify(r.json)).not.toContain('disk gone'); // internals stay in the server log
+  });
+
+  it('sends SSE keep-alive comments on a subscriptions/listen stream', async () => {
+    const { definition: files } = await importCompiled<{ definition: Parameters<typeof createMcpgenServer>[0] }>('files', 'definition.js');
+    const handler = createMcpgenServer(files, {}).http({ keepAliveMs: 50 });
+    const response = await handler.fetch(new Request('http://127.0.0.1/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { resourcesListChanged: true }, _meta: META } }),
+    }));
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    let text = '';
+    const deadline = Date.now() + 5000;
+    while (!/^:/m.test(text) && Date.now() < deadline) text += new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    expect(text).toContain('"notifications":{"resourcesListChanged":true}');
+    expect(text).toMatch(/^:/m);
+  });
+});
