@@ -1,4 +1,4 @@
-import { defineConfig, mergeConfig } from 'vitest/config';
-import base from './vitest.config.js';
+import { defineConfig } from 'vitest/config';
+import { shared } from './vitest.config.js';
 
-export default mergeConfig(base, defineConfig({ test: { include: ['test/interop/**/*.test.ts'], exclude: ['node_modules/**'] } }));
+export default defineConfig({ test: { ...shared, include: ['test/interop/**/*.test.ts'] } });
