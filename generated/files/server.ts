@@ -2,7 +2,7 @@
 // Spec sha256: ec1d38e165f1ca23ffe1b4e088281e5d70b8a5fcadd1952eeed2dd3c9c28b199
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type McpgenServer, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type InputRequiredReply, type McpgenServer, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { GitLogVariables, ProjectFileVariables, SearchFilesInput, SearchFilesOutput } from './types.js';
 
@@ -13,37 +13,37 @@ export interface FilesHandlers {
    *
    * Tool "search_files".
    */
-  searchFiles(args: SearchFilesInput, ctx: ToolContext): Awaitable<ToolReturn<SearchFilesOutput>>;
+  searchFiles(args: SearchFilesInput, ctx: ToolContext): Awaitable<ToolReturn<SearchFilesOutput> | InputRequiredReply>;
   /**
    * README
    *
    * Resource "file:///project/README.md".
    */
-  readReadme(ctx: RequestContext): Awaitable<ResourceReply>;
+  readReadme(ctx: RequestContext): Awaitable<ResourceReply | InputRequiredReply>;
   /**
    * Logo
    *
    * Resource "file:///project/logo.png".
    */
-  readLogo(ctx: RequestContext): Awaitable<ResourceReply>;
+  readLogo(ctx: RequestContext): Awaitable<ResourceReply | InputRequiredReply>;
   /**
    * Source directory
    *
    * Resource "file:///project/src".
    */
-  readSourceDir(ctx: RequestContext): Awaitable<ResourceReply>;
+  readSourceDir(ctx: RequestContext): Awaitable<ResourceReply | InputRequiredReply>;
   /**
    * Any file of the project by its path.
    *
    * Resource template "file:///project/{+path}". Throw `notFound(uri)` for URIs that match but do not exist.
    */
-  readProjectFile(variables: ProjectFileVariables, ctx: RequestContext): Awaitable<ResourceReply>;
+  readProjectFile(variables: ProjectFileVariables, ctx: RequestContext): Awaitable<ResourceReply | InputRequiredReply>;
   /**
    * Commit log
    *
    * Resource template "git://project/{ref}/log{?limit}". Throw `notFound(uri)` for URIs that match but do not exist.
    */
-  readGitLog(variables: GitLogVariables, ctx: RequestContext): Awaitable<ResourceReply>;
+  readGitLog(variables: GitLogVariables, ctx: RequestContext): Awaitable<ResourceReply | InputRequiredReply>;
 }
 
 /** The files MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema. */

@@ -19,7 +19,7 @@ export interface SqlHandlers {
    *
    * Tool "list_tables".
    */
-  listTables(args: ListTablesInput, ctx: ToolContext): Awaitable<ToolReturn<ListTablesOutput>>;
+  listTables(args: ListTablesInput, ctx: ToolContext): Awaitable<ToolReturn<ListTablesOutput> | InputRequiredReply>;
 }
 
 /** The sql MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema. */

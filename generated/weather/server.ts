@@ -2,7 +2,7 @@
 // Spec sha256: fd5ee6fc117ba8fd8bdafb49e40f740de47616c24998f453ee895d7d21e6756c
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type McpgenServer, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type InputRequiredReply, type McpgenServer, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { AddInput, AddOutput, GetAlertsInput, GetAlertsOutput, GetForecastInput, GetForecastOutput } from './types.js';
 
@@ -13,19 +13,19 @@ export interface WeatherHandlers {
    *
    * Tool "get_forecast".
    */
-  getForecast(args: GetForecastInput, ctx: ToolContext): Awaitable<ToolReturn<GetForecastOutput>>;
+  getForecast(args: GetForecastInput, ctx: ToolContext): Awaitable<ToolReturn<GetForecastOutput> | InputRequiredReply>;
   /**
    * Active weather alerts for a US state.
    *
    * Tool "get_alerts".
    */
-  getAlerts(args: GetAlertsInput, ctx: ToolContext): Awaitable<ToolReturn<GetAlertsOutput>>;
+  getAlerts(args: GetAlertsInput, ctx: ToolContext): Awaitable<ToolReturn<GetAlertsOutput> | InputRequiredReply>;
   /**
    * Adds two numbers.
    *
    * Tool "add".
    */
-  add(args: AddInput, ctx: ToolContext): Awaitable<ToolReturn<AddOutput>>;
+  add(args: AddInput, ctx: ToolContext): Awaitable<ToolReturn<AddOutput> | InputRequiredReply>;
 }
 
 /** The weather MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema. */

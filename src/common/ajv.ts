@@ -11,6 +11,8 @@ export function createAjv(options: Options = {}): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, ...options });
   addFormats(ajv);
   ajv.addKeyword({ keyword: 'x-mcp-header' });
+  // ajv resolves $anchor but strict mode still calls it an unknown keyword; it is core 2020-12.
+  ajv.addKeyword({ keyword: '$anchor' });
   return ajv;
 }
 

@@ -41,20 +41,23 @@ export function safe(id: string): string {
   return RESERVED.has(s) ? `${s}_` : s;
 }
 
-/** Members the generated client class defines itself; a tool method with one of these names gets a `_` suffix. */
-export const CLIENT_MEMBERS = new Set(['close', 'connect', 'listen', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'discover', 'raw', 'callTool', 'readResource', 'getPrompt', 'options']);
+/** Members of the client base class (mcpgen/runtime/client McpgenClient): generated methods avoid them. */
+export const CLIENT_MEMBERS = new Set(['close', 'connect', 'open', 'sdk', 'listen', 'listAllTools', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'discover', 'raw', 'callTool', 'readResource', 'readTemplate', 'getPrompt', 'options']);
 
-export function toolMethodName(toolName: string): string {
-  const id = camelCase(toolName);
+function clientSafe(id: string): string {
   return CLIENT_MEMBERS.has(id) ? `${id}_` : id;
 }
 
+export function toolMethodName(toolName: string): string {
+  return clientSafe(camelCase(toolName));
+}
+
 export function promptMethodName(promptName: string): string {
-  return `prompt${pascalCase(promptName)}`;
+  return clientSafe(`prompt${pascalCase(promptName)}`);
 }
 
 export function resourceMethodName(resourceName: string): string {
-  return `read${pascalCase(resourceName)}`;
+  return clientSafe(`read${pascalCase(resourceName)}`);
 }
 
 export function typeName(name: string, suffix = ''): string {

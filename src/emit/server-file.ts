@@ -17,7 +17,8 @@ export function serverFactoryName(model: ServerModel): string {
 export function emitServer(model: ServerModel, file: FileSink): void {
   const typeImports = new Set<string>();
   const methods: OptionalKind<MethodSignatureStructure>[] = [];
-  const runtime = new Set(['createMcpgenServer', 'type Awaitable', 'type McpgenServer', 'type ServerOptions']);
+  // Tools, prompts and resources may all answer with an InputRequiredResult (MRTR).
+  const runtime = new Set(['createMcpgenServer', 'type Awaitable', 'type InputRequiredReply', 'type McpgenServer', 'type ServerOptions']);
   for (const tool of model.tools) {
     typeImports.add(tool.inputType);
     if (tool.outputType) typeImports.add(tool.outputType);
@@ -25,7 +26,6 @@ export function emitServer(model: ServerModel, file: FileSink): void {
     runtime.add('type ToolContext');
     const returns = tool.outputType ? `ToolReturn<${tool.outputType}>` : 'ContentToolReturn';
     runtime.add(tool.outputType ? 'type ToolReturn' : 'type ContentToolReturn');
-    if (tool.elicit.length > 0) runtime.add('type InputRequiredReply');
     methods.push({
       name: tool.method,
       docs: docs(tool.description ?? tool.title, `Tool ${literal(tool.name)}.${tool.elicit.length ? ' May ask for input: return `ctx.elicit.<key>.ask()`; the retried call has `ctx.elicit.<key>.response`.' : ''}`),
@@ -33,12 +33,12 @@ export function emitServer(model: ServerModel, file: FileSink): void {
         { name: 'args', type: tool.inputType },
         { name: 'ctx', type: toolContextType(tool) },
       ],
-      returnType: `Awaitable<${returns}${tool.elicit.length ? ' | InputRequiredReply' : ''}>`,
+      returnType: `Awaitable<${returns} | InputRequiredReply>`,
     });
   }
   for (const r of model.resources) {
     runtime.add('type RequestContext').add('type ResourceReply');
-    methods.push({ name: r.method, docs: docs(r.description ?? r.title, `Resource ${literal(r.uri)}.`), parameters: [{ name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<ResourceReply>' });
+    methods.push({ name: r.method, docs: docs(r.description ?? r.title, `Resource ${literal(r.uri)}.`), parameters: [{ name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<ResourceReply | InputRequiredReply>' });
   }
   for (const t of model.resourceTemplates) {
     typeImports.add(t.variablesType);
@@ -47,13 +47,13 @@ export function emitServer(model: ServerModel, file: FileSink): void {
       name: t.method,
       docs: docs(t.description ?? t.title, `Resource template ${literal(t.uriTemplate)}. Throw \`notFound(uri)\` for URIs that match but do not exist.`),
       parameters: [{ name: 'variables', type: t.variablesType }, { name: 'ctx', type: 'RequestContext' }],
-      returnType: 'Awaitable<ResourceReply>',
+      returnType: 'Awaitable<ResourceReply | InputRequiredReply>',
     });
   }
   for (const p of model.prompts) {
     typeImports.add(p.argsType);
     runtime.add('type RequestContext').add('type PromptReply');
-    methods.push({ name: p.method, docs: docs(p.description ?? p.title, `Prompt ${literal(p.name)}.`), parameters: [{ name: 'args', type: p.argsType }, { name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<PromptReply>' });
+    methods.push({ name: p.method, docs: docs(p.description ?? p.title, `Prompt ${literal(p.name)}.`), parameters: [{ name: 'args', type: p.argsType }, { name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<PromptReply | InputRequiredReply>' });
   }
   if (model.capabilities.completions) {
     runtime.add('type RequestContext').add('type CompleteRequestParams');

