@@ -131,3 +131,20 @@ describe('nesting limits', () => {
     expect(result.diagnostics).toMatchObject([{ code: 'MCPG004', line: 5, message: 'lists nested deeper than 12 levels are not supported' }]);
   });
 });
+
+describe('generated names', () => {
+  it('keeps method names clear of the client base class', () => {
+    const result = checkText(`mcpgen: 1
+server: { name: s, version: '1' }
+tools: [{ name: close }, { name: list_all_tools }]
+resourceTemplates: [{ uriTemplate: 'x://{id}', name: template }]
+resources: [{ uri: 'x://r', name: resource }]
+prompts: [{ name: p }]
+`);
+    expect(result.diagnostics).toEqual([]);
+    const m = result.models[0]!;
+    expect(m.tools.map((t) => t.method)).toEqual(['close_', 'listAllTools_']);
+    expect(m.resourceTemplates[0]!.method).toBe('readTemplate_');
+    expect(m.resources[0]!.method).toBe('readResource_');
+  });
+});
