@@ -1,16 +1,11 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
-import type { FormatsPlugin } from 'ajv-formats';
-
-const addFormats: FormatsPlugin =
-  (formatsModule as unknown as { default?: FormatsPlugin }).default ?? (formatsModule as unknown as FormatsPlugin);
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { createAjv } from '../../common/ajv.js';
 
 export type Validator = (value: unknown) => string | undefined;
 
-/** One ajv per server definition; schemas are compiled once, when the server is created. */
+/** One ajv per server definition; each schema compiles once (lazily, see create-server.ts). */
 export function createValidatorCompiler(): (schema: Readonly<Record<string, unknown>>) => Validator {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, useDefaults: false });
-  addFormats(ajv);
+  const ajv = createAjv({ strict: false, useDefaults: false });
   return (schema) => {
     const validate: ValidateFunction = ajv.compile(schema);
     return (value) => (validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar: 'arguments' }));
