@@ -10,7 +10,7 @@ import type { PromptsClient } from './client.js';
 export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
-export function dispatchPromptsToolCalls(client: PromptsClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
+export function dispatchPromptsToolCalls(_client: PromptsClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
   return dispatchToolCalls({
 
   }, calls);

@@ -18,7 +18,8 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
     name: `dispatch${model.typeStem}ToolCalls`,
     isExported: true,
     docs: docs("Runs a model's `tool_calls` through the client and answers each with a `role: \"tool\"` message (errors included, never thrown)."),
-    parameters: [{ name: 'client', type: client }, { name: 'calls', type: 'readonly OpenAiToolCall[]' }],
+    // A server without tools never reads the client; the underscore keeps noUnusedParameters quiet.
+    parameters: [{ name: model.tools.length > 0 ? 'client' : '_client', type: client }, { name: 'calls', type: 'readonly OpenAiToolCall[]' }],
     returnType: 'Promise<OpenAiToolMessage[]>',
     statements: [`return dispatchToolCalls({\n${entries.map((e) => `  ${e}`).join('\n')}\n}, calls);`],
   });

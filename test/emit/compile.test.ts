@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileResult } from '../support/servers.js';
 
 describe('generated output', () => {
-  it('compiles with tsc --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes as ESM', () => {
+  it('compiles with tsc --strict --noUncheckedIndexedAccess --exactOptionalPropertyTypes --noUnusedLocals --noUnusedParameters as ESM', () => {
     const result = compileResult();
     expect(result.files).toBeGreaterThanOrEqual(5 * 8);
     expect(result.diagnostics).toEqual([]);

@@ -78,7 +78,7 @@ export const handlers: HostileHandlers = {
     const files = readdirSync(pkg).filter((f) => f.endsWith('.ts')).map((f) => join(pkg, f));
     const program = ts.createProgram(files, {
       target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-      strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, outDir: join(DIR, 'js'), rootDir: pkg,
+      strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, noUnusedLocals: true, noUnusedParameters: true, skipLibCheck: true, outDir: join(DIR, "js"), rootDir: pkg,
     });
     const emit = program.emit();
     const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emit.diagnostics].map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);

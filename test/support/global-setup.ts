@@ -29,6 +29,8 @@ export default function setup(): void {
     noUncheckedIndexedAccess: true,
     exactOptionalPropertyTypes: true,
     verbatimModuleSyntax: true,
+    noUnusedLocals: true,
+    noUnusedParameters: true,
     skipLibCheck: true,
     rootDir: generated,
     outDir: COMPILED,
