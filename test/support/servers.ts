@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { ROOT } from '../helpers.js';
 
-export const ROOT = resolve(import.meta.dirname, '../..');
+export { ROOT };
 export const COMPILED = join(ROOT, '.tmp/compiled');
 
 export function compiledMain(pkg: string): string {

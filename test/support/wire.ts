@@ -2,18 +2,15 @@
 // 2026-07-28 JSON Schema (../shared/mcp-2026-07-28/schema.json).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import formatsModule from 'ajv-formats';
 import type { Transport } from '@modelcontextprotocol/client';
+import { createAjv, type Ajv2020 } from '../../src/common/ajv.js';
 
 const SCHEMA_PATH = resolve(import.meta.dirname, '../../../shared/mcp-2026-07-28/schema.json');
-const addFormats = (formatsModule as unknown as { default: (a: Ajv2020) => void }).default ?? (formatsModule as unknown as (a: Ajv2020) => void);
 
 let ajv: Ajv2020 | undefined;
 function mcpAjv(): Ajv2020 {
   if (ajv === undefined) {
-    ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
+    ajv = createAjv({ strict: false });
     ajv.addSchema({ ...JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')), $id: 'mcp' });
   }
   return ajv;

@@ -82,6 +82,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     'resources/templates/list': def.listCache,
     'prompts/list': def.listCache,
   };
+  /** A handler's failure as the JSON-RPC error the client sees: protocol errors pass, the rest is logged. */
+  const internal = (e: unknown, where: string, safeMessage: string): ProtocolError => {
+    if (e instanceof ProtocolError) return e;
+    onError(e, where);
+    return new ProtocolError(INTERNAL_ERROR, safeMessage);
+  };
   const handler = (method: string): AnyHandler => {
     const h = handlers[method];
     if (typeof h !== 'function') throw new ProtocolError(INTERNAL_ERROR, `Server has no handler for ${method}`);
@@ -158,9 +164,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
         out = await handler(match.t.spec.method)(match.vars, requestContext(ctx, ctx.mcpReq.signal, notifier));
       }
     } catch (e) {
-      if (e instanceof ProtocolError) throw e;
-      onError(e, `resource ${uri}`);
-      throw new ProtocolError(INTERNAL_ERROR, `Reading ${uri} failed`);
+      throw internal(e, `resource ${uri}`, `Reading ${uri} failed`);
     }
     if (isInputRequiredReply(out)) return inputRequiredResult(out);
     return { contents: toContents(out as ResourceReply, uri, mimeType), ...(cache ?? {}) };
@@ -177,9 +181,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     try {
       out = await handler(prompt.method)(given, requestContext(ctx, ctx.mcpReq.signal, notifier));
     } catch (e) {
-      if (e instanceof ProtocolError) throw e;
-      onError(e, `prompt ${name}`);
-      throw new ProtocolError(INTERNAL_ERROR, `Prompt ${name} failed`);
+      throw internal(e, `prompt ${name}`, `Prompt ${name} failed`);
     }
     if (isInputRequiredReply(out)) return inputRequiredResult(out);
     return toPromptResult(out as PromptReply, prompt.definition.description);
@@ -232,7 +234,7 @@ function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeN
     clientCapabilities: ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>,
     inputResponses: ctx.mcpReq.inputResponses,
     requestState: readRequestState(ctx),
-    inputRequired: (requests, requestState) => inputRequiredReply(requests, requestState),
+    inputRequired: inputRequiredReply,
     notify,
   };
 }

@@ -125,7 +125,7 @@ const ANNOTATIONS = new Set(['title', 'description', '$comment', 'deprecated', '
 function compile(ajv: Ajv2020, schema: JsonObjectSchema): string | undefined {
   const key = JSON.stringify(schema, (k, v: unknown) => (ANNOTATIONS.has(k) && typeof v !== 'object' ? undefined : v));
   if (compileOutcomes.has(key)) return compileOutcomes.get(key);
-  for (const k of collectExtensionKeywords(schema)) if (!ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
+  registerExtensionKeywords(ajv, schema);
   let outcome: string | undefined;
   try {
     ajv.compile(schema);
@@ -147,7 +147,7 @@ function validateValue(schema: JsonObjectSchema, value: unknown): string | undef
   let validate = valueValidators.get(key);
   if (validate === undefined) {
     const ajv = lenient();
-    for (const k of collectExtensionKeywords(schema)) if (!ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
+    registerExtensionKeywords(ajv, schema);
     try {
       const fn = ajv.compile(schema);
       validate = (v) => {
@@ -163,6 +163,11 @@ function validateValue(schema: JsonObjectSchema, value: unknown): string | undef
     valueValidators.set(key, validate);
   }
   return validate === null ? undefined : validate(value);
+}
+
+/** `x-*` keywords are annotations; strict ajv must be told about each before it compiles a schema. */
+function registerExtensionKeywords(ajv: Ajv2020, schema: JsonSchema): void {
+  for (const k of collectExtensionKeywords(schema)) if (!ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
 }
 
 function collectExtensionKeywords(schema: JsonSchema): string[] {
