@@ -34,7 +34,7 @@ beforeAll(async () => {
   stops.push(() => sql.close(1000));
   const { createWeatherServer } = await importCompiled<{ createWeatherServer: typeof CreateWeatherServer }>('weather', 'server.js');
   const { handlers: weather } = await importCompiled<{ handlers: Parameters<typeof CreateWeatherServer>[0] }>('weather', 'handlers.js');
-  const w = await createWeatherServer(weather).listen({ port: 0 });
+  const w = await createWeatherServer(weather).listen({ port: 0, keepAliveTimeoutMs: 65_000 });
   weatherUrl = w.url;
   stops.push(() => w.close(1000));
 });
@@ -195,6 +195,12 @@ describe('Streamable HTTP rules on a generated server', () => {
     const r = await post({ body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }) });
     expect(r.status).toBe(400);
     expect([-32602, -32022]).toContain(r.json.error.code);
+  });
+
+  it('keeps idle connections open as long as configured (65 s here, for a balancer idling at 60 s), 5 s by default', async () => {
+    const discover = { method: 'server/discover', params: {} };
+    expect((await post({ ...discover, target: weatherUrl })).headers.get('keep-alive')).toBe('timeout=65');
+    expect((await post(discover)).headers.get('keep-alive')).toBe('timeout=5');
   });
 
   it('serves only the /mcp endpoint', async () => {

