@@ -1,4 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { shared } from './vitest.config.js';
 
-export default defineConfig({ test: { ...shared, include: ['test/interop/**/*.test.ts'] } });
+// One file at a time: the conformance suite alone starts 39 client processes at once, and these
+// machines have two cores; a process starved for seconds is how CI once lost a keep-alive race.
+export default defineConfig({ test: { ...shared, include: ['test/interop/**/*.test.ts'], fileParallelism: false } });
