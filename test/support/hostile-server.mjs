@@ -25,3 +25,8 @@ const server = createSqlServer(
   { toolTimeoutMs: 300, onHandlerError: () => {} },
 );
 await runMain(server, process.argv.slice(2), { requestTimeoutMs: 1500, maxBodyBytes: 256 * 1024 });
+// The fuzz test asks for the live heap after a full collection (the process runs with --expose-gc).
+process.on('SIGUSR2', () => {
+  globalThis.gc?.();
+  process.stderr.write(`heap-after-gc ${process.memoryUsage().heapUsed}\n`);
+});

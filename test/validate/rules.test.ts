@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { check } from '../../src/pipeline.js';
 import { CODES } from '../../src/diagnostics/codes.js';
-import { ROOT } from '../helpers.js';
+import { checkText, ROOT } from '../helpers.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/invalid');
 
@@ -39,6 +39,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG017-header-secret.yaml': [{ code: 'MCPG017', line: 10, column: 47, message: 'x-mcp-header "Api-Key" mirrors "apiKey", which looks secret' }],
   'MCPG018-input-not-object.yaml': [{ code: 'MCPG018', line: 8, column: 13, message: 'must have "type: object" at its root' }],
   'MCPG019-ajv-strict.yaml': [{ code: 'MCPG019', line: 8, column: 7, message: 'unknown format "timestamp"' }],
+  'MCPG019-pattern.yaml': [{ code: 'MCPG019', line: 10, column: 40, message: 'pattern "([A-Z]+" cannot be used in input schema of tool "t": Unterminated group', path: 'tools[0].input.properties.code.pattern' }],
   'MCPG020-unknown-keyword.yaml': [{ code: 'MCPG020', line: 10, column: 29, message: 'unknown JSON Schema keyword "minimun" in input schema of tool "t"; did you mean "minimum"?' }],
   'MCPG021-required.yaml': [{ code: 'MCPG021', line: 11, column: 24, message: '"required" names "country", which is not among the properties (city)' }],
   'MCPG022-default.yaml': [{ code: 'MCPG022', line: 10, column: 53, message: 'default value 0 is invalid against its schema' }],
@@ -75,4 +76,17 @@ describe('one fixture per rule', () => {
       expect(result.models).toHaveLength(0 + (wants.every((w) => CODES[w.code as keyof typeof CODES].severity === 'warning') ? 1 : 0));
     });
   }
+});
+
+describe('patterns V8 parses but cannot run', () => {
+  // Found by `npm run fuzz`: a 50,000-character pattern compiles in ajv, then throws "Regular
+  // expression too large" the first time a default is checked against it.
+  it('are reported where they stand, not thrown', () => {
+    const pattern = 'x'.repeat(50_000);
+    const result = checkText(`mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        id: { type: string, pattern: ${pattern}, default: x }\n        tags: { type: object, patternProperties: { "${pattern}": { type: string } } }\n`);
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.path, d.message.endsWith('cannot be used in input schema of tool "t": Regular expression too large')])).toEqual([
+      ['MCPG019', 8, 'tools[0].input.properties.id.pattern', true],
+      ['MCPG019', 9, `tools[0].input.properties.tags.patternProperties.${pattern}`, true],
+    ]);
+  });
 });

@@ -76,6 +76,12 @@ export function checkSchema(
       const hint = didYouMean(key, KNOWN_KEYWORDS);
       out.push(report(item, 'MCPG020', `unknown JSON Schema keyword "${key}" in ${label}${hint ? `; did you mean "${hint}"?` : ''}`, [...path, key], 'key'));
     }
+    const patterns: [string, (string | number)[]][] = typeof node.pattern === 'string' ? [[node.pattern, [...path, 'pattern']]] : [];
+    if (isObjectSchema(node.patternProperties)) for (const p of Object.keys(node.patternProperties)) patterns.push([p, [...path, 'patternProperties', p]]);
+    for (const [pattern, at] of patterns) {
+      const problem = regExpProblem(pattern);
+      if (problem !== undefined) out.push(report(item, 'MCPG019', `pattern ${preview(pattern)} cannot be used in ${label}: ${problem}`, at, at[at.length - 2] === 'patternProperties' ? 'key' : 'value'));
+    }
     if (typeof node.$ref === 'string') {
       const target = resolveRef(node.$ref, refRoot, defs);
       if (target.kind === 'unresolved') out.push(report(item, 'MCPG023', `$ref ${JSON.stringify(node.$ref)} does not resolve in ${label}: ${target.reason}`, [...path, '$ref']));
@@ -151,7 +157,11 @@ function validateValue(schema: JsonObjectSchema, value: unknown): string | undef
     try {
       const fn = ajv.compile(schema);
       validate = (v) => {
-        if (fn(v)) return undefined;
+        try {
+          if (fn(v)) return undefined;
+        } catch (e) {
+          return `the schema cannot be evaluated (${preview(e instanceof Error ? e.message : String(e))})`;
+        }
         const e = fn.errors?.[0];
         return e === undefined ? 'invalid' : `${e.instancePath || 'value'} ${e.message ?? 'is invalid'}`;
       };
@@ -176,6 +186,21 @@ function collectExtensionKeywords(schema: JsonSchema): string[] {
     if (isObjectSchema(node)) for (const k of Object.keys(node)) if (k.startsWith('x-')) keys.add(k);
   });
   return [...keys];
+}
+
+/**
+ * Why a pattern cannot run, as ajv will run it (`u` flag). V8 parses a pattern when the RegExp is made
+ * but compiles it on first use, where "Regular expression too large" surfaces: so run it once.
+ */
+function regExpProblem(pattern: string): string | undefined {
+  try {
+    new RegExp(pattern, 'u').test('');
+    return undefined;
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    // V8 says "Invalid regular expression: /<the pattern>/u: <reason>": the pattern is already quoted.
+    return message.slice(message.lastIndexOf(': ') + 2) || message;
+  }
 }
 
 function preview(v: unknown): string {
