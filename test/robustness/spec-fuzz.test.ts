@@ -123,7 +123,7 @@ describe('spec fuzzing', () => {
     expect(outcomes.clean + outcomes.diagnosed).toBe(COUNT);
     expect(outcomes.diagnosed).toBeGreaterThan(COUNT / 10);
     expect(codes.size).toBeGreaterThan(5);
-  });
+  }, Math.max(60_000, COUNT * 10)); // ~5 ms a mutant here: the 20,000 of `npm run fuzz` need more than the default
 
   it('refuses a billion-laughs document without expanding it', () => {
     const dir = tempDir();
