@@ -89,4 +89,9 @@ describe('patterns V8 parses but cannot run', () => {
       ['MCPG019', 9, `tools[0].input.properties.tags.patternProperties.${pattern}`, true],
     ]);
   });
+
+  it('point at the pattern value even in a property that is named patternProperties', () => {
+    const result = checkText('mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        patternProperties: { type: string, pattern: "(" }\n');
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([['MCPG019', 8, 53, 'tools[0].input.properties.patternProperties.pattern']]);
+  });
 });

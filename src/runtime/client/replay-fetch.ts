@@ -9,7 +9,7 @@ export type ConnectionRetry = 'safe' | 'always' | 'never';
 // undici's codes for a connection that died before the response started.
 const CONNECTION_LOST = new Set(['UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'ECONNRESET', 'EPIPE']);
 
-export function isConnectionLost(error: unknown): boolean {
+function isConnectionLost(error: unknown): boolean {
   if (!(error instanceof TypeError)) return false;
   const cause: unknown = (error as { cause?: unknown }).cause;
   const code = typeof cause === 'object' && cause !== null ? (cause as { code?: unknown }).code : undefined;

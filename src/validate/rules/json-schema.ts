@@ -76,11 +76,12 @@ export function checkSchema(
       const hint = didYouMean(key, KNOWN_KEYWORDS);
       out.push(report(item, 'MCPG020', `unknown JSON Schema keyword "${key}" in ${label}${hint ? `; did you mean "${hint}"?` : ''}`, [...path, key], 'key'));
     }
-    const patterns: [string, (string | number)[]][] = typeof node.pattern === 'string' ? [[node.pattern, [...path, 'pattern']]] : [];
-    if (isObjectSchema(node.patternProperties)) for (const p of Object.keys(node.patternProperties)) patterns.push([p, [...path, 'patternProperties', p]]);
-    for (const [pattern, at] of patterns) {
+    // A `pattern` is a value; a `patternProperties` pattern is a key.
+    const patterns: [string, (string | number)[], 'value' | 'key'][] = typeof node.pattern === 'string' ? [[node.pattern, [...path, 'pattern'], 'value']] : [];
+    if (isObjectSchema(node.patternProperties)) for (const p of Object.keys(node.patternProperties)) patterns.push([p, [...path, 'patternProperties', p], 'key']);
+    for (const [pattern, at, target] of patterns) {
       const problem = regExpProblem(pattern);
-      if (problem !== undefined) out.push(report(item, 'MCPG019', `pattern ${preview(pattern)} cannot be used in ${label}: ${problem}`, at, at[at.length - 2] === 'patternProperties' ? 'key' : 'value'));
+      if (problem !== undefined) out.push(report(item, 'MCPG019', `pattern ${preview(pattern)} cannot be used in ${label}: ${problem}`, at, target));
     }
     if (typeof node.$ref === 'string') {
       const target = resolveRef(node.$ref, refRoot, defs);
