@@ -7,23 +7,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlClient as SqlClientType } from '../../generated/sql/client.js';
 import { tempDir } from '../helpers.js';
-import { importCompiled, ROOT } from '../support/servers.js';
+import { importCompiled, ROOT, startScript } from '../support/servers.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 const children: ChildProcess[] = [];
 
-function instance(id: string): Promise<number> {
-  const child = spawn(process.execPath, [join(ROOT, 'test/support/instance-server.mjs'), '--http', '--port', '0'], { env: { ...process.env, INSTANCE_ID: id }, stdio: ['ignore', 'ignore', 'pipe'] });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (c: Buffer) => {
-      err += c.toString();
-      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(err);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`instance ${id} exited ${code}: ${err}`)));
-  });
+async function instance(id: string): Promise<number> {
+  const server = await startScript(join(ROOT, 'test/support/instance-server.mjs'), [], { env: { INSTANCE_ID: id } });
+  children.push(server.child);
+  return Number(new URL(server.url).port);
 }
 
 function freePort(): Promise<number> {

@@ -2,13 +2,13 @@
 // malformed and adversarial requests on 127.0.0.1. Every answer must carry the status and JSON-RPC
 // code the transport rules name, the process must survive, and its memory must stay bounded.
 // FUZZ_REQUESTS raises the count (npm run fuzz uses 10,000).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prng, type Prng } from '../support/prng.js';
-import { ROOT } from '../support/servers.js';
+import { ROOT, startScript } from '../support/servers.js';
 
 const COUNT = Number(process.env.FUZZ_REQUESTS ?? 2000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20261202);
@@ -20,16 +20,7 @@ let url: string;
 let port: number;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ['--expose-gc', join(ROOT, 'test/support/hostile-server.mjs'), '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  url = await new Promise((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (c: Buffer) => {
-      err += c.toString();
-      const m = /listening on (\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
+  ({ child, url } = await startScript(join(ROOT, 'test/support/hostile-server.mjs'), [], { nodeFlags: ['--expose-gc'] }));
   port = Number(new URL(url).port);
 });
 

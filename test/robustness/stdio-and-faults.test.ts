@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../support/prng.js';
-import { compiledMain, ROOT } from '../support/servers.js';
+import { compiledMain, ROOT, startScript } from '../support/servers.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
@@ -40,22 +40,19 @@ describe('stdio transport under malformed input', () => {
 
 describe('SIGTERM', () => {
   it('lets an in-flight request finish, then exits 0', async () => {
-    const child = spawn(process.execPath, [join(ROOT, 'test/support/hostile-server.mjs'), '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    const server = await startScript(join(ROOT, 'test/support/hostile-server.mjs'));
     const until = async (re: RegExp) => {
-      for (let i = 0; i < 200 && !re.test(err); i++) await new Promise((r) => setTimeout(r, 25));
-      return re.exec(err);
+      for (let i = 0; i < 200 && !re.test(server.stderr()); i++) await new Promise((r) => setTimeout(r, 25));
+      return re.exec(server.stderr());
     };
-    const url = (await until(/listening on (\S+)/))![1]!;
+    const url = server.url;
     const inflight = fetch(url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'execute_sql', 'mcp-param-region': 'eu-west1' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute_sql', arguments: { region: 'eu-west1', query: 'SLOW' }, _meta: META } }),
     }).then(async (r) => ({ status: r.status, json: JSON.parse(await r.text()) }));
     expect(await until(/slow request started/)).not.toBeNull(); // the request is in the handler now
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
+    const exited = server.stop('SIGTERM');
     const answer = await inflight;
     expect(answer.status).toBe(200);
     expect(answer.json.result.structuredContent).toEqual({ columns: ['slept'], rows: [['200ms']], rowCount: 1 });

@@ -29,9 +29,15 @@ export function startHttp(pkg: string, args: readonly string[] = []): Promise<Ht
   return startScript(compiledMain(pkg), args);
 }
 
+export interface ScriptOptions {
+  readonly env?: Readonly<Record<string, string>>;
+  /** Flags for node itself, before the script (e.g. `--expose-gc`). */
+  readonly nodeFlags?: readonly string[];
+}
+
 /** Start a script that ends in runMain (a main.js, or a test server in test/support) over HTTP on an ephemeral port. */
-export function startScript(script: string, args: readonly string[] = [], env: Readonly<Record<string, string>> = {}): Promise<HttpProcess> {
-  const child = spawn(process.execPath, [script, '--http', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+export function startScript(script: string, args: readonly string[] = [], options: ScriptOptions = {}): Promise<HttpProcess> {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script, '--http', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } });
   let stderr = '';
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => reject(new Error(`server ${script} did not start: ${stderr}`)), 15_000);
