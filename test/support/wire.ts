@@ -1,11 +1,11 @@
 // Every message a generated client or server puts on the wire, checked against the official
-// 2026-07-28 JSON Schema (../shared/mcp-2026-07-28/schema.json).
+// 2026-07-28 JSON Schema (vendor/mcp-2026-07-28/schema.json, vendored from upstream).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/client';
 import { createAjv, type Ajv2020 } from '../../src/common/ajv.js';
 
-const SCHEMA_PATH = resolve(import.meta.dirname, '../../../shared/mcp-2026-07-28/schema.json');
+const SCHEMA_PATH = resolve(import.meta.dirname, '../../vendor/mcp-2026-07-28/schema.json');
 
 let ajv: Ajv2020 | undefined;
 function mcpAjv(): Ajv2020 {
