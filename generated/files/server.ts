@@ -2,7 +2,7 @@
 // Spec sha256: ec1d38e165f1ca23ffe1b4e088281e5d70b8a5fcadd1952eeed2dd3c9c28b199
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type InputRequiredReply, type McpgenServer, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type InputRequiredReply, type McpgenServer, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from '@mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { GitLogVariables, ProjectFileVariables, SearchFilesInput, SearchFilesOutput } from './types.js';
 

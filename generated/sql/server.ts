@@ -2,7 +2,7 @@
 // Spec sha256: ff41333088f97de4399a5baae559b18d613642e93c26e87cb32b5c58d519a459
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type InputRequiredReply, type McpgenServer, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type InputRequiredReply, type McpgenServer, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from '@mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { ExecuteSqlConfirmContent, ExecuteSqlInput, ExecuteSqlOutput, ListTablesInput, ListTablesOutput } from './types.js';
 

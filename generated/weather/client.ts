@@ -2,7 +2,7 @@
 // Spec sha256: fd5ee6fc117ba8fd8bdafb49e40f740de47616c24998f453ee895d7d21e6756c
 // Regenerate: npx mcpgen generate
 
-import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ToolCallResult } from 'mcpgen/runtime/client';
+import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ToolCallResult } from '@mcpgen/runtime/client';
 import { toolDefinitions } from './definition.js';
 import type { AddInput, AddOutput, GetAlertsInput, GetAlertsOutput, GetForecastInput, GetForecastOutput } from './types.js';
 

@@ -2,7 +2,7 @@
 // Spec sha256: fd5ee6fc117ba8fd8bdafb49e40f740de47616c24998f453ee895d7d21e6756c
 // Regenerate: npx mcpgen generate
 
-import type { ServerDefinition } from 'mcpgen/runtime/server';
+import type { ServerDefinition } from '@mcpgen/runtime/server';
 
 /** Everything the weather server announces, exactly as it goes on the wire. */
 export const definition: ServerDefinition = {

@@ -2,7 +2,7 @@
 // Spec sha256: fd5ee6fc117ba8fd8bdafb49e40f740de47616c24998f453ee895d7d21e6756c
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type InputRequiredReply, type McpgenServer, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type InputRequiredReply, type McpgenServer, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from '@mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { AddInput, AddOutput, GetAlertsInput, GetAlertsOutput, GetForecastInput, GetForecastOutput } from './types.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
 import { pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
-import { parseUriTemplate } from '../common/uri-template.js';
+import { parseUriTemplate } from '@mcpgen/runtime/shared';
 import type { JsonSchema, RawCacheHint, RawTool } from '../validate/spec-types.js';
 import type { SpecView } from '../validate/view.js';
 import type { CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, ToolModel } from './ir.js';
