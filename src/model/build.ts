@@ -77,7 +77,7 @@ export function buildModel(view: SpecView): ServerModel {
     icons: server.icons ?? [],
     typeStem: pascalCase(server.name),
     protocolVersion: spec.protocol?.version ?? '2026-07-28',
-    legacy: spec.protocol?.legacy ?? false,
+    legacy: spec.protocol?.legacy ?? true,
     capabilities: deriveCapabilities(view, tools.length, resources.length + resourceTemplates.length, prompts.length),
     listCache: cacheHint(spec.cache, undefined) ?? DEFAULT_LIST_CACHE,
     tools,
