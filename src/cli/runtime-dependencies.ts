@@ -22,7 +22,7 @@ export function runtimeDependencyWarning(dir: string, shownDir: string): string 
   if (problems.length === 0) return undefined;
   const what = problems.map((p) => (p.found === undefined ? `${p.name} is not installed` : `${p.name} is ${p.found}, this mcpgen generates for ${p.spec}`)).join('; ');
   const line = npmInstallLine(problems.map((p) => [p.name, p.spec] as const));
-  return `mcpgen: warning: the code generated in ${shownDir} will not run: ${what} (seen from ${shownDir}). Install in your project:\n  ${line}\n`;
+  return `mcpgen: warning: the code generated in ${shownDir} will not run: ${what} (as resolved from there). Install in your project:\n  ${line}\n`;
 }
 
 /** Node's lookup for a bare specifier: node_modules/<name> in the directory and each parent. */

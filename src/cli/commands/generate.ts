@@ -26,17 +26,22 @@ async function generateOnce(args: Parsed, io: Io): Promise<number> {
   const result = await generate(inputs.files, io.cwd, { out, check });
   printDiagnostics(result, format, io);
   if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
-  const missing = runtimeDependencyWarning(resolve(io.cwd, out), out);
-  if (missing !== undefined) io.stderr(missing);
+  const warnMissing = () => {
+    const missing = runtimeDependencyWarning(resolve(io.cwd, out), out);
+    if (missing !== undefined) io.stderr(missing);
+  };
   if (check) {
     if (result.stale.length === 0) {
       io.stderr(`generated output is current (${result.plan.unchanged.length + result.plan.kept.length} files)\n`);
+      warnMissing();
       return 0;
     }
     io.stderr(`generated output is stale; run \`npx mcpgen generate\`:\n${result.stale.map((s) => `  ${s}`).join('\n')}\n`);
+    warnMissing();
     return 1;
   }
   io.stderr(`wrote ${result.plan.write.size} file(s), ${result.plan.unchanged.length} unchanged, ${result.plan.kept.length} scaffold file(s) kept, ${result.plan.remove.length} removed\n`);
+  warnMissing();
   return 0;
 }
 
