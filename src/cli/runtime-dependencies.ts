@@ -39,4 +39,3 @@ function installedVersion(from: string, name: string): string | undefined {
     if (dirname(dir) === dir) return undefined;
   }
 }
-
