@@ -78,8 +78,8 @@ function injected(code: string, op: string, path: string): NodeJS.ErrnoException
 
 /** Create (or replace) a file with `content` and flush it to the disk before returning. */
 export function writeDurably(path: string, content: string): void {
-  const partial = fileEvent('write', path);
   try {
+    const partial = fileEvent('write', path);
     const bytes = Buffer.from(content, 'utf8');
     const fd = openSync(path, 'w');
     try {
@@ -99,8 +99,8 @@ export function writeDurably(path: string, content: string): void {
 }
 
 export function makeDir(path: string): void {
-  fileEvent('mkdir', path);
   try {
+    fileEvent('mkdir', path);
     mkdirSync(path, { recursive: true });
   } catch (e) {
     throw environmentError('create directory', path, e);
@@ -108,8 +108,8 @@ export function makeDir(path: string): void {
 }
 
 export function moveFile(from: string, to: string): void {
-  fileEvent('rename', to);
   try {
+    fileEvent('rename', to);
     if (dirname(from) !== dirname(to)) mkdirSync(dirname(to), { recursive: true });
     renameSync(from, to);
   } catch (e) {
@@ -119,8 +119,8 @@ export function moveFile(from: string, to: string): void {
 
 /** Remove a file or a directory tree; a missing one is fine. */
 export function removePath(path: string): void {
-  fileEvent('remove', path);
   try {
+    fileEvent('remove', path);
     rmSync(path, { recursive: true, force: true });
   } catch (e) {
     throw environmentError('remove', path, e);
