@@ -2,7 +2,7 @@
 // the crash-safe transaction (transaction.ts). Only files named in a manifest of mcpgen's (manifest.ts)
 // are ever removed, and only in the folders of the servers this run generates.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { EnvironmentError } from '../errors.js';
 import { displayPath } from '../load/spec-files.js';
 import { environmentError, shown } from './fs-ops.js';
@@ -47,7 +47,11 @@ export interface OutputPlan {
 
 /** What `generate` would do. Reads only; throws EnvironmentError for a folder or file in the way. */
 export function planOutput(outDir: string, packages: readonly OutputPackage[]): OutputPlan {
-  if (existsSync(outDir) && !isDir(outDir)) throw new EnvironmentError(`cannot write into ${shown(outDir)}: it exists and is not a directory`);
+  let existing = resolve(outDir);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  if (!isDir(existing)) {
+    throw new EnvironmentError(`cannot write into ${shown(outDir)}: ${existing === resolve(outDir) ? 'it exists and' : `${shown(existing)} exists and`} is not a directory`);
+  }
   const plans = packages.map(planPackage);
   const ours = new Set(packages.map((p) => resolve(p.dir)));
   const specs = new Set(packages.map((p) => p.spec));
