@@ -20,6 +20,7 @@ Options:
   -h, --help           show this help
   -v, --version        print the version
 
-Exit codes: 0 success, 1 errors in specs (or stale output with --check), 2 usage error,
+Exit codes: 0 success, 1 errors in specs, stale output with --check, or a write the
+file system refused (one line naming the path), 2 usage error,
 3 internal error (a bug: please report it with the printed stack).
 `;

@@ -1,6 +1,13 @@
-import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
-import { writeFilesAtomically } from './atomic.js';
+// What `generate` changes on disk, decided before anything is touched, then written per package through
+// the crash-safe transaction (transaction.ts). Only files named in a manifest of mcpgen's (manifest.ts)
+// are ever removed, and only in the folders of the servers this run generates.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { EnvironmentError } from '../errors.js';
+import { displayPath } from '../load/spec-files.js';
+import { environmentError, shown } from './fs-ops.js';
+import { MANIFEST_FILE, MANIFEST_VERSION, parseManifest, renderManifest, sha256, type Manifest, type ManifestEntry } from './manifest.js';
+import { abandon, commitPackage, isDir, JOURNAL_FILE, leftovers, recoverPackage, STAGING_DIR, stagePackage, type PackageChange } from './transaction.js';
 
 export interface OutputFile {
   readonly path: string;
@@ -11,62 +18,184 @@ export interface OutputFile {
 export interface OutputPackage {
   /** Absolute directory of one server's output. */
   readonly dir: string;
+  readonly server: string;
+  /** The root spec it comes from, relative to the project folder (forward slashes), as banners show it. */
+  readonly spec: string;
   readonly files: readonly OutputFile[];
 }
 
+export interface PackagePlan extends PackageChange {
+  readonly unchanged: readonly string[];
+  readonly kept: readonly string[];
+  readonly edited: readonly string[];
+}
+
 export interface OutputPlan {
+  readonly packages: readonly PackagePlan[];
+  /** Absolute path → content, over all packages (manifests included). */
   readonly write: ReadonlyMap<string, string>;
-  /** Files mcpgen wrote earlier that no current spec produces. */
+  /** Files an earlier run generated that no current spec produces. */
   readonly remove: readonly string[];
   readonly unchanged: readonly string[];
   /** Scaffold files that already exist: the user's, left alone. */
   readonly kept: readonly string[];
+  /** Files an earlier run generated, no longer produced, but changed since: the user's now, left alone. */
+  readonly edited: readonly string[];
+  /** What a crashed run left (journals, staging folders, temp files). */
+  readonly leftovers: readonly string[];
 }
 
-/**
- * What `generate` would do: write changed and missing files, keep unchanged ones, remove stale files
- * that carry mcpgen's mark (`isOurs`) in the package folders and in sibling folders under `outDir`.
- */
-export function planOutput(outDir: string, packages: readonly OutputPackage[], isOurs: (path: string, text: string) => boolean): OutputPlan {
+/** What `generate` would do. Reads only; throws EnvironmentError for a folder or file in the way. */
+export function planOutput(outDir: string, packages: readonly OutputPackage[]): OutputPlan {
+  let existing = resolve(outDir);
+  while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
+  if (!isDir(existing)) {
+    throw new EnvironmentError(`cannot write into ${shown(outDir)}: ${existing === resolve(outDir) ? 'it exists and' : `${shown(existing)} exists and`} is not a directory`);
+  }
+  const plans = packages.map(planPackage);
+  const ours = new Set(packages.map((p) => resolve(p.dir)));
+  const specs = new Set(packages.map((p) => p.spec));
+  // A server renamed in its spec leaves a folder whose manifest names one of this run's specs: retire it.
+  for (const dir of childDirs(outDir)) {
+    if (ours.has(dir)) continue;
+    const manifest = readManifest(dir);
+    if (manifest !== undefined && specs.has(manifest.spec)) plans.push(retirePackage(dir, manifest));
+  }
+  const all = <K extends 'unchanged' | 'kept' | 'edited'>(key: K) => plans.flatMap((p) => p[key]);
+  return {
+    packages: plans,
+    write: new Map(plans.flatMap((p) => [...p.write].map(([name, content]) => [join(p.dir, name), content] as const))),
+    remove: plans.flatMap((p) => p.remove.map((name) => join(p.dir, name))),
+    unchanged: all('unchanged'),
+    kept: all('kept'),
+    edited: all('edited'),
+    leftovers: mcpgenDirs(outDir, ours).flatMap(leftovers),
+  };
+}
+
+function planPackage(pkg: OutputPackage): PackagePlan {
+  const dir = resolve(pkg.dir);
+  if (existsSync(dir) && !isDir(dir)) throw new EnvironmentError(`cannot write into ${shown(dir)}: it exists and is not a directory`);
+  const previous = readManifest(dir);
   const write = new Map<string, string>();
   const unchanged: string[] = [];
   const kept: string[] = [];
-  const expected = new Set<string>();
-  for (const pkg of packages) {
-    for (const f of pkg.files) {
-      const abs = join(pkg.dir, f.path);
-      expected.add(abs);
-      const current = existsSync(abs) ? readFileSync(abs, 'utf8') : undefined;
-      if (f.kind === 'scaffold' && current !== undefined) kept.push(abs);
-      else if (current === f.content) unchanged.push(abs);
-      else write.set(abs, f.content);
+  const entries: Record<string, ManifestEntry> = {};
+  for (const f of pkg.files) {
+    const abs = join(dir, f.path);
+    const current = readFileIfAny(abs);
+    if (f.kind === 'scaffold') {
+      entries[f.path] = { kind: 'scaffold' };
+      if (current !== undefined) kept.push(abs);
+      else write.set(f.path, f.content);
+      continue;
     }
+    entries[f.path] = { kind: 'generated', sha256: sha256(f.content) };
+    if (current === f.content) unchanged.push(abs);
+    else write.set(f.path, f.content);
   }
-  const remove: string[] = [];
-  const dirs = new Set(packages.map((p) => resolve(p.dir)));
-  if (existsSync(outDir) && statSync(outDir).isDirectory()) {
-    for (const name of readdirSync(outDir)) {
-      const dir = join(outDir, name);
-      if (statSync(dir).isDirectory()) dirs.add(resolve(dir));
-    }
-  }
-  for (const dir of [...dirs].sort()) {
-    if (!existsSync(dir)) continue;
-    for (const name of readdirSync(dir).sort()) {
-      const abs = join(dir, name);
-      if (expected.has(abs) || !statSync(abs).isFile()) continue;
-      if (isOurs(abs, readFileSync(abs, 'utf8'))) remove.push(abs);
-    }
-  }
-  return { write, remove, unchanged, kept };
+  const { remove, edited } = staleFiles(dir, previous, entries);
+  const manifest = renderManifest({ version: MANIFEST_VERSION, server: pkg.server, spec: pkg.spec, files: entries });
+  if (readFileIfAny(join(dir, MANIFEST_FILE)) === manifest) unchanged.push(join(dir, MANIFEST_FILE));
+  else write.set(MANIFEST_FILE, manifest); // last: moved into place after the files it describes
+  return { dir, write, remove, unchanged, kept, edited };
 }
 
+/** A package no spec of this run produces any more: its generated files and manifest go; the user's stay. */
+function retirePackage(dir: string, manifest: Manifest): PackagePlan {
+  const { remove, edited } = staleFiles(dir, manifest, {});
+  return { dir, write: new Map(), remove: [...remove, MANIFEST_FILE], unchanged: [], kept: [], edited, removeDirIfEmpty: true };
+}
+
+/** Generated files of the previous manifest that are no longer produced; removed only if untouched since. */
+function staleFiles(dir: string, previous: Manifest | undefined, now: Readonly<Record<string, ManifestEntry>>) {
+  const remove: string[] = [];
+  const edited: string[] = [];
+  for (const [name, entry] of Object.entries(previous?.files ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (entry.kind !== 'generated' || Object.hasOwn(now, name)) continue;
+    const current = readFileIfAny(join(dir, name));
+    if (current === undefined) continue;
+    if (sha256(current) === entry.sha256) remove.push(name);
+    else edited.push(join(dir, name));
+  }
+  return { remove, edited };
+}
+
+function readManifest(dir: string): Manifest | undefined {
+  const path = join(dir, MANIFEST_FILE);
+  const text = readFileIfAny(path);
+  return text === undefined ? undefined : parseManifest(text, shown(path));
+}
+
+/** A file's text, undefined when there is none; a folder where a file belongs is an environment error. */
+function readFileIfAny(path: string): string | undefined {
+  try {
+    if (statSync(path).isDirectory()) throw new EnvironmentError(`cannot write ${shown(path)}: it is a directory`);
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw environmentError('read', path, e);
+  }
+}
+
+function childDirs(outDir: string): string[] {
+  if (!isDir(outDir)) return [];
+  try {
+    return readdirSync(outDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => resolve(outDir, e.name)).sort();
+  } catch (e) {
+    throw environmentError('read directory', outDir, e);
+  }
+}
+
+/** This run's package folders and every folder next to them that mcpgen manages (manifest, journal, staging). */
+function mcpgenDirs(outDir: string, packageDirs: ReadonlySet<string>): string[] {
+  const marks = [MANIFEST_FILE, JOURNAL_FILE, STAGING_DIR];
+  const found = new Set(packageDirs);
+  for (const dir of childDirs(outDir)) if (marks.some((m) => existsSync(join(dir, m)))) found.add(dir);
+  return [...found].sort();
+}
+
+/** Finish or undo what crashed runs left; the folders recovered. Runs before planning. */
+export function recoverOutput(outDir: string, packageDirs: readonly string[]): string[] {
+  return mcpgenDirs(outDir, new Set(packageDirs.map((d) => resolve(d)))).filter(recoverPackage);
+}
+
+/**
+ * Write the plan: stage every package first (a failure there leaves every package as it was), then
+ * commit them one by one. Each package is all old or all new after any crash once the next run recovered it.
+ */
 export function applyPlan(plan: OutputPlan): void {
-  writeFilesAtomically(plan.write);
-  for (const f of plan.remove) rmSync(f, { force: true });
+  const changes = plan.packages.filter((p) => p.write.size > 0 || p.remove.length > 0);
+  const pending = [...changes];
+  const undo = () => {
+    for (const c of pending) if (!existsSync(join(c.dir, JOURNAL_FILE))) tryAbandon(c);
+  };
+  try {
+    for (const c of changes) stagePackage(c);
+    while (pending.length > 0) {
+      commitPackage(pending[0]!);
+      pending.shift();
+    }
+  } catch (e) {
+    undo();
+    throw e;
+  }
+}
+
+function tryAbandon(change: PackageChange): void {
+  try {
+    abandon(change);
+  } catch {
+    // the first error is the one worth reporting; the next run removes what is left
+  }
 }
 
 /** Paths (relative to cwd) that make the checked-in output stale. */
-export function staleFiles(plan: OutputPlan, cwd: string): string[] {
-  return [...[...plan.write.keys()].map((f) => `${relative(cwd, f)} (${existsSync(f) ? 'changed' : 'missing'})`), ...plan.remove.map((f) => `${relative(cwd, f)} (no longer generated)`)].sort();
+export function staleList(plan: OutputPlan, cwd: string): string[] {
+  const rel = (f: string) => displayPath(f, cwd);
+  return [
+    ...[...plan.write.keys()].map((f) => `${rel(f)} (${existsSync(f) ? 'changed' : 'missing'})`),
+    ...plan.remove.map((f) => `${rel(f)} (no longer generated)`),
+    ...plan.leftovers.map((f) => `${rel(f)} (left by an interrupted run; \`mcpgen generate\` cleans it up)`),
+  ].sort();
 }

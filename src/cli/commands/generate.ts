@@ -1,5 +1,6 @@
 import { watch } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { displayPath } from '../../load/spec-files.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { generate, resolveInputs } from '../../pipeline.js';
 import type { Parsed } from '../args.js';
@@ -23,7 +24,7 @@ async function generateOnce(args: Parsed, io: Io): Promise<number> {
   }
   const out = stringFlag(args, 'out') ?? (inputs.config ? `${inputs.config.dir}/${inputs.config.out}` : 'generated');
   const check = args.flags.has('check');
-  const result = await generate(inputs.files, io.cwd, { out, check });
+  const result = await generate(inputs.files, io.cwd, { out, check, ...(inputs.config ? { projectDir: inputs.config.dir } : {}) });
   printDiagnostics(result, format, io);
   if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
   const warnMissing = () => {
@@ -40,6 +41,8 @@ async function generateOnce(args: Parsed, io: Io): Promise<number> {
     warnMissing();
     return 1;
   }
+  for (const dir of result.recovered) io.stderr(`recovered what an interrupted earlier run left in ${dir}\n`);
+  for (const f of result.plan.edited) io.stderr(`warning: ${displayPath(f, io.cwd)} is no longer generated but was edited since; left in place\n`);
   io.stderr(`wrote ${result.plan.write.size} file(s), ${result.plan.unchanged.length} unchanged, ${result.plan.kept.length} scaffold file(s) kept, ${result.plan.remove.length} removed\n`);
   warnMissing();
   return 0;
