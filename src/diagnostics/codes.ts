@@ -7,7 +7,7 @@ export const CODES = {
   MCPG004: { severity: 'error', title: 'value has the wrong type or shape' },
   MCPG005: { severity: 'error', title: 'required key is missing' },
   MCPG006: { severity: 'error', title: 'value is not one of the allowed values' },
-  MCPG007: { severity: 'error', title: 'YAML alias expansion refused (too many aliases: "billion laughs")' },
+  MCPG007: { severity: 'error', title: 'YAML alias expansion refused (it would add more than 100,000 values, or an alias sits inside its own anchor)' },
   MCPG008: { severity: 'error', title: 'included file not found, or include misused' },
   MCPG009: { severity: 'error', title: 'unsupported spec format version (`mcpgen:`) or protocol revision' },
   MCPG010: { severity: 'error', title: 'tool name outside the 2026-07-28 rule ^[A-Za-z0-9_.-]{1,128}$' },

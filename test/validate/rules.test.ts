@@ -18,6 +18,7 @@ interface Want {
 // One invalid fixture per rule, and the exact diagnostic it must produce (and nothing else).
 const CASES: Record<string, Want[]> = {
   'MCPG001-syntax.yaml': [{ code: 'MCPG001', line: 5, column: 1, message: 'Flow sequence' }],
+  'MCPG001-tag.yaml': [{ code: 'MCPG001', line: 7, column: 12, message: 'unknown YAML tag "!Ref"' }],
   'MCPG002-duplicate-key.yaml': [{ code: 'MCPG002', line: 5, column: 3, message: 'duplicate key' }],
   'MCPG003-unknown-key.yaml': [{ code: 'MCPG003', line: 7, column: 5, message: 'unknown key "descripton" in "tools[0]"; did you mean "description"?', path: 'tools[0].descripton' }],
   'MCPG004-wrong-type.yaml': [{ code: 'MCPG004', line: 7, column: 15, message: '"tools[0].progress" must be a boolean, got the string "yes"' }],
@@ -26,7 +27,8 @@ const CASES: Record<string, Want[]> = {
     { code: 'MCPG005', line: 5, column: 5, message: 'missing required key "name" in "resources[0]"' },
   ],
   'MCPG006-enum.yaml': [{ code: 'MCPG006', line: 6, column: 15, message: '"cache.cacheScope" is "everyone"; allowed: "public", "private"' }],
-  'MCPG007-alias-bomb.yaml': [{ code: 'MCPG007', line: 1, column: 1, message: 'refusing to expand YAML aliases' }],
+  'MCPG007-alias-bomb.yaml': [{ code: 'MCPG007', line: 6, column: 29, message: 'refusing to expand YAML aliases: they would add more than 100,000 values (alias *d adds 11,111)' }],
+  'MCPG007-alias-cycle.yaml': [{ code: 'MCPG007', line: 9, column: 14, message: 'refusing to expand YAML alias *node: it sits inside the node it names' }],
   'MCPG008-include-missing.yaml': [{ code: 'MCPG008', line: 6, column: 5, message: 'cannot include "does-not-exist.yaml": no such file' }],
   'MCPG009-version.yaml': [{ code: 'MCPG009', line: 6, column: 12, message: '"protocol.version" is "2025-11-25"; supported: "2026-07-28"' }],
   'MCPG010-tool-name.yaml': [{ code: 'MCPG010', line: 6, column: 11, message: 'tool name "get weather" is invalid: " " is not allowed' }],
@@ -93,5 +95,38 @@ describe('patterns V8 parses but cannot run', () => {
   it('point at the pattern value even in a property that is named patternProperties', () => {
     const result = checkText('mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        patternProperties: { type: string, pattern: "(" }\n');
     expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([['MCPG019', 8, 53, 'tools[0].input.properties.patternProperties.pattern']]);
+  });
+});
+
+describe('YAML the spec format does not accept', () => {
+  it('refuses 998 aliases of one 30,000-element list before expanding any of them', () => {
+    const list = Array.from({ length: 30_000 }, () => 'abcd').join(', ');
+    const refs = Array.from({ length: 998 }, () => '  - *big').join('\n');
+    const text = `mcpgen: 1\nserver: { name: s, version: "1" }\nbig: &big [${list}]\nrefs:\n${refs}\n`;
+    expect(text.length).toBeGreaterThan(150_000);
+    const result = checkText(text);
+    // The bound is crossed at the fourth alias (4 × 30,001 values > 100,000): reported there.
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['MCPG007', 8, 5]]);
+    expect(result.diagnostics[0]!.message).toContain('alias *big adds 30,001');
+  });
+
+  it('expands aliases up to the bound: a shared enum used by many tools is fine', () => {
+    const tools = Array.from({ length: 300 }, (_, i) => `  - name: t${i}\n    input: { type: object, properties: { unit: { type: string, enum: *units } } }`).join('\n');
+    const result = checkText(`mcpgen: 1\nserver: { name: s, version: "1" }\n$defs:\n  Unit: { type: string, enum: &units [c, f, k] }\ntools:\n${tools}\n`);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.models).toHaveLength(1);
+  });
+
+  it('refuses a raw NUL byte where it stands, and accepts the escaped form', () => {
+    const raw = checkText('mcpgen: 1\nserver: { name: s, version: "1\0" }\n');
+    expect(raw.diagnostics.map((d) => [d.code, d.line, d.column, d.message])).toEqual([
+      ['MCPG001', 2, 31, 'raw control character U+0000 (NUL) is not allowed in YAML; write it as an escape in a double-quoted string ("\\u0000")'],
+    ]);
+    expect(checkText('mcpgen: 1\nserver: { name: s, version: "1\\0" }\n').diagnostics).toEqual([]);
+  });
+
+  it('refuses YAML 1.1 tags that make values JSON cannot hold', () => {
+    const result = checkText('mcpgen: 1\nserver:\n  name: s\n  version: !!binary aGVsbG8=\n  title: !!str plain\n');
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.message.slice(0, 28)])).toEqual([['MCPG001', 4, 12, 'unknown YAML tag "!!binary":']]);
   });
 });
