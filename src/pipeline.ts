@@ -53,12 +53,13 @@ export function resolveInputs(args: readonly string[], cwd: string, configPath?:
   return { files, config, diagnostics: [], sources };
 }
 
-export function check(files: readonly string[], cwd: string): CheckResult {
+/** `configDir`: the directory of mcpgen.config.yaml, if any (includes stay inside it; see projectOf). */
+export function check(files: readonly string[], cwd: string, configDir?: string): CheckResult {
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
   const sources = new Map<string, string>();
   for (const abs of files) {
-    const loaded = loadSpec(abs, cwd);
+    const loaded = loadSpec(abs, cwd, configDir);
     diagnostics.push(...loaded.diagnostics);
     if (loaded.spec === undefined) continue;
     for (const s of [loaded.spec.root, ...loaded.spec.includes]) sources.set(s.file, s.text);
@@ -75,6 +76,8 @@ export interface GenerateOptions {
   readonly out: string;
   /** Compare only: write nothing. */
   readonly check?: boolean;
+  /** The directory of mcpgen.config.yaml, if any: includes stay inside it. */
+  readonly configDir?: string;
 }
 
 export interface GenerateResult extends CheckResult {
@@ -88,7 +91,7 @@ export async function generate(files: readonly string[], cwd: string, options: G
   // Loaded only here, so `check` never pays for ts-morph and TypeScript; started first so its file
   // reads overlap with the checks.
   const emitter = import('./emit/index.js');
-  const checked = check(files, cwd);
+  const checked = check(files, cwd, options.configDir);
   if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [] };
   const { emitServerPackage, GENERATED_MARK } = await emitter;
   const outDir = resolve(cwd, options.out);

@@ -30,6 +30,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG007-alias-bomb.yaml': [{ code: 'MCPG007', line: 6, column: 29, message: 'refusing to expand YAML aliases: they would add more than 100,000 values (alias *d adds 11,111)' }],
   'MCPG007-alias-cycle.yaml': [{ code: 'MCPG007', line: 9, column: 14, message: 'refusing to expand YAML alias *node: it sits inside the node it names' }],
   'MCPG008-include-missing.yaml': [{ code: 'MCPG008', line: 6, column: 5, message: 'cannot include "does-not-exist.yaml": no such file' }],
+  'MCPG008-include-outside.yaml': [{ code: 'MCPG008', line: 6, column: 5, message: 'include "../../helpers.ts" reaches outside the project; includes must stay inside the spec\'s project "test/fixtures/invalid/" (the directory of the root spec)' }],
   'MCPG009-version.yaml': [{ code: 'MCPG009', line: 6, column: 12, message: '"protocol.version" is "2025-11-25"; supported: "2026-07-28"' }],
   'MCPG010-tool-name.yaml': [{ code: 'MCPG010', line: 6, column: 11, message: 'tool name "get weather" is invalid: " " is not allowed' }],
   'MCPG011-duplicate-tool.yaml': [{ code: 'MCPG011', line: 7, column: 11, message: 'duplicate tool name "search" (first declared at test/fixtures/invalid/MCPG011-duplicate-tool.yaml:6:11)' }],
