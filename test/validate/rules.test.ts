@@ -44,6 +44,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG019-ajv-strict.yaml': [{ code: 'MCPG019', line: 8, column: 7, message: 'unknown format "timestamp"' }],
   'MCPG019-pattern.yaml': [{ code: 'MCPG019', line: 10, column: 40, message: 'pattern "([A-Z]+" cannot be used in input schema of tool "t": Unterminated group', path: 'tools[0].input.properties.code.pattern' }],
   'MCPG020-unknown-keyword.yaml': [{ code: 'MCPG020', line: 10, column: 29, message: 'unknown JSON Schema keyword "minimun" in input schema of tool "t"; did you mean "minimum"?' }],
+  'MCPG020-header-near-miss.yaml': [{ code: 'MCPG020', line: 10, column: 33, message: 'unknown keyword "x-mcp-headers" in input schema of tool "t": no header is mirrored; did you mean "x-mcp-header"?' }],
   'MCPG021-required.yaml': [{ code: 'MCPG021', line: 11, column: 24, message: '"required" names "country", which is not among the properties (city)' }],
   'MCPG022-default.yaml': [{ code: 'MCPG022', line: 10, column: 53, message: 'default value 0 is invalid against its schema' }],
   'MCPG023-ref.yaml': [{ code: 'MCPG023', line: 10, column: 24, message: '$ref "#/$defs/Unit" does not resolve' }],
@@ -55,6 +56,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG029-elicit.yaml': [{ code: 'MCPG029', line: 14, column: 15, message: 'property "address" must have type string' }],
   'MCPG030-capability.yaml': [{ code: 'MCPG030', line: 6, column: 10, message: 'capabilities.tools is false, but the spec declares 1 tool(s)' }],
   'MCPG031-defs.yaml': [{ code: 'MCPG031', line: 2, column: 3, file: 'test/fixtures/invalid/MCPG031/part.yaml', message: '$defs "Shared" is already defined at test/fixtures/invalid/MCPG031-defs.yaml:8:11' }],
+  'MCPG050-header-prefix.yaml': [{ code: 'MCPG050', line: 10, column: 48, message: 'x-mcp-header "Mcp-Param-Order-Id" carries the "Mcp-Param-" prefix the transport adds itself (the header would be "Mcp-Param-Mcp-Param-Order-Id"); write "Order-Id" in tool "t"' }],
 };
 
 describe('one fixture per rule', () => {
@@ -129,5 +131,26 @@ describe('YAML the spec format does not accept', () => {
   it('refuses YAML 1.1 tags that make values JSON cannot hold', () => {
     const result = checkText('mcpgen: 1\nserver:\n  name: s\n  version: !!binary aGVsbG8=\n  title: !!str plain\n');
     expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.message.slice(0, 28)])).toEqual([['MCPG001', 4, 12, 'unknown YAML tag "!!binary":']]);
+  });
+});
+
+describe('x-mcp-header names', () => {
+  const spec = (props: string) => `mcpgen: 1\nserver: { name: s, version: "1" }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n${props}`;
+
+  it('MCPG017 matches whole words, not substrings: Author, Max-Tokens and Token-Count are not secrets', () => {
+    const quiet = checkText(spec('        author: { type: string, x-mcp-header: Author }\n        maxTokens: { type: integer, x-mcp-header: Max-Tokens }\n        tokenCount: { type: integer, x-mcp-header: Token-Count }\n        authority: { type: string, x-mcp-header: Authority }\n'));
+    expect(quiet.diagnostics).toEqual([]);
+    const names = ['accessToken', 'clientSecret', 'password', 'cookie', 'authorization', 'sessionId', 'authtoken', 'privateKey'];
+    const loud = checkText(spec(names.map((n, i) => `        ${n}: { type: string, x-mcp-header: H${i} }\n`).join('')));
+    expect(loud.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual(names.map((_, i) => ['MCPG017', 8 + i, 41 + names[i]!.length]));
+  });
+
+  it('near-misses of x-mcp-header are refused with a suggestion; other x- keywords stay annotations', () => {
+    const result = checkText(spec('        a: { type: string, X-MCP-Header: A }\n        b: { type: string, x_mcp_header: B }\n        c: { type: string, x-mcp-hedaer: C }\n        d: { type: string, x-mcp-hidden: true, x-order: 1 }\n'));
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.message.endsWith('did you mean "x-mcp-header"?')])).toEqual([
+      ['MCPG020', 8, 28, true],
+      ['MCPG020', 9, 28, true],
+      ['MCPG020', 10, 28, true],
+    ]);
   });
 });

@@ -1,11 +1,18 @@
 import { createAjv, type Ajv2020 } from '../../common/ajv.js';
 import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, resolveRef, walkSchema } from '../../common/json-schema.js';
-import { didYouMean } from '../../common/suggest.js';
+import { didYouMean, editDistance } from '../../common/suggest.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { report, where } from '../report.js';
 import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
+
+const MCP_HEADER = 'x-mcp-header';
+
+/** `x-mcp-headers`, `X-MCP-Header`, `x_mcp_header`, `mcp-header`: a typo that would silently mirror nothing. */
+function nearMcpHeader(key: string): boolean {
+  return key !== MCP_HEADER && editDistance(key.toLowerCase().replace(/_/g, '-'), MCP_HEADER) <= 2;
+}
 
 let strictAjv: Ajv2020 | undefined;
 let valueAjv: Ajv2020 | undefined;
@@ -72,7 +79,12 @@ export function checkSchema(
   walkSchema(schema, ({ schema: node, path }) => {
     if (!isObjectSchema(node)) return;
     for (const key of Object.keys(node)) {
-      if (KNOWN_KEYWORDS.includes(key) || key.startsWith('x-')) continue;
+      if (key === MCP_HEADER || KNOWN_KEYWORDS.includes(key)) continue;
+      if (nearMcpHeader(key)) {
+        out.push(report(item, 'MCPG020', `unknown keyword "${key}" in ${label}: no header is mirrored; did you mean "${MCP_HEADER}"?`, [...path, key], 'key'));
+        continue;
+      }
+      if (key.startsWith('x-')) continue; // extension keywords are annotations
       const hint = didYouMean(key, KNOWN_KEYWORDS);
       out.push(report(item, 'MCPG020', `unknown JSON Schema keyword "${key}" in ${label}${hint ? `; did you mean "${hint}"?` : ''}`, [...path, key], 'key'));
     }
