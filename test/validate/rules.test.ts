@@ -41,7 +41,8 @@ const CASES: Record<string, Want[]> = {
   'MCPG016-header-unreachable.yaml': [{ code: 'MCPG016', line: 12, column: 34, message: 'not through "items"' }],
   'MCPG017-header-secret.yaml': [{ code: 'MCPG017', line: 10, column: 47, message: 'x-mcp-header "Api-Key" mirrors "apiKey", which looks secret' }],
   'MCPG018-input-not-object.yaml': [{ code: 'MCPG018', line: 8, column: 13, message: 'must have "type: object" at its root' }],
-  'MCPG019-ajv-strict.yaml': [{ code: 'MCPG019', line: 8, column: 7, message: 'unknown format "timestamp"' }],
+  'MCPG019-ajv-strict.yaml': [{ code: 'MCPG019', line: 10, column: 39, message: 'unknown format "timestamp" in input schema of tool "t"; known formats: ', path: 'tools[0].input.properties.when.format' }],
+  'MCPG019-type-int.yaml': [{ code: 'MCPG019', line: 10, column: 24, message: '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?', path: 'tools[0].input.properties.count.type' }],
   'MCPG019-pattern.yaml': [{ code: 'MCPG019', line: 10, column: 40, message: 'pattern "([A-Z]+" cannot be used in input schema of tool "t": Unterminated group', path: 'tools[0].input.properties.code.pattern' }],
   'MCPG020-unknown-keyword.yaml': [{ code: 'MCPG020', line: 10, column: 29, message: 'unknown JSON Schema keyword "minimun" in input schema of tool "t"; did you mean "minimum"?' }],
   'MCPG020-header-near-miss.yaml': [{ code: 'MCPG020', line: 10, column: 33, message: 'unknown keyword "x-mcp-headers" in input schema of tool "t": no header is mirrored; did you mean "x-mcp-header"?' }],
@@ -152,5 +153,50 @@ describe('x-mcp-header names', () => {
       ['MCPG020', 9, 28, true],
       ['MCPG020', 10, 28, true],
     ]);
+  });
+});
+
+describe('every problem of a JSON Schema, each at its keyword', () => {
+  it('reports all meta-schema and format errors of one schema, not only the first, and not at the input root', () => {
+    const result = checkText(`mcpgen: 1
+server: { name: s, version: "1" }
+tools:
+  - name: t
+    input:
+      type: object
+      properties:
+        a: { type: int }
+        b: { type: [string, nul] }
+        c: { type: integer, minimum: low }
+        d: { type: string, format: emial }
+        e: { type: string, minLength: 1, descripton: typo }
+`);
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.path, d.message])).toEqual([
+      ['MCPG019', 8, 20, 'tools[0].input.properties.a.type', '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?'],
+      ['MCPG019', 9, 20, 'tools[0].input.properties.b.type', '"nul" is not a JSON Schema type in input schema of tool "t"; did you mean "null"?'],
+      ['MCPG019', 10, 38, 'tools[0].input.properties.c.minimum', '"minimum" must be number in input schema of tool "t", got the string "low"'],
+      ['MCPG019', 11, 36, 'tools[0].input.properties.d.format', 'unknown format "emial" in input schema of tool "t"; did you mean "email"?'],
+      ['MCPG020', 12, 42, 'tools[0].input.properties.e.descripton', 'unknown JSON Schema keyword "descripton" in input schema of tool "t"; did you mean "description"?'],
+    ]);
+  });
+
+  it('reports every strict-mode finding of the compile at the keyword it names', () => {
+    const result = checkText(`mcpgen: 1
+server: { name: s, version: "1" }
+tools:
+  - name: t
+    input:
+      type: object
+      properties:
+        a: { properties: { x: { type: string } } }
+        b: { type: string, minimum: 1 }
+        c: { type: array, prefixItems: [{ type: string }] }
+`);
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([
+      ['MCPG019', 8, 14, 'tools[0].input.properties.a.properties'],
+      ['MCPG019', 9, 28, 'tools[0].input.properties.b.minimum'],
+      ['MCPG019', 10, 27, 'tools[0].input.properties.c.prefixItems'],
+    ]);
+    expect(result.diagnostics[0]!.message).toBe('input schema of tool "t" does not compile: strict mode: missing type "object" for keyword "properties" (strictTypes)');
   });
 });
