@@ -33,6 +33,7 @@ export const CODES = {
   MCPG030: { severity: 'error', title: 'capability declared off while the spec declares that primitive' },
   MCPG031: { severity: 'error', title: 'a `$defs` name is defined twice (spec and include, or two includes)' },
   MCPG050: { severity: 'error', title: 'x-mcp-header value carries the `Mcp-Param-` prefix the transport adds itself' },
+  MCPG051: { severity: 'error', title: 'a `format: uri` value (server.websiteUrl, URL-mode elicit url, icon src) is not an absolute URI' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

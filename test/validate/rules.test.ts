@@ -58,6 +58,11 @@ const CASES: Record<string, Want[]> = {
   'MCPG030-capability.yaml': [{ code: 'MCPG030', line: 6, column: 10, message: 'capabilities.tools is false, but the spec declares 1 tool(s)' }],
   'MCPG031-defs.yaml': [{ code: 'MCPG031', line: 2, column: 3, file: 'test/fixtures/invalid/MCPG031/part.yaml', message: '$defs "Shared" is already defined at test/fixtures/invalid/MCPG031-defs.yaml:8:11' }],
   'MCPG050-header-prefix.yaml': [{ code: 'MCPG050', line: 10, column: 48, message: 'x-mcp-header "Mcp-Param-Order-Id" carries the "Mcp-Param-" prefix the transport adds itself (the header would be "Mcp-Param-Mcp-Param-Order-Id"); write "Order-Id" in tool "t"' }],
+  'MCPG051-format-uri.yaml': [
+    { code: 'MCPG051', line: 5, column: 15, message: 'server.websiteUrl "www.example.com/docs" is not an absolute URI (format: uri): it has no scheme', path: 'server.websiteUrl' },
+    { code: 'MCPG051', line: 12, column: 14, message: 'url of elicitation "checkout" "/checkout?step=1" is not an absolute URI (format: uri): it has no scheme', path: 'tools[0].elicit.checkout.url' },
+    { code: 'MCPG051', line: 14, column: 14, message: 'icon src "icons/pay.png" is not an absolute URI (format: uri): it has no scheme', path: 'tools[0].icons[0].src' },
+  ],
 };
 
 describe('one fixture per rule', () => {
