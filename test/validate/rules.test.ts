@@ -205,3 +205,26 @@ tools:
     expect(result.diagnostics[0]!.message).toBe('input schema of tool "t" does not compile: strict mode: missing type "object" for keyword "properties" (strictTypes)');
   });
 });
+
+describe('a key typo does not hide the other problems of its entry', () => {
+  it('reports the unknown key and the tool\'s name, header and schema problems together', () => {
+    const result = checkText(`mcpgen: 1
+server: { name: s, version: "1", websiteUrl: "docs" }
+tools:
+  - name: get weather
+    descripton: typo
+    input:
+      type: object
+      properties:
+        region: { type: string, x-mcp-header: "Re gion" }
+        count: { type: int }
+`);
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ['MCPG051', 2, 46],
+      ['MCPG010', 4, 11],
+      ['MCPG003', 5, 5],
+      ['MCPG013', 9, 47],
+      ['MCPG019', 10, 24],
+    ]);
+  });
+});
