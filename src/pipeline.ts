@@ -55,12 +55,13 @@ export function resolveInputs(args: readonly string[], cwd: string, configPath?:
   return { files, config, diagnostics: [], sources };
 }
 
-export function check(files: readonly string[], cwd: string): CheckResult {
+/** `configDir`: the directory of mcpgen.config.yaml, if any (includes stay inside it; see projectOf). */
+export function check(files: readonly string[], cwd: string, configDir?: string): CheckResult {
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
   const sources = new Map<string, string>();
   for (const abs of files) {
-    const loaded = loadSpec(abs, cwd);
+    const loaded = loadSpec(abs, cwd, configDir);
     diagnostics.push(...loaded.diagnostics);
     if (loaded.spec === undefined) continue;
     for (const s of [loaded.spec.root, ...loaded.spec.includes]) sources.set(s.file, s.text);
@@ -82,6 +83,8 @@ export interface GenerateOptions {
    * output never depends on where the repository is checked out or which folder `generate` ran from.
    */
   readonly projectDir?: string;
+  /** The directory of mcpgen.config.yaml, if any: includes stay inside it. */
+  readonly configDir?: string;
 }
 
 export interface GenerateResult extends CheckResult {
@@ -97,7 +100,7 @@ export async function generate(files: readonly string[], cwd: string, options: G
   // Loaded only here, so `check` never pays for ts-morph and TypeScript; started first so its file
   // reads overlap with the checks.
   const emitter = import('./emit/index.js');
-  const checked = check(files, cwd);
+  const checked = check(files, cwd, options.configDir);
   if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [], recovered: [] };
   const { emitServerPackage } = await emitter;
   const outDir = resolve(cwd, options.out);

@@ -7,7 +7,7 @@ export const CODES = {
   MCPG004: { severity: 'error', title: 'value has the wrong type or shape' },
   MCPG005: { severity: 'error', title: 'required key is missing' },
   MCPG006: { severity: 'error', title: 'value is not one of the allowed values' },
-  MCPG007: { severity: 'error', title: 'YAML alias expansion refused (too many aliases: "billion laughs")' },
+  MCPG007: { severity: 'error', title: 'YAML alias expansion refused (it would add more than 100,000 values, or an alias sits inside its own anchor)' },
   MCPG008: { severity: 'error', title: 'included file not found, or include misused' },
   MCPG009: { severity: 'error', title: 'unsupported spec format version (`mcpgen:`) or protocol revision' },
   MCPG010: { severity: 'error', title: 'tool name outside the 2026-07-28 rule ^[A-Za-z0-9_.-]{1,128}$' },
@@ -32,6 +32,8 @@ export const CODES = {
   MCPG029: { severity: 'error', title: 'elicitation schema is not a flat form schema (primitive properties only)' },
   MCPG030: { severity: 'error', title: 'capability declared off while the spec declares that primitive' },
   MCPG031: { severity: 'error', title: 'a `$defs` name is defined twice (spec and include, or two includes)' },
+  MCPG050: { severity: 'error', title: 'x-mcp-header value carries the `Mcp-Param-` prefix the transport adds itself' },
+  MCPG051: { severity: 'error', title: 'a `format: uri` value (server.websiteUrl, URL-mode elicit url, icon src) is not an absolute URI' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -1,5 +1,5 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join, posix, relative, resolve, sep } from 'node:path';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
 
 export function isGlob(pattern: string): boolean {
   return /[*?[{]/.test(pattern);
@@ -7,27 +7,45 @@ export function isGlob(pattern: string): boolean {
 
 /**
  * Files matching a glob (`*`, `?`, `**`, `{a,b}`), relative to `cwd`, sorted so output never depends on
- * directory order. Node 20 has no fs.glob; specs only need this small subset.
+ * directory order. Node 20 has no fs.glob; specs only need this small subset. With `within` (a real
+ * path), the walk never enters a directory whose real path lies outside it, nor one it already saw
+ * (symbolic-link loops).
  */
-export function expandGlob(pattern: string, cwd: string): string[] {
+export function expandGlob(pattern: string, cwd: string, within?: string): string[] {
   const normalized = pattern.split(sep).join('/');
-  const parts = normalized.split('/');
-  const firstGlob = parts.findIndex(isGlob);
-  const baseParts = firstGlob < 0 ? parts : parts.slice(0, firstGlob);
-  const base = resolve(cwd, baseParts.join('/') || '.');
+  const base = globBase(pattern, cwd);
   const matcher = globRegExp(posix.normalize(normalized));
   const out: string[] = [];
   walk(base, (abs) => {
     const rel = toPosix(relative(cwd, abs));
     if (matcher.test(rel) || matcher.test(toPosix(abs))) out.push(rel);
-  });
+  }, within === undefined ? undefined : { root: within, seen: new Set() });
   return [...new Set(out)].sort();
 }
 
-function walk(dir: string, visit: (file: string) => void): void {
+/** The directory a glob's walk starts from: its path up to the first segment with a wildcard. */
+export function globBase(pattern: string, cwd: string): string {
+  const parts = pattern.split(sep).join('/').split('/');
+  const firstGlob = parts.findIndex(isGlob);
+  const baseParts = firstGlob < 0 ? parts : parts.slice(0, firstGlob);
+  return resolve(cwd, baseParts.join('/') || '.');
+}
+
+/** Whether `path` is `dir` or lies below it (both absolute, already resolved). */
+export function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+function walk(dir: string, visit: (file: string) => void, fence?: { root: string; seen: Set<string> }): void {
   let entries: string[];
   try {
     if (!statSync(dir).isDirectory()) return;
+    if (fence !== undefined) {
+      const real = realpathSync(dir);
+      if (!isInside(real, fence.root) || fence.seen.has(real)) return;
+      fence.seen.add(real);
+    }
     entries = readdirSync(dir).sort();
   } catch {
     return;
@@ -41,7 +59,7 @@ function walk(dir: string, visit: (file: string) => void): void {
     } catch {
       continue;
     }
-    if (st.isDirectory()) walk(abs, visit);
+    if (st.isDirectory()) walk(abs, visit, fence);
     else if (st.isFile()) visit(abs);
   }
 }

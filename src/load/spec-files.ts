@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diagnosticAt, parseSource, type SourceFile } from '../parse/source.js';
-import { expandGlob, isGlob } from './glob.js';
+import { expandGlob, globBase, isGlob, isInside } from './glob.js';
 
 /** One server spec: its root file and the files it pulls in with `include:`. */
 export interface LoadedSpec {
@@ -33,7 +33,20 @@ export function readSource(absPath: string, cwd: string): { source?: SourceFile;
   return { source, diagnostics };
 }
 
-export function loadSpec(absPath: string, cwd: string): LoadResult {
+/**
+ * The directory a spec's includes must stay inside: the config's directory when the spec lies in it,
+ * else the spec's own directory.
+ */
+export function projectOf(specPath: string, configDir?: string): string {
+  return configDir !== undefined && isInside(resolve(specPath), resolve(configDir)) ? resolve(configDir) : dirname(resolve(specPath));
+}
+
+/**
+ * Reads a root spec and its `include:` files. Includes never leave the spec's project (`configDir`,
+ * see projectOf): absolute paths, `../` escapes, globs whose walk starts outside, and symbolic links
+ * whose target lies outside are MCPG008 and are never read, so no line of them reaches a diagnostic.
+ */
+export function loadSpec(absPath: string, cwd: string, configDir?: string): LoadResult {
   const file = displayPath(absPath, cwd);
   const read = readSource(absPath, cwd);
   if (read.source === undefined) {
@@ -46,22 +59,35 @@ export function loadSpec(absPath: string, cwd: string): LoadResult {
   const root = read.source;
   const includes: SourceFile[] = [];
   const seen = new Set([resolve(absPath)]);
+  const project = projectOf(absPath, configDir);
+  const realProject = realPath(project) ?? project;
+  const rule = `includes must stay inside the spec's project ${JSON.stringify(`${resolve(cwd) === project ? '.' : displayPath(project, cwd)}/`)} (the directory of ${configDir !== undefined && project === resolve(configDir) ? 'mcpgen.config.yaml' : 'the root spec'})`;
   const list = (root.value as { include?: unknown } | null | undefined)?.include;
   if (Array.isArray(list)) {
     list.forEach((entry, i) => {
       if (typeof entry !== 'string') return; // the spec-format schema reports the wrong type
+      const refuse = (message: string): void => void diagnostics.push(diagnosticAt(root, ['include', i], 'MCPG008', message));
+      const quoted = JSON.stringify(entry);
+      if (isAbsolute(entry) || /^[A-Za-z]:[\\/]/.test(entry)) return refuse(`include ${quoted} is an absolute path; give it relative to the spec: ${rule}`);
       const dir = dirname(absPath);
-      const matches = isGlob(entry) ? expandGlob(entry, dir).map((m) => join(dir, m)) : [resolve(dir, entry)];
+      const glob = isGlob(entry);
+      if (!isInside(glob ? globBase(entry, dir) : resolve(dir, entry), project)) return refuse(`include ${quoted} reaches outside the project; ${rule}`);
+      const matches = glob ? expandGlob(entry, dir, realProject).map((m) => join(dir, m)) : [resolve(dir, entry)];
       if (matches.length === 0) {
-        diagnostics.push(diagnosticAt(root, ['include', i], 'MCPG008', `include pattern ${JSON.stringify(entry)} matches no file`));
+        diagnostics.push(diagnosticAt(root, ['include', i], 'MCPG008', `include pattern ${quoted} matches no file`));
       }
       for (const match of matches) {
         const abs = resolve(match);
         if (seen.has(abs)) continue;
         seen.add(abs);
+        const real = realPath(abs);
+        if (!isInside(abs, project) || (real !== undefined && !isInside(real, realProject))) {
+          refuse(`include ${quoted}${glob ? ` matches ${JSON.stringify(displayPath(abs, cwd))}, which` : ''} is a symbolic link to a file outside the project; ${rule}`);
+          continue;
+        }
         const inc = readSource(abs, cwd);
         if (inc.source === undefined) {
-          diagnostics.push(diagnosticAt(root, ['include', i], 'MCPG008', `cannot include ${JSON.stringify(entry)}: ${inc.error}`));
+          diagnostics.push(diagnosticAt(root, ['include', i], 'MCPG008', `cannot include ${quoted}: ${inc.error}`));
           continue;
         }
         diagnostics.push(...inc.diagnostics);
@@ -70,4 +96,12 @@ export function loadSpec(absPath: string, cwd: string): LoadResult {
     });
   }
   return { spec: { root, includes }, diagnostics };
+}
+
+function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }

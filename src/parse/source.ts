@@ -1,4 +1,4 @@
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { defaultSeverity, formatPath, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 
@@ -15,8 +15,12 @@ export interface SourceFile {
   readonly value: unknown;
 }
 
-/** Above this many alias expansions a document is refused instead of expanded (billion laughs). */
-export const MAX_ALIAS_COUNT = 1000;
+/**
+ * Above this many values added by alias expansion a document is refused before it is expanded
+ * (billion laughs, or a few hundred aliases of one huge list). Counted over the YAML tree, so the
+ * refusal costs one pass over what the file literally holds.
+ */
+export const MAX_ALIAS_EXPANSION = 100_000;
 
 export interface ParseResult {
   readonly source: SourceFile;
@@ -42,8 +46,15 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
       path: '$',
     });
   }
+  const control = forbiddenCharacter(text);
+  if (control !== undefined) {
+    const { line, column } = lineColumn(text, control.offset);
+    diagnostics.push({ code: 'MCPG001', severity: 'error', message: control.message, file, line, column, path: '$' });
+  }
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
+  // resolveKnownTags:false leaves YAML 1.1 tags (!!binary, !!set, !!timestamp…) unresolved: they make
+  // values JSON cannot hold, and are reported like any other tag mcpgen does not know.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true, resolveKnownTags: false });
   const base = { file, text, doc, lines };
   for (const err of doc.errors) {
     const pos = lines.linePos(err.pos[0]);
@@ -51,18 +62,29 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
     const message = err.code === 'DUPLICATE_KEY' ? 'duplicate key: each key may appear once in a mapping' : firstLine(err.message);
     diagnostics.push({ code, severity: 'error', message, file, line: pos.line, column: pos.col, path: '$' });
   }
+  for (const warning of doc.warnings) {
+    if (warning.code !== 'TAG_RESOLVE_FAILED') continue;
+    const pos = lines.linePos(warning.pos[0]);
+    const tag = text.slice(warning.pos[0], warning.pos[1]);
+    const message = `unknown YAML tag ${JSON.stringify(tag)}: specs are plain YAML data (mappings, lists, strings, numbers, booleans, null); write the value without a tag`;
+    diagnostics.push({ code: 'MCPG001', severity: 'error', message, file, line: pos.line, column: pos.col, path: '$' });
+  }
   if (diagnostics.length > 0) return { source: { ...base, value: undefined }, diagnostics };
+  const expansion = aliasExpansionProblem(doc);
+  if (expansion !== undefined) {
+    const pos = lines.linePos(expansion.offset);
+    diagnostics.push({ code: 'MCPG007', severity: 'error', message: expansion.message, file, line: pos.line, column: pos.col, path: '$' });
+    return { source: { ...base, value: undefined }, diagnostics };
+  }
   try {
-    const value: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    // Expansion is bounded above; toJS shares the anchored value between its aliases.
+    const value: unknown = doc.toJS({ maxAliasCount: -1 });
     return { source: { ...base, value }, diagnostics };
   } catch (e) {
-    const excessive = e instanceof ReferenceError && /alias/i.test(e.message);
     diagnostics.push({
-      code: excessive ? 'MCPG007' : 'MCPG001',
+      code: 'MCPG001',
       severity: 'error',
-      message: excessive
-        ? `refusing to expand YAML aliases: more than ${MAX_ALIAS_COUNT} alias expansions`
-        : `cannot read the YAML document: ${firstLine(e instanceof Error ? e.message : String(e))}`,
+      message: `cannot read the YAML document: ${firstLine(e instanceof Error ? e.message : String(e))}`,
       file,
       line: 1,
       column: 1,
@@ -70,6 +92,70 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
     });
     return { source: { ...base, value: undefined }, diagnostics };
   }
+}
+
+/**
+ * Why expanding the document's aliases is refused: an alias inside the node it names (a cycle), or
+ * more than MAX_ALIAS_EXPANSION values added in all. One pass over the tree; each anchored node's
+ * expanded size is remembered, so an alias costs one lookup however large its target.
+ */
+function aliasExpansionProblem(doc: Document.Parsed): { offset: number; message: string } | undefined {
+  const anchors = new Map<string, Node>();
+  const sizes = new Map<Node, number>();
+  const open = new Set<Node>();
+  let added = 0;
+  let problem: { offset: number; message: string } | undefined;
+  const size = (node: unknown): number => {
+    if (problem !== undefined || node === null || typeof node !== 'object') return 1;
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      const at = node.range?.[0] ?? 0;
+      if (target === undefined) return 1; // toJS reports the unresolved alias
+      if (open.has(target)) {
+        problem = { offset: at, message: `refusing to expand YAML alias *${node.source}: it sits inside the node it names, which would make an endless value` };
+        return 1;
+      }
+      const n = sizes.get(target) ?? 1;
+      added += n;
+      if (added > MAX_ALIAS_EXPANSION) {
+        problem = {
+          offset: at,
+          message: `refusing to expand YAML aliases: they would add more than ${MAX_ALIAS_EXPANSION.toLocaleString('en-US')} values (alias *${node.source} adds ${n.toLocaleString('en-US')}); write the shared part once, or use $defs and $ref for shared schemas`,
+        };
+      }
+      return n;
+    }
+    const anchored = node as Node;
+    if (anchored.anchor) anchors.set(anchored.anchor, anchored);
+    open.add(anchored);
+    let n = 1;
+    if (isMap(node)) for (const pair of node.items) n += size(pair.key) + size(pair.value);
+    else if (isSeq(node)) for (const item of node.items) n += size(item);
+    open.delete(anchored);
+    if (anchored.anchor) sizes.set(anchored, n);
+    return n;
+  };
+  size(doc.contents);
+  return problem;
+}
+
+/** YAML 1.2 allows only printable characters in a stream (c-printable); escapes in quoted strings are fine. */
+function forbiddenCharacter(text: string): { offset: number; message: string } | undefined {
+  const m = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u0084\u0086-\u009f\ufffe\uffff]/.exec(text);
+  if (m === null) return undefined;
+  const c = m[0].charCodeAt(0);
+  const name = c === 0 ? ' (NUL)' : '';
+  const hex = c.toString(16).toUpperCase().padStart(4, '0');
+  return {
+    offset: m.index,
+    message: `raw control character U+${hex}${name} is not allowed in YAML; write it as an escape in a double-quoted string ("\\u${hex.toLowerCase()}")`,
+  };
+}
+
+function lineColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length;
+  return { line, column: offset - before.lastIndexOf('\n') };
 }
 
 /** Where a JSON path points in the file: the value node, or with `key` the mapping key that names it. */

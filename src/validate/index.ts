@@ -7,6 +7,7 @@ import { checkIcons } from './rules/icons.js';
 import { checkJsonSchemas } from './rules/json-schema.js';
 import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
+import { checkUriFields } from './rules/uris.js';
 import { checkMcpHeaders } from './rules/x-mcp-header.js';
 import { validateSpecFormat } from './spec-format.js';
 import type { RawSpecFile } from './spec-types.js';
@@ -19,6 +20,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkResources,
   checkPrompts,
   checkIcons,
+  checkUriFields,
   checkElicit,
   checkCapabilities,
 ];

@@ -58,7 +58,9 @@ export function validateSpecFormat(source: SourceFile, role: 'root' | 'include')
   if (!validate(value)) {
     for (const e of validate.errors ?? []) {
       const path = pointerToPath(e.instancePath);
-      broken.add(typeof path[1] === 'number' ? `${String(path[0])}/${path[1]}` : String(path[0] ?? '$'));
+      // An unknown key leaves the rest of the entry well-typed: the MCP rules still check it, so a
+      // typo like `descripton` does not hide the entry's other problems.
+      if (e.keyword !== 'additionalProperties') broken.add(typeof path[1] === 'number' ? `${String(path[0])}/${path[1]}` : String(path[0] ?? '$'));
       out.push(...toDiagnostics(source, e));
     }
   }

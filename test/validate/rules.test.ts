@@ -18,6 +18,7 @@ interface Want {
 // One invalid fixture per rule, and the exact diagnostic it must produce (and nothing else).
 const CASES: Record<string, Want[]> = {
   'MCPG001-syntax.yaml': [{ code: 'MCPG001', line: 5, column: 1, message: 'Flow sequence' }],
+  'MCPG001-tag.yaml': [{ code: 'MCPG001', line: 7, column: 12, message: 'unknown YAML tag "!Ref"' }],
   'MCPG002-duplicate-key.yaml': [{ code: 'MCPG002', line: 5, column: 3, message: 'duplicate key' }],
   'MCPG003-unknown-key.yaml': [{ code: 'MCPG003', line: 7, column: 5, message: 'unknown key "descripton" in "tools[0]"; did you mean "description"?', path: 'tools[0].descripton' }],
   'MCPG004-wrong-type.yaml': [{ code: 'MCPG004', line: 7, column: 15, message: '"tools[0].progress" must be a boolean, got the string "yes"' }],
@@ -26,8 +27,10 @@ const CASES: Record<string, Want[]> = {
     { code: 'MCPG005', line: 5, column: 5, message: 'missing required key "name" in "resources[0]"' },
   ],
   'MCPG006-enum.yaml': [{ code: 'MCPG006', line: 6, column: 15, message: '"cache.cacheScope" is "everyone"; allowed: "public", "private"' }],
-  'MCPG007-alias-bomb.yaml': [{ code: 'MCPG007', line: 1, column: 1, message: 'refusing to expand YAML aliases' }],
+  'MCPG007-alias-bomb.yaml': [{ code: 'MCPG007', line: 6, column: 29, message: 'refusing to expand YAML aliases: they would add more than 100,000 values (alias *d adds 11,111)' }],
+  'MCPG007-alias-cycle.yaml': [{ code: 'MCPG007', line: 9, column: 14, message: 'refusing to expand YAML alias *node: it sits inside the node it names' }],
   'MCPG008-include-missing.yaml': [{ code: 'MCPG008', line: 6, column: 5, message: 'cannot include "does-not-exist.yaml": no such file' }],
+  'MCPG008-include-outside.yaml': [{ code: 'MCPG008', line: 6, column: 5, message: 'include "../../helpers.ts" reaches outside the project; includes must stay inside the spec\'s project "test/fixtures/invalid/" (the directory of the root spec)' }],
   'MCPG009-version.yaml': [{ code: 'MCPG009', line: 6, column: 12, message: '"protocol.version" is "2025-11-25"; supported: "2026-07-28"' }],
   'MCPG010-tool-name.yaml': [{ code: 'MCPG010', line: 6, column: 11, message: 'tool name "get weather" is invalid: " " is not allowed' }],
   'MCPG011-duplicate-tool.yaml': [{ code: 'MCPG011', line: 7, column: 11, message: 'duplicate tool name "search" (first declared at test/fixtures/invalid/MCPG011-duplicate-tool.yaml:6:11)' }],
@@ -38,9 +41,11 @@ const CASES: Record<string, Want[]> = {
   'MCPG016-header-unreachable.yaml': [{ code: 'MCPG016', line: 12, column: 34, message: 'not through "items"' }],
   'MCPG017-header-secret.yaml': [{ code: 'MCPG017', line: 10, column: 47, message: 'x-mcp-header "Api-Key" mirrors "apiKey", which looks secret' }],
   'MCPG018-input-not-object.yaml': [{ code: 'MCPG018', line: 8, column: 13, message: 'must have "type: object" at its root' }],
-  'MCPG019-ajv-strict.yaml': [{ code: 'MCPG019', line: 8, column: 7, message: 'unknown format "timestamp"' }],
+  'MCPG019-ajv-strict.yaml': [{ code: 'MCPG019', line: 10, column: 39, message: 'unknown format "timestamp" in input schema of tool "t"; known formats: ', path: 'tools[0].input.properties.when.format' }],
+  'MCPG019-type-int.yaml': [{ code: 'MCPG019', line: 10, column: 24, message: '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?', path: 'tools[0].input.properties.count.type' }],
   'MCPG019-pattern.yaml': [{ code: 'MCPG019', line: 10, column: 40, message: 'pattern "([A-Z]+" cannot be used in input schema of tool "t": Unterminated group', path: 'tools[0].input.properties.code.pattern' }],
   'MCPG020-unknown-keyword.yaml': [{ code: 'MCPG020', line: 10, column: 29, message: 'unknown JSON Schema keyword "minimun" in input schema of tool "t"; did you mean "minimum"?' }],
+  'MCPG020-header-near-miss.yaml': [{ code: 'MCPG020', line: 10, column: 33, message: 'unknown keyword "x-mcp-headers" in input schema of tool "t": no header is mirrored; did you mean "x-mcp-header"?' }],
   'MCPG021-required.yaml': [{ code: 'MCPG021', line: 11, column: 24, message: '"required" names "country", which is not among the properties (city)' }],
   'MCPG022-default.yaml': [{ code: 'MCPG022', line: 10, column: 53, message: 'default value 0 is invalid against its schema' }],
   'MCPG023-ref.yaml': [{ code: 'MCPG023', line: 10, column: 24, message: '$ref "#/$defs/Unit" does not resolve' }],
@@ -52,6 +57,12 @@ const CASES: Record<string, Want[]> = {
   'MCPG029-elicit.yaml': [{ code: 'MCPG029', line: 14, column: 15, message: 'property "address" must have type string' }],
   'MCPG030-capability.yaml': [{ code: 'MCPG030', line: 6, column: 10, message: 'capabilities.tools is false, but the spec declares 1 tool(s)' }],
   'MCPG031-defs.yaml': [{ code: 'MCPG031', line: 2, column: 3, file: 'test/fixtures/invalid/MCPG031/part.yaml', message: '$defs "Shared" is already defined at test/fixtures/invalid/MCPG031-defs.yaml:8:11' }],
+  'MCPG050-header-prefix.yaml': [{ code: 'MCPG050', line: 10, column: 48, message: 'x-mcp-header "Mcp-Param-Order-Id" carries the "Mcp-Param-" prefix the transport adds itself (the header would be "Mcp-Param-Mcp-Param-Order-Id"); write "Order-Id" in tool "t"' }],
+  'MCPG051-format-uri.yaml': [
+    { code: 'MCPG051', line: 5, column: 15, message: 'server.websiteUrl "www.example.com/docs" is not an absolute URI (format: uri): it has no scheme', path: 'server.websiteUrl' },
+    { code: 'MCPG051', line: 12, column: 14, message: 'url of elicitation "checkout" "/checkout?step=1" is not an absolute URI (format: uri): it has no scheme', path: 'tools[0].elicit.checkout.url' },
+    { code: 'MCPG051', line: 14, column: 14, message: 'icon src "icons/pay.png" is not an absolute URI (format: uri): it has no scheme', path: 'tools[0].icons[0].src' },
+  ],
 };
 
 describe('one fixture per rule', () => {
@@ -93,5 +104,127 @@ describe('patterns V8 parses but cannot run', () => {
   it('point at the pattern value even in a property that is named patternProperties', () => {
     const result = checkText('mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        patternProperties: { type: string, pattern: "(" }\n');
     expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([['MCPG019', 8, 53, 'tools[0].input.properties.patternProperties.pattern']]);
+  });
+});
+
+describe('YAML the spec format does not accept', () => {
+  it('refuses 998 aliases of one 30,000-element list before expanding any of them', () => {
+    const list = Array.from({ length: 30_000 }, () => 'abcd').join(', ');
+    const refs = Array.from({ length: 998 }, () => '  - *big').join('\n');
+    const text = `mcpgen: 1\nserver: { name: s, version: "1" }\nbig: &big [${list}]\nrefs:\n${refs}\n`;
+    expect(text.length).toBeGreaterThan(150_000);
+    const result = checkText(text);
+    // The bound is crossed at the fourth alias (4 × 30,001 values > 100,000): reported there.
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['MCPG007', 8, 5]]);
+    expect(result.diagnostics[0]!.message).toContain('alias *big adds 30,001');
+  });
+
+  it('expands aliases up to the bound: a shared enum used by many tools is fine', () => {
+    const tools = Array.from({ length: 300 }, (_, i) => `  - name: t${i}\n    input: { type: object, properties: { unit: { type: string, enum: *units } } }`).join('\n');
+    const result = checkText(`mcpgen: 1\nserver: { name: s, version: "1" }\n$defs:\n  Unit: { type: string, enum: &units [c, f, k] }\ntools:\n${tools}\n`);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.models).toHaveLength(1);
+  });
+
+  it('refuses a raw NUL byte where it stands, and accepts the escaped form', () => {
+    const raw = checkText('mcpgen: 1\nserver: { name: s, version: "1\0" }\n');
+    expect(raw.diagnostics.map((d) => [d.code, d.line, d.column, d.message])).toEqual([
+      ['MCPG001', 2, 31, 'raw control character U+0000 (NUL) is not allowed in YAML; write it as an escape in a double-quoted string ("\\u0000")'],
+    ]);
+    expect(checkText('mcpgen: 1\nserver: { name: s, version: "1\\0" }\n').diagnostics).toEqual([]);
+  });
+
+  it('refuses YAML 1.1 tags that make values JSON cannot hold', () => {
+    const result = checkText('mcpgen: 1\nserver:\n  name: s\n  version: !!binary aGVsbG8=\n  title: !!str plain\n');
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.message.slice(0, 28)])).toEqual([['MCPG001', 4, 12, 'unknown YAML tag "!!binary":']]);
+  });
+});
+
+describe('x-mcp-header names', () => {
+  const spec = (props: string) => `mcpgen: 1\nserver: { name: s, version: "1" }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n${props}`;
+
+  it('MCPG017 matches whole words, not substrings: Author, Max-Tokens and Token-Count are not secrets', () => {
+    const quiet = checkText(spec('        author: { type: string, x-mcp-header: Author }\n        maxTokens: { type: integer, x-mcp-header: Max-Tokens }\n        tokenCount: { type: integer, x-mcp-header: Token-Count }\n        authority: { type: string, x-mcp-header: Authority }\n'));
+    expect(quiet.diagnostics).toEqual([]);
+    const names = ['accessToken', 'clientSecret', 'password', 'cookie', 'authorization', 'sessionId', 'authtoken', 'privateKey'];
+    const loud = checkText(spec(names.map((n, i) => `        ${n}: { type: string, x-mcp-header: H${i} }\n`).join('')));
+    expect(loud.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual(names.map((_, i) => ['MCPG017', 8 + i, 41 + names[i]!.length]));
+  });
+
+  it('near-misses of x-mcp-header are refused with a suggestion; other x- keywords stay annotations', () => {
+    const result = checkText(spec('        a: { type: string, X-MCP-Header: A }\n        b: { type: string, x_mcp_header: B }\n        c: { type: string, x-mcp-hedaer: C }\n        d: { type: string, x-mcp-hidden: true, x-order: 1 }\n'));
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.message.endsWith('did you mean "x-mcp-header"?')])).toEqual([
+      ['MCPG020', 8, 28, true],
+      ['MCPG020', 9, 28, true],
+      ['MCPG020', 10, 28, true],
+    ]);
+  });
+});
+
+describe('every problem of a JSON Schema, each at its keyword', () => {
+  it('reports all meta-schema and format errors of one schema, not only the first, and not at the input root', () => {
+    const result = checkText(`mcpgen: 1
+server: { name: s, version: "1" }
+tools:
+  - name: t
+    input:
+      type: object
+      properties:
+        a: { type: int }
+        b: { type: [string, nul] }
+        c: { type: integer, minimum: low }
+        d: { type: string, format: emial }
+        e: { type: string, minLength: 1, descripton: typo }
+`);
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.path, d.message])).toEqual([
+      ['MCPG019', 8, 20, 'tools[0].input.properties.a.type', '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?'],
+      ['MCPG019', 9, 20, 'tools[0].input.properties.b.type', '"nul" is not a JSON Schema type in input schema of tool "t"; did you mean "null"?'],
+      ['MCPG019', 10, 38, 'tools[0].input.properties.c.minimum', '"minimum" must be number in input schema of tool "t", got the string "low"'],
+      ['MCPG019', 11, 36, 'tools[0].input.properties.d.format', 'unknown format "emial" in input schema of tool "t"; did you mean "email"?'],
+      ['MCPG020', 12, 42, 'tools[0].input.properties.e.descripton', 'unknown JSON Schema keyword "descripton" in input schema of tool "t"; did you mean "description"?'],
+    ]);
+  });
+
+  it('reports every strict-mode finding of the compile at the keyword it names', () => {
+    const result = checkText(`mcpgen: 1
+server: { name: s, version: "1" }
+tools:
+  - name: t
+    input:
+      type: object
+      properties:
+        a: { properties: { x: { type: string } } }
+        b: { type: string, minimum: 1 }
+        c: { type: array, prefixItems: [{ type: string }] }
+`);
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([
+      ['MCPG019', 8, 14, 'tools[0].input.properties.a.properties'],
+      ['MCPG019', 9, 28, 'tools[0].input.properties.b.minimum'],
+      ['MCPG019', 10, 27, 'tools[0].input.properties.c.prefixItems'],
+    ]);
+    expect(result.diagnostics[0]!.message).toBe('input schema of tool "t" does not compile: strict mode: missing type "object" for keyword "properties" (strictTypes)');
+  });
+});
+
+describe('a key typo does not hide the other problems of its entry', () => {
+  it('reports the unknown key and the tool\'s name, header and schema problems together', () => {
+    const result = checkText(`mcpgen: 1
+server: { name: s, version: "1", websiteUrl: "docs" }
+tools:
+  - name: get weather
+    descripton: typo
+    input:
+      type: object
+      properties:
+        region: { type: string, x-mcp-header: "Re gion" }
+        count: { type: int }
+`);
+    expect(result.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([
+      ['MCPG051', 2, 46],
+      ['MCPG010', 4, 11],
+      ['MCPG003', 5, 5],
+      ['MCPG013', 9, 47],
+      ['MCPG019', 10, 24],
+    ]);
   });
 });

@@ -10,7 +10,7 @@ export function runCheck(args: Parsed, io: Io): number {
     printDiagnostics({ diagnostics: inputs.diagnostics, files: [], sources: inputs.sources }, format, io);
     return 1;
   }
-  const result = check(inputs.files, io.cwd);
+  const result = check(inputs.files, io.cwd, inputs.config?.dir);
   printDiagnostics(result, format, io);
   return hasErrors(result.diagnostics) ? 1 : 0;
 }

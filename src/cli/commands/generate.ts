@@ -24,7 +24,7 @@ async function generateOnce(args: Parsed, io: Io): Promise<number> {
   }
   const out = stringFlag(args, 'out') ?? (inputs.config ? `${inputs.config.dir}/${inputs.config.out}` : 'generated');
   const check = args.flags.has('check');
-  const result = await generate(inputs.files, io.cwd, { out, check, ...(inputs.config ? { projectDir: inputs.config.dir } : {}) });
+  const result = await generate(inputs.files, io.cwd, { out, check, ...(inputs.config ? { projectDir: inputs.config.dir, configDir: inputs.config.dir } : {}) });
   printDiagnostics(result, format, io);
   if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
   const warnMissing = () => {

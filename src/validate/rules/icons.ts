@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { report } from '../report.js';
+import { isAbsoluteUri } from './uris.js';
 import type { RawIcon } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
 
@@ -15,7 +16,7 @@ export function checkIcons(view: SpecView): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const h of holders) {
     (h.value.icons ?? []).forEach((icon, i) => {
-      if (!/^(https:|data:)/i.test(icon.src)) {
+      if (isAbsoluteUri(icon.src) && !/^(https:|data:)/i.test(icon.src)) {
         out.push(report(h, 'MCPG028', `icon src ${JSON.stringify(icon.src.slice(0, 80))} should be an https: URL or a data: URI; clients reject other schemes`, ['icons', i, 'src']));
       }
     });

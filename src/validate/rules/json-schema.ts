@@ -1,11 +1,20 @@
 import { createAjv, type Ajv2020 } from '@mcpgen/runtime/shared';
 import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, resolveRef, walkSchema } from '../../common/json-schema.js';
-import { didYouMean } from '../../common/suggest.js';
+import { didYouMean, editDistance } from '../../common/suggest.js';
+import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { describe, pointerToPath } from '../spec-format.js';
 import { report, where } from '../report.js';
 import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
+
+const MCP_HEADER = 'x-mcp-header';
+
+/** `x-mcp-headers`, `X-MCP-Header`, `x_mcp_header`, `mcp-header`: a typo that would silently mirror nothing. */
+function nearMcpHeader(key: string): boolean {
+  return key !== MCP_HEADER && editDistance(key.toLowerCase().replace(/_/g, '-'), MCP_HEADER) <= 2;
+}
 
 let strictAjv: Ajv2020 | undefined;
 let valueAjv: Ajv2020 | undefined;
@@ -13,9 +22,30 @@ let valueAjv: Ajv2020 | undefined;
 /** ajv in strict mode: unknown formats, keywords and type mix-ups fail, as they would at the SDK's runtime. */
 function strict(): Ajv2020 {
   // optimize:false halves compile time; this ajv only answers "does it compile", never validates data.
-  strictAjv ??= createAjv({ strict: true, strictRequired: false, allowUnionTypes: true, allErrors: false, code: { optimize: false } });
+  // strict:'log' turns every strict-mode finding into a logged line instead of stopping at the first:
+  // compile() collects them, so a schema's problems are all reported at once.
+  strictAjv ??= createAjv({
+    strict: 'log',
+    strictRequired: false,
+    allowUnionTypes: true,
+    // Every meta-schema error of a schema (validateSchema), not only the first.
+    allErrors: true,
+    code: { optimize: false },
+    logger: { log: () => undefined, warn: (...m: unknown[]) => strictFindings?.push(m.map(String).join(' ')), error: (...m: unknown[]) => strictFindings?.push(m.map(String).join(' ')) },
+  });
   return strictAjv;
 }
+
+/** Where the strict ajv logs findings while compile() runs. */
+let strictFindings: string[] | undefined;
+
+
+const SIMPLE_TYPES = ['array', 'boolean', 'integer', 'null', 'number', 'object', 'string'];
+/** Type names from programming languages that people write in schemas. */
+const TYPE_ALIASES: Readonly<Record<string, string>> = {
+  int: 'integer', long: 'integer', bool: 'boolean', str: 'string', float: 'number', double: 'number', decimal: 'number',
+  dict: 'object', map: 'object', list: 'array', none: 'null', nil: 'null',
+};
 
 function lenient(): Ajv2020 {
   valueAjv ??= createAjv({ strict: false, allErrors: false });
@@ -72,7 +102,12 @@ export function checkSchema(
   walkSchema(schema, ({ schema: node, path }) => {
     if (!isObjectSchema(node)) return;
     for (const key of Object.keys(node)) {
-      if (KNOWN_KEYWORDS.includes(key) || key.startsWith('x-')) continue;
+      if (key === MCP_HEADER || KNOWN_KEYWORDS.includes(key)) continue;
+      if (nearMcpHeader(key)) {
+        out.push(report(item, 'MCPG020', `unknown keyword "${key}" in ${label}: no header is mirrored; did you mean "${MCP_HEADER}"?`, [...path, key], 'key'));
+        continue;
+      }
+      if (key.startsWith('x-')) continue; // extension keywords are annotations
       const hint = didYouMean(key, KNOWN_KEYWORDS);
       out.push(report(item, 'MCPG020', `unknown JSON Schema keyword "${key}" in ${label}${hint ? `; did you mean "${hint}"?` : ''}`, [...path, key], 'key'));
     }
@@ -82,6 +117,11 @@ export function checkSchema(
     for (const [pattern, at, target] of patterns) {
       const problem = regExpProblem(pattern);
       if (problem !== undefined) out.push(report(item, 'MCPG019', `pattern ${preview(pattern)} cannot be used in ${label}: ${problem}`, at, target));
+    }
+    if (typeof node.format === 'string' && strict().formats[node.format] === undefined) {
+      const known = Object.keys(strict().formats);
+      const hint = didYouMean(node.format, known);
+      out.push(report(item, 'MCPG019', `unknown format ${JSON.stringify(node.format)} in ${label}; ${hint ? `did you mean "${hint}"?` : `known formats: ${known.join(', ')}`}`, [...path, 'format']));
     }
     if (typeof node.$ref === 'string') {
       const target = resolveRef(node.$ref, refRoot, defs);
@@ -96,11 +136,82 @@ export function checkSchema(
       });
     }
   });
+  out.push(...metaSchemaProblems(item, schema, label));
   if (out.length > 0) return out;
   const bundled = bundleSchema(schema, defs);
-  const compileError = compile(strict(), bundled);
-  if (compileError !== undefined) return [report(item, 'MCPG019', `${label} does not compile: ${compileError}`)];
+  const own = isObjectSchema(schema.$defs) ? schema.$defs : {};
+  const problems = compile(strict(), bundled).flatMap(({ message, path }) => {
+    // A spec $defs entry copied in by the bundle is checked (and reported) where it is written.
+    if (path[0] === '$defs' && typeof path[1] === 'string' && !Object.hasOwn(own, path[1])) return [];
+    return [report(item, 'MCPG019', `${label} does not compile: ${message}`, path, path.length > 0 && isKeywordPath(path) ? 'key' : 'value')];
+  });
+  if (problems.length > 0) return problems;
   return checkValues(item, schema, bundled, label);
+}
+
+/** True when the path ends in a keyword (its key is the place to point at), not in a subschema. */
+function isKeywordPath(path: readonly (string | number)[]): boolean {
+  const last = path[path.length - 1];
+  const parent = path[path.length - 2];
+  return typeof last === 'string' && KNOWN_KEYWORDS.includes(last) && parent !== 'properties' && parent !== '$defs' && parent !== 'patternProperties' && parent !== 'dependentSchemas';
+}
+
+/**
+ * Every place the schema breaks the 2020-12 meta-schema (a keyword with a value of the wrong kind),
+ * one diagnostic per place, at the offending keyword's value.
+ */
+function metaSchemaProblems(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, label: string): Diagnostic[] {
+  const errors = metaErrors(schema);
+  if (errors.length === 0) return [];
+  const byPlace = new Map<string, ErrorObject[]>();
+  for (const e of errors) {
+    const list = byPlace.get(e.instancePath) ?? [];
+    list.push(e);
+    byPlace.set(e.instancePath, list);
+  }
+  const out: Diagnostic[] = [];
+  for (const [pointer, errors] of byPlace) {
+    const path = pointerToPath(pointer);
+    // An entry of a `type` list: the message for the whole `type` covers it.
+    if (typeof path[path.length - 1] === 'number' && path[path.length - 2] === 'type' && byPlace.has(pointer.slice(0, pointer.lastIndexOf('/')))) continue;
+    const keyword = String(path[path.length - 1] ?? 'schema');
+    const value = valueAt(schema, path);
+    let message: string;
+    if (keyword === 'type' && path[path.length - 2] !== 'properties' && (typeof value === 'string' || Array.isArray(value))) {
+      const bad = (Array.isArray(value) ? value : [value]).find((t) => typeof t !== 'string' || !SIMPLE_TYPES.includes(t));
+      const hint = typeof bad === 'string' ? (TYPE_ALIASES[bad.toLowerCase()] ?? didYouMean(bad, SIMPLE_TYPES)) : undefined;
+      message = `${JSON.stringify(bad ?? value)} is not a JSON Schema type in ${label}; ${hint ? `did you mean "${hint}"?` : `types are ${SIMPLE_TYPES.join(', ')}`}`;
+    } else {
+      // The most specific error: not the "must match a schema in anyOf" that sums the others up.
+      const e = errors.find((x) => x.keyword !== 'anyOf' && x.keyword !== 'oneOf') ?? errors[0]!;
+      message = `"${keyword}" ${e.message ?? 'is invalid'} in ${label}, got ${describe(value)}`;
+    }
+    out.push(report(item, 'MCPG019', message, path));
+  }
+  return out;
+}
+
+/** Meta-schema errors by schema text: the same shapes recur across tools and runs of the rules. */
+const metaOutcomes = new Map<string, readonly ErrorObject[]>();
+
+function metaErrors(schema: JsonObjectSchema): readonly ErrorObject[] {
+  const key = JSON.stringify(schema);
+  let errors = metaOutcomes.get(key);
+  if (errors === undefined) {
+    try {
+      errors = strict().validateSchema(schema) === true ? [] : [...(strict().errors ?? [])];
+    } catch {
+      errors = []; // an unknown $schema: the compile reports it
+    }
+    metaOutcomes.set(key, errors);
+  }
+  return errors;
+}
+
+function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
+  let v = root;
+  for (const seg of path) v = isObjectSchema(v) || Array.isArray(v) ? (v as Record<string | number, unknown>)[seg] : undefined;
+  return v;
 }
 
 /** `default`, `const`, `enum` and `examples` must themselves satisfy the schema they sit in. */
@@ -123,26 +234,57 @@ function checkValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, 
   return out;
 }
 
+/** What keeps a schema from compiling, and where (a path inside the compiled schema). */
+interface CompileProblem {
+  readonly message: string;
+  readonly path: (string | number)[];
+}
+
 /** Compile outcomes by schema text less annotations: large specs repeat shapes (pagination, ids, windows). */
-const compileOutcomes = new Map<string, string | undefined>();
+const compileOutcomes = new Map<string, CompileProblem[]>();
 
 /** Keywords that never change what a schema compiles to. */
 const ANNOTATIONS = new Set(['title', 'description', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
 
-function compile(ajv: Ajv2020, schema: JsonObjectSchema): string | undefined {
+function compile(ajv: Ajv2020, schema: JsonObjectSchema): CompileProblem[] {
   const key = JSON.stringify(schema, (k, v: unknown) => (ANNOTATIONS.has(k) && typeof v !== 'object' ? undefined : v));
-  if (compileOutcomes.has(key)) return compileOutcomes.get(key);
+  const known = compileOutcomes.get(key);
+  if (known !== undefined) return known;
   registerExtensionKeywords(ajv, schema);
-  let outcome: string | undefined;
+  const findings: string[] = [];
+  strictFindings = findings;
   try {
     ajv.compile(schema);
   } catch (e) {
-    outcome = e instanceof Error ? e.message : String(e);
+    findings.push(e instanceof Error ? e.message : String(e));
   } finally {
+    strictFindings = undefined;
     ajv.removeSchema(schema);
   }
+  const outcome = [...new Set(findings)].map(compileProblem);
   compileOutcomes.set(key, outcome);
   return outcome;
+}
+
+/**
+ * ajv names the place as `at "#/properties/a"` or `at path "#/…"` (the subschema) and often the
+ * keyword (`for keyword "minimum"`, `"prefixItems" is 1-tuple`): together, the keyword's position.
+ */
+function compileProblem(text: string): CompileProblem {
+  const at = /\s+at (?:path )?"#([^"]*)"/.exec(text);
+  const path = at ? pointerToPath(decodeURIComponentSafe(at[1]!)) : [];
+  const keyword = /for keyword "([^"]+)"/.exec(text)?.[1] ?? /^strict mode: "([^"]+)" is/.exec(text)?.[1];
+  if (keyword !== undefined && KNOWN_KEYWORDS.includes(keyword)) path.push(keyword);
+  const message = (at ? text.replace(at[0], '') : text).trim();
+  return { message, path };
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** Compiled value validators by schema text: the same small schemas recur across tools. */

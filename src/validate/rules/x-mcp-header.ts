@@ -5,7 +5,33 @@ import type { SpecView } from '../view.js';
 
 /** RFC 9110 tchar: ALPHA / DIGIT / ! # $ % & ' * + - . ^ _ ` | ~ */
 export const TCHAR = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
-const SECRET = /pass(word|wd)?|secret|token|api[-_]?key|credential|private[-_]?key|auth/i;
+/** Words that mark a secret, matched as whole words of a name (`Max-Tokens` and `Author` are not secrets). */
+const SECRET_WORDS = new Set(['token', 'secret', 'secrets', 'password', 'passwd', 'passphrase', 'pwd', 'credential', 'credentials', 'authorization', 'auth', 'cookie', 'cookies', 'bearer', 'jwt', 'apikey', 'privatekey', 'accesskey', 'sessionid', 'otp']);
+/** Word pairs that mark a secret: `api-key`, `apiKey`, `private_key`, `access-key`, `session-id`. */
+const SECRET_PAIRS = new Set(['api key', 'private key', 'access key', 'secret key', 'session id', 'client secret']);
+/** Run-together lowercase names (`accesstoken`, `clientsecret`) end with one of these. */
+const SECRET_SUFFIXES = ['token', 'secret', 'password', 'passwd', 'apikey', 'cookie'];
+
+/** The words of a name: split at separators, digits and camelCase humps, lowercased. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z]+/)
+    .filter((w) => w !== '')
+    .map((w) => w.toLowerCase());
+}
+
+/** `token` counts that are numbers, not credentials: `Token-Count`, `token_limit`. */
+const COUNT_WORDS = new Set(['count', 'counts', 'limit', 'limits', 'budget', 'usage', 'type']);
+
+export function looksSecret(name: string): boolean {
+  const words = nameWords(name);
+  return words.some((w, i) => {
+    if (w === 'token' && COUNT_WORDS.has(words[i + 1] ?? '')) return false;
+    return SECRET_WORDS.has(w) || SECRET_PAIRS.has(`${w} ${words[i + 1] ?? ''}`) || SECRET_SUFFIXES.some((s) => w.length > s.length && w.endsWith(s));
+  });
+}
 const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
 
 /** The x-mcp-header rules of the Streamable HTTP transport (X1–X4, X8), per tool. */
@@ -33,6 +59,12 @@ export function checkMcpHeaders(view: SpecView): Diagnostic[] {
         out.push(report(tool, 'MCPG013', `x-mcp-header ${JSON.stringify(header)} has ${JSON.stringify(bad)}: header names allow only RFC 9110 token characters (letters, digits, !#$%&'*+-.^_\`|~) in tool ${toolName}`, at));
         return;
       }
+      if (/^mcp-param-/i.test(header)) {
+        const rest = header.slice('Mcp-Param-'.length);
+        const hint = rest === '' ? 'give the name that follows the prefix' : `write ${JSON.stringify(rest)}`;
+        out.push(report(tool, 'MCPG050', `x-mcp-header ${JSON.stringify(header)} carries the "Mcp-Param-" prefix the transport adds itself (the header would be "Mcp-Param-${header}"); ${hint} in tool ${toolName}`, at));
+        return;
+      }
       const lower = header.toLowerCase();
       const prior = seen.get(lower);
       if (prior !== undefined) {
@@ -45,7 +77,7 @@ export function checkMcpHeaders(view: SpecView): Diagnostic[] {
         out.push(report(tool, 'MCPG015', `x-mcp-header ${JSON.stringify(header)} is on a property with ${got}; it needs exactly one of string, integer, boolean${extra} in tool ${toolName}`, ['input', ...path]));
       }
       const propName = String(path[path.length - 1]);
-      if (SECRET.test(propName) || SECRET.test(header)) {
+      if (looksSecret(propName) || looksSecret(header)) {
         out.push(report(tool, 'MCPG017', `x-mcp-header ${JSON.stringify(header)} mirrors "${propName}", which looks secret, into a header that proxies and logs can see, in tool ${toolName}`, at));
       }
     });
