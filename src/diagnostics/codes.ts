@@ -32,6 +32,7 @@ export const CODES = {
   MCPG029: { severity: 'error', title: 'elicitation schema is not a flat form schema (primitive properties only)' },
   MCPG030: { severity: 'error', title: 'capability declared off while the spec declares that primitive' },
   MCPG031: { severity: 'error', title: 'a `$defs` name is defined twice (spec and include, or two includes)' },
+  MCPG040: { severity: 'error', title: '`$ref` cycle that never descends into a property or item (validation would recurse forever)' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -1,11 +1,12 @@
 import { Scope, type MethodDeclarationStructure, type OptionalKind } from 'ts-morph';
+import { stemNames } from '../common/names.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
 
 export function clientClassName(model: ServerModel): string {
-  return `${model.typeStem}Client`;
+  return stemNames(model.typeStem).client;
 }
 
 /** client.ts: one typed method per tool, resource, template and prompt. */

@@ -51,6 +51,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG028-icon.yaml': [{ code: 'MCPG028', line: 6, column: 12, message: 'icon src "javascript:alert(1)"' }],
   'MCPG029-elicit.yaml': [{ code: 'MCPG029', line: 14, column: 15, message: 'property "address" must have type string' }],
   'MCPG030-capability.yaml': [{ code: 'MCPG030', line: 6, column: 10, message: 'capabilities.tools is false, but the spec declares 1 tool(s)' }],
+  'MCPG040-ref-cycle.yaml': [{ code: 'MCPG040', line: 6, column: 24, message: '$ref cycle "#/$defs/B" → "#/$defs/A" (test/fixtures/invalid/MCPG040-ref-cycle.yaml:7:24) → back to "#/$defs/B" never reaches a property or an item', path: '$defs.A.allOf[0].$ref' }],
   'MCPG031-defs.yaml': [{ code: 'MCPG031', line: 2, column: 3, file: 'test/fixtures/invalid/MCPG031/part.yaml', message: '$defs "Shared" is already defined at test/fixtures/invalid/MCPG031-defs.yaml:8:11' }],
 };
 

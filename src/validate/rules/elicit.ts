@@ -58,7 +58,7 @@ export function checkElicit(view: SpecView): Diagnostic[] {
 function primitiveProblem(prop: unknown): string | undefined {
   if (!isObjectSchema(prop)) return 'must be a schema object';
   const type = prop.type;
-  if (typeof type !== 'string' || !(type in ALLOWED)) return 'must have type string, number, integer, boolean, or array (multi-select enum)';
+  if (typeof type !== 'string' || !Object.hasOwn(ALLOWED, type)) return 'must have type string, number, integer, boolean, or array (multi-select enum)';
   const extra = Object.keys(prop).find((k) => !ALLOWED[type]!.includes(k));
   if (extra !== undefined) return `uses "${extra}", which form fields of type ${type} do not allow`;
   if (type === 'string' && prop.format !== undefined && !STRING_FORMATS.includes(String(prop.format))) {
