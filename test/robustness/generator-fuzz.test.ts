@@ -110,7 +110,7 @@ function buildSpec(r: Prng): Built {
         // A cycle through a combinator, a negation or a condition, possibly via another def (refused).
         const other = r.pick(defNames);
         const back = { $ref: pointer(other === name ? name : other) };
-        defs.push([name, r.pick([{ allOf: [back] }, { anyOf: [leaf(), back] }, { oneOf: [back, leaf()] }, { not: back }, { if: back, then: leaf() }, { if: leaf(), then: back }, { if: leaf(), then: leaf(), else: back }, { dependentSchemas: { x: back } }, back])]);
+        defs.push([name, r.pick([{ allOf: [back] }, { anyOf: [leaf(), back] }, { oneOf: [back, leaf()] }, { not: back }, { if: back, then: leaf() }, { if: leaf(), then: back }, { if: leaf(), then: leaf(), else: back }, { type: 'object', dependentSchemas: { x: back } }, back])]);
         break;
       }
       default:

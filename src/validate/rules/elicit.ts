@@ -19,6 +19,11 @@ export function checkElicit(view: SpecView): Diagnostic[] {
     for (const [key, e] of Object.entries(tool.value.elicit ?? {})) {
       const at = ['elicit', key];
       const label = `elicitation "${key}" of tool ${JSON.stringify(tool.value.name)}`;
+      if (key === '__proto__') {
+        // @modelcontextprotocol/server 2.4 copies inputResponses by assignment: that entry becomes a prototype and the answer is lost.
+        out.push(report(tool, 'MCPG041', `${label}: the key "__proto__" cannot carry an answer (the MCP SDK drops an inputResponses entry of that name, so the tool would ask forever); rename it`, at, 'key'));
+        continue;
+      }
       if ((e.mode ?? 'form') === 'url') {
         if (e.schema !== undefined) out.push(report(tool, 'MCPG029', `${label} is URL mode and cannot have a schema`, [...at, 'schema'], 'key'));
         continue;
