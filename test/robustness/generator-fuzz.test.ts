@@ -210,7 +210,6 @@ describe('generator fuzzing', () => {
     const r = prng(SEED);
     const codes = new Map<string, number>();
     let clean = 0;
-    const t0 = performance.now();
     const failures: string[] = [];
     for (let n = 0; n < COUNT; ) {
       // Checked one by one; the clean ones are compiled together, BATCH at a time.
@@ -234,7 +233,6 @@ describe('generator fuzzing', () => {
         batch.push({ n, model, built });
       }
       clean += batch.length;
-      const t1 = performance.now();
       if (batch.length === 0) continue;
 
       // ⇒ compiles under the strict flags (one program for the whole batch).
@@ -252,7 +250,6 @@ describe('generator fuzzing', () => {
         }
       }
       if (failures.length > 0) break;
-      const t2 = performance.now();
 
       // ⇒ the server starts, lists every tool exactly as the spec says, and dispatches each to its handler.
       for (const { n, model, built } of batch) {
@@ -277,10 +274,8 @@ describe('generator fuzzing', () => {
           await running.close(100);
         }
       }
-      console.log('TIMING batch', batch.length, 'tsc', Math.round(t2 - t1), 'serve', Math.round(performance.now() - t2));
     }
     expect(failures).toEqual([]);
-    console.log('TIMING', t0, performance.now());
     // The dictionary and shapes exercise both sides: most specs are clean, and cycles and collisions are refused.
     expect(clean).toBeGreaterThan(COUNT * 0.3);
     expect(codes.get('MCPG040') ?? 0).toBeGreaterThan(0);

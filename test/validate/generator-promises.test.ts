@@ -103,6 +103,8 @@ describe('generated names that would collide (MCPG012)', () => {
 describe('inherited names are never the spec\'s own', () => {
   it('$ref to #/$defs/constructor resolves to the spec entry of that name, and is MCPG023 only when there is none', () => {
     expect(codes(`${HEAD}$defs:\n  constructor: { type: string }\ntools:\n  - name: t\n    input: { type: object, properties: { c: { $ref: '#/$defs/constructor' } } }\n`)).toEqual([]);
+    // A tool with $defs of its own: `constructor` is inherited there, not its entry; the spec's is meant.
+    expect(codes(`${HEAD}$defs:\n  constructor: { type: string }\ntools:\n  - name: t\n    input: { type: object, $defs: { x: { type: string } }, properties: { c: { $ref: '#/$defs/constructor' } } }\n`)).toEqual([]);
     expect(codes(`${HEAD}tools:\n  - name: t\n    input: { type: object, $defs: { x: { type: string } }, properties: { c: { $ref: '#/$defs/toString' } } }\n`)).toEqual(['MCPG023@5:85']);
   });
 
