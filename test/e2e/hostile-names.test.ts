@@ -43,6 +43,11 @@ tools:
   - name: ask
     elicit:
       constructor: { message: which?, schema: { type: object, properties: { pick: { type: string } }, required: [pick] } }
+resourceTemplates:
+  - { uriTemplate: 'test://x/{__proto__}{?constructor}', name: t }
+prompts:
+  - name: p
+    arguments: [{ name: constructor, required: true }]
 `;
 
 const HANDLERS = `import type { NamesHandlers } from './server.js';
@@ -53,6 +58,8 @@ export const handlers: NamesHandlers = {
   isPrototypeOf_(args) { return 'isPrototypeOf reached ' + (args.toLocaleString ?? ''); },
   proto(args) { return 'proto reached ' + args.n; },
   tree() { return 'tree reached'; },
+  readT(vars) { return JSON.stringify([Object.hasOwn(vars, '__proto__') ? vars.__proto__ : 'lost', vars.constructor]); },
+  promptP(args) { return JSON.stringify([Object.hasOwn(args, 'constructor') ? args.constructor : 'inherited']); },
   ask(_args, ctx) {
     const answer = ctx.elicit.constructor.response;
     if (answer === undefined) return ctx.elicit.constructor.ask();
@@ -114,6 +121,13 @@ describe('hostile names in a generated package', () => {
       // (an inherited member would have been found without own-property checks). `__proto__` is MCPG041.
       expect(text(await client.ask())).toBe('picked blue');
 
+      // A template variable named `__proto__` arrives as data; a required prompt argument named
+      // `constructor` is checked as an own property (an inherited one would pass the check unsent).
+      expect(((await client.readT(JSON.parse('{"__proto__": "a b", "constructor": "c"}'))).contents[0] as { text: string }).text).toBe(JSON.stringify(['a b', 'c']));
+      const prompt = await client.promptP({ constructor: 'k' });
+      expect((prompt.messages[0]!.content as { text: string }).text).toBe(JSON.stringify(['k']));
+      await expect(client.sdk.getPrompt({ name: 'p', arguments: {} })).rejects.toThrow(/Missing required argument "constructor"/);
+
       // Tree data nested far past the stack (sent as raw JSON text: JSON.stringify itself would overflow):
       // refused as invalid arguments; the server keeps serving.
       const depth = 50_000;
@@ -133,5 +147,5 @@ describe('hostile names in a generated package', () => {
       await client.close();
       await running.close(500);
     }
-  });
+  }, 180_000); // tsc and a server on two shared cores: a timeout, not a target
 });
