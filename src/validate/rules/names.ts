@@ -81,8 +81,8 @@ function checkIdentifiers(view: SpecView): Diagnostic[] {
     claim(types, typeName(t.value.name, 'Output'), named, 'type');
     for (const [key, e] of Object.entries(t.value.elicit ?? {})) {
       if ((e.mode ?? 'form') !== 'form') continue;
-      const content = { item: t, segment: 'elicit', label: `elicitation ${JSON.stringify(key)} of tool ${JSON.stringify(t.value.name)}` };
-      claim(types, elicitContentType(t.value.name, key), { ...content, item: { ...t, path: [...t.path, 'elicit'] }, segment: key }, 'type');
+      const label = `elicitation ${JSON.stringify(key)} of tool ${JSON.stringify(t.value.name)}`;
+      claim(types, elicitContentType(t.value.name, key), { item: { ...t, path: [...t.path, 'elicit'] }, segment: key, label }, 'type');
     }
   }
   for (const p of uniq(view.prompts, (v) => v.name)) {
