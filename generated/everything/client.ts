@@ -24,7 +24,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_simple_text".
    */
-  testSimpleText(args: TestSimpleTextInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testSimpleText(args?: TestSimpleTextInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_simple_text", args, options);
   }
 
@@ -33,7 +33,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_image_content".
    */
-  testImageContent(args: TestImageContentInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testImageContent(args?: TestImageContentInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_image_content", args, options);
   }
 
@@ -42,7 +42,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_audio_content".
    */
-  testAudioContent(args: TestAudioContentInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testAudioContent(args?: TestAudioContentInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_audio_content", args, options);
   }
 
@@ -51,7 +51,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_embedded_resource".
    */
-  testEmbeddedResource(args: TestEmbeddedResourceInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testEmbeddedResource(args?: TestEmbeddedResourceInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_embedded_resource", args, options);
   }
 
@@ -60,7 +60,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_multiple_content_types".
    */
-  testMultipleContentTypes(args: TestMultipleContentTypesInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testMultipleContentTypes(args?: TestMultipleContentTypesInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_multiple_content_types", args, options);
   }
 
@@ -69,7 +69,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_tool_with_progress".
    */
-  testToolWithProgress(args: TestToolWithProgressInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testToolWithProgress(args?: TestToolWithProgressInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_tool_with_progress", args, options);
   }
 
@@ -78,7 +78,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_error_handling".
    */
-  testErrorHandling(args: TestErrorHandlingInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testErrorHandling(args?: TestErrorHandlingInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_error_handling", args, options);
   }
 
@@ -87,7 +87,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_missing_capability".
    */
-  testMissingCapability(args: TestMissingCapabilityInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testMissingCapability(args?: TestMissingCapabilityInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_missing_capability", args, options);
   }
 
@@ -96,7 +96,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_elicitation".
    */
-  testInputRequiredResultElicitation(args: TestInputRequiredResultElicitationInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultElicitation(args?: TestInputRequiredResultElicitationInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_elicitation", args, options);
   }
 
@@ -105,7 +105,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_sampling".
    */
-  testInputRequiredResultSampling(args: TestInputRequiredResultSamplingInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultSampling(args?: TestInputRequiredResultSamplingInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_sampling", args, options);
   }
 
@@ -114,7 +114,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_list_roots".
    */
-  testInputRequiredResultListRoots(args: TestInputRequiredResultListRootsInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultListRoots(args?: TestInputRequiredResultListRootsInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_list_roots", args, options);
   }
 
@@ -123,7 +123,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_request_state".
    */
-  testInputRequiredResultRequestState(args: TestInputRequiredResultRequestStateInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultRequestState(args?: TestInputRequiredResultRequestStateInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_request_state", args, options);
   }
 
@@ -132,7 +132,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_multiple_inputs".
    */
-  testInputRequiredResultMultipleInputs(args: TestInputRequiredResultMultipleInputsInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultMultipleInputs(args?: TestInputRequiredResultMultipleInputsInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_multiple_inputs", args, options);
   }
 
@@ -141,7 +141,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_multi_round".
    */
-  testInputRequiredResultMultiRound(args: TestInputRequiredResultMultiRoundInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultMultiRound(args?: TestInputRequiredResultMultiRoundInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_multi_round", args, options);
   }
 
@@ -150,7 +150,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_tampered_state".
    */
-  testInputRequiredResultTamperedState(args: TestInputRequiredResultTamperedStateInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultTamperedState(args?: TestInputRequiredResultTamperedStateInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_tampered_state", args, options);
   }
 
@@ -159,7 +159,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_capabilities".
    */
-  testInputRequiredResultCapabilities(args: TestInputRequiredResultCapabilitiesInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultCapabilities(args?: TestInputRequiredResultCapabilitiesInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_capabilities", args, options);
   }
 
@@ -168,7 +168,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_streaming_elicitation".
    */
-  testStreamingElicitation(args: TestStreamingElicitationInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testStreamingElicitation(args?: TestStreamingElicitationInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_streaming_elicitation", args, options);
   }
 
@@ -177,7 +177,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_logging_tool".
    */
-  testLoggingTool(args: TestLoggingToolInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testLoggingTool(args?: TestLoggingToolInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_logging_tool", args, options);
   }
 
@@ -186,7 +186,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_trigger_tool_change".
    */
-  testTriggerToolChange(args: TestTriggerToolChangeInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testTriggerToolChange(args?: TestTriggerToolChangeInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_trigger_tool_change", args, options);
   }
 
@@ -195,7 +195,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_trigger_prompt_change".
    */
-  testTriggerPromptChange(args: TestTriggerPromptChangeInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testTriggerPromptChange(args?: TestTriggerPromptChangeInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_trigger_prompt_change", args, options);
   }
 
@@ -213,7 +213,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "json_schema_2020_12_tool".
    */
-  jsonSchema202012Tool(args: JsonSchema202012ToolInput = {}, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  jsonSchema202012Tool(args?: JsonSchema202012ToolInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("json_schema_2020_12_tool", args, options);
   }
 
@@ -267,8 +267,8 @@ export class EverythingClient extends McpgenClient {
    *
    * Gets prompt "test_simple_prompt".
    */
-  promptTestSimplePrompt(args: TestSimplePromptPromptArgs = {}, options?: CallOptions): Promise<GetPromptResult> {
-    return this.getPrompt("test_simple_prompt", args, options);
+  promptTestSimplePrompt(args?: TestSimplePromptPromptArgs, options?: CallOptions): Promise<GetPromptResult> {
+    return this.getPrompt("test_simple_prompt", args ?? {}, options);
   }
 
   /**
@@ -294,8 +294,8 @@ export class EverythingClient extends McpgenClient {
    *
    * Gets prompt "test_prompt_with_image".
    */
-  promptTestPromptWithImage(args: TestPromptWithImagePromptArgs = {}, options?: CallOptions): Promise<GetPromptResult> {
-    return this.getPrompt("test_prompt_with_image", args, options);
+  promptTestPromptWithImage(args?: TestPromptWithImagePromptArgs, options?: CallOptions): Promise<GetPromptResult> {
+    return this.getPrompt("test_prompt_with_image", args ?? {}, options);
   }
 
   /**
@@ -303,7 +303,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Gets prompt "test_input_required_result_prompt".
    */
-  promptTestInputRequiredResultPrompt(args: TestInputRequiredResultPromptPromptArgs = {}, options?: CallOptions): Promise<GetPromptResult> {
-    return this.getPrompt("test_input_required_result_prompt", args, options);
+  promptTestInputRequiredResultPrompt(args?: TestInputRequiredResultPromptPromptArgs, options?: CallOptions): Promise<GetPromptResult> {
+    return this.getPrompt("test_input_required_result_prompt", args ?? {}, options);
   }
 }

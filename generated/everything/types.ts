@@ -3,64 +3,64 @@
 // Regenerate: npx mcpgen generate
 
 /** Arguments of tool "test_simple_text". */
-export type TestSimpleTextInput = Record<string, never>;
+export type TestSimpleTextInput = { [key: string]: never };
 
 /** Arguments of tool "test_image_content". */
-export type TestImageContentInput = Record<string, never>;
+export type TestImageContentInput = { [key: string]: never };
 
 /** Arguments of tool "test_audio_content". */
-export type TestAudioContentInput = Record<string, never>;
+export type TestAudioContentInput = { [key: string]: never };
 
 /** Arguments of tool "test_embedded_resource". */
-export type TestEmbeddedResourceInput = Record<string, never>;
+export type TestEmbeddedResourceInput = { [key: string]: never };
 
 /** Arguments of tool "test_multiple_content_types". */
-export type TestMultipleContentTypesInput = Record<string, never>;
+export type TestMultipleContentTypesInput = { [key: string]: never };
 
 /** Arguments of tool "test_tool_with_progress". */
-export type TestToolWithProgressInput = Record<string, never>;
+export type TestToolWithProgressInput = { [key: string]: never };
 
 /** Arguments of tool "test_error_handling". */
-export type TestErrorHandlingInput = Record<string, never>;
+export type TestErrorHandlingInput = { [key: string]: never };
 
 /** Arguments of tool "test_missing_capability". */
-export type TestMissingCapabilityInput = Record<string, never>;
+export type TestMissingCapabilityInput = { [key: string]: never };
 
 /** Arguments of tool "test_input_required_result_elicitation". */
-export type TestInputRequiredResultElicitationInput = Record<string, never>;
+export type TestInputRequiredResultElicitationInput = { [key: string]: never };
 
 /** Arguments of tool "test_input_required_result_sampling". */
-export type TestInputRequiredResultSamplingInput = Record<string, never>;
+export type TestInputRequiredResultSamplingInput = { [key: string]: never };
 
 /** Arguments of tool "test_input_required_result_list_roots". */
-export type TestInputRequiredResultListRootsInput = Record<string, never>;
+export type TestInputRequiredResultListRootsInput = { [key: string]: never };
 
 /** Arguments of tool "test_input_required_result_request_state". */
-export type TestInputRequiredResultRequestStateInput = Record<string, never>;
+export type TestInputRequiredResultRequestStateInput = { [key: string]: never };
 
 /** Arguments of tool "test_input_required_result_multiple_inputs". */
-export type TestInputRequiredResultMultipleInputsInput = Record<string, never>;
+export type TestInputRequiredResultMultipleInputsInput = { [key: string]: never };
 
 /** Arguments of tool "test_input_required_result_multi_round". */
-export type TestInputRequiredResultMultiRoundInput = Record<string, never>;
+export type TestInputRequiredResultMultiRoundInput = { [key: string]: never };
 
 /** Arguments of tool "test_input_required_result_tampered_state". */
-export type TestInputRequiredResultTamperedStateInput = Record<string, never>;
+export type TestInputRequiredResultTamperedStateInput = { [key: string]: never };
 
 /** Arguments of tool "test_input_required_result_capabilities". */
-export type TestInputRequiredResultCapabilitiesInput = Record<string, never>;
+export type TestInputRequiredResultCapabilitiesInput = { [key: string]: never };
 
 /** Arguments of tool "test_streaming_elicitation". */
-export type TestStreamingElicitationInput = Record<string, never>;
+export type TestStreamingElicitationInput = { [key: string]: never };
 
 /** Arguments of tool "test_logging_tool". */
-export type TestLoggingToolInput = Record<string, never>;
+export type TestLoggingToolInput = { [key: string]: never };
 
 /** Arguments of tool "test_trigger_tool_change". */
-export type TestTriggerToolChangeInput = Record<string, never>;
+export type TestTriggerToolChangeInput = { [key: string]: never };
 
 /** Arguments of tool "test_trigger_prompt_change". */
-export type TestTriggerPromptChangeInput = Record<string, never>;
+export type TestTriggerPromptChangeInput = { [key: string]: never };
 
 /** Arguments of tool "test_header_param". */
 export type TestHeaderParamInput = {
@@ -86,7 +86,7 @@ export type TemplateVariables = {
 };
 
 /** Arguments of prompt "test_simple_prompt". */
-export type TestSimplePromptPromptArgs = Record<string, never>;
+export type TestSimplePromptPromptArgs = { [key: string]: never };
 
 /** Arguments of prompt "test_prompt_with_arguments". */
 export type TestPromptWithArgumentsPromptArgs = {
@@ -103,7 +103,7 @@ export type TestPromptWithEmbeddedResourcePromptArgs = {
 };
 
 /** Arguments of prompt "test_prompt_with_image". */
-export type TestPromptWithImagePromptArgs = Record<string, never>;
+export type TestPromptWithImagePromptArgs = { [key: string]: never };
 
 /** Arguments of prompt "test_input_required_result_prompt". */
-export type TestInputRequiredResultPromptPromptArgs = Record<string, never>;
+export type TestInputRequiredResultPromptPromptArgs = { [key: string]: never };

@@ -13,6 +13,6 @@ export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions)
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
 export function dispatchFilesToolCalls(client: FilesClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
   return dispatchToolCalls({
-    "search_files": (args) => client.searchFiles(args as SearchFilesInput),
+    ["search_files"]: (args: unknown) => client.searchFiles(args as SearchFilesInput),
   }, calls);
 }

@@ -42,7 +42,7 @@ export class PromptsClient extends McpgenClient {
    *
    * Gets prompt "daily_standup".
    */
-  promptDailyStandup(args: DailyStandupPromptArgs = {}, options?: CallOptions): Promise<GetPromptResult> {
-    return this.getPrompt("daily_standup", args, options);
+  promptDailyStandup(args?: DailyStandupPromptArgs, options?: CallOptions): Promise<GetPromptResult> {
+    return this.getPrompt("daily_standup", args ?? {}, options);
   }
 }

@@ -20,4 +20,4 @@ export type SummarizePromptArgs = {
 };
 
 /** Arguments of prompt "daily_standup". */
-export type DailyStandupPromptArgs = Record<string, never>;
+export type DailyStandupPromptArgs = { [key: string]: never };

@@ -13,7 +13,7 @@ export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions)
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
 export function dispatchSqlToolCalls(client: SqlClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
   return dispatchToolCalls({
-    "execute_sql": (args) => client.executeSql(args as ExecuteSqlInput),
-    "list_tables": (args) => client.listTables(args as ListTablesInput),
+    ["execute_sql"]: (args: unknown) => client.executeSql(args as ExecuteSqlInput),
+    ["list_tables"]: (args: unknown) => client.listTables(args as ListTablesInput),
   }, calls);
 }

@@ -13,8 +13,8 @@ export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions)
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
 export function dispatchWeatherToolCalls(client: WeatherClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
   return dispatchToolCalls({
-    "get_forecast": (args) => client.getForecast(args as GetForecastInput),
-    "get_alerts": (args) => client.getAlerts(args as GetAlertsInput),
-    "add": (args) => client.add(args as AddInput),
+    ["get_forecast"]: (args: unknown) => client.getForecast(args as GetForecastInput),
+    ["get_alerts"]: (args: unknown) => client.getAlerts(args as GetAlertsInput),
+    ["add"]: (args: unknown) => client.add(args as AddInput),
   }, calls);
 }

@@ -71,7 +71,7 @@ export function resolveRef(ref: string, root: JsonSchema, specDefs: ReadonlyMap<
   if (segments[0] === '$defs' && segments.length >= 2) {
     const name = segments[1]!;
     const localDefs = isObjectSchema(root) && isObjectSchema(root.$defs) ? root.$defs : undefined;
-    if (localDefs === undefined || !(name in localDefs)) {
+    if (localDefs === undefined || !Object.hasOwn(localDefs, name)) {
       const def = specDefs.get(name);
       if (def === undefined) return { kind: 'unresolved', reason: `no $defs entry "${name}"` };
       const target = pointer(def, segments.slice(2));
@@ -122,7 +122,7 @@ export function bundleSchema(root: JsonObjectSchema, specDefs: ReadonlyMap<strin
   const used = specDefsUsed(root, specDefs);
   if (used.length === 0) return root;
   const own = isObjectSchema(root.$defs) ? root.$defs : {};
-  const $defs: Record<string, unknown> = { ...own };
-  for (const name of used) if (!(name in own)) $defs[name] = specDefs.get(name);
+  // fromEntries defines own properties: an entry named `__proto__` stays data, not a prototype.
+  const $defs = Object.fromEntries([...Object.entries(own), ...used.filter((name) => !Object.hasOwn(own, name)).map((name) => [name, specDefs.get(name)])]);
   return { ...root, $defs };
 }

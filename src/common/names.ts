@@ -4,9 +4,15 @@
 const RESERVED = new Set(
   `break case catch class const continue debugger default delete do else enum export extends false finally for function if
   import in instanceof new null return super switch this throw true try typeof var void while with yield let static
-  implements interface package private protected public await async arguments eval undefined NaN Infinity
-  constructor prototype __proto__ toString valueOf hasOwnProperty`.split(/\s+/),
+  implements interface package private protected public await async arguments eval undefined NaN Infinity`.split(/\s+/),
 );
+
+/**
+ * Method names generated objects must not have: every Object.prototype member (a handler or client
+ * method would shadow it; `in` and dispatch lookups would find the inherited one), and `then`, which
+ * would make a client or handlers object a thenable that `await` calls.
+ */
+const NOT_METHODS = new Set([...Object.getOwnPropertyNames(Object.prototype), 'prototype', 'then']);
 
 function words(name: string): string[] {
   return name
@@ -38,14 +44,17 @@ function safeStart(id: string): string {
 /** Reserved words (and prototype members, which break `in` checks and objects) get a trailing underscore. */
 export function safe(id: string): string {
   const s = safeStart(id);
-  return RESERVED.has(s) ? `${s}_` : s;
+  return RESERVED.has(s) || NOT_METHODS.has(s) ? `${s}_` : s;
 }
 
-/** Members of the client base class (@mcpgen/runtime/client McpgenClient): generated methods avoid them. */
-export const CLIENT_MEMBERS = new Set(['close', 'connect', 'open', 'sdk', 'listen', 'listAllTools', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'discover', 'raw', 'callTool', 'readResource', 'readTemplate', 'getPrompt', 'options']);
+/**
+ * Members of the client base class (@mcpgen/runtime/client McpgenClient) and the handlers interface's own
+ * `complete` (completions): generated methods avoid them.
+ */
+export const CLIENT_MEMBERS = new Set(['close', 'connect', 'open', 'sdk', 'listen', 'listAllTools', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'discover', 'raw', 'callTool', 'readResource', 'readTemplate', 'getPrompt', 'options', 'complete']);
 
 function clientSafe(id: string): string {
-  return CLIENT_MEMBERS.has(id) ? `${id}_` : id;
+  return CLIENT_MEMBERS.has(id) || NOT_METHODS.has(id) ? `${id}_` : id;
 }
 
 export function toolMethodName(toolName: string): string {
@@ -64,7 +73,34 @@ export function typeName(name: string, suffix = ''): string {
   return `${pascalCase(name)}${suffix}`;
 }
 
+/** Type of the accepted answer to a tool's form elicitation (`ctx.elicit.<key>.response.content`). */
+export function elicitContentType(toolName: string, key: string): string {
+  return typeName(`${toolName}_${key}`, 'Content');
+}
+
 /** Is `name` usable as a bare property name in TypeScript (otherwise it must be quoted)? */
 export function isIdentifierName(name: string): boolean {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
 }
+
+/** Exported names derived from the server's name (server.ts, client.ts, openai.ts), re-exported by index.ts. */
+export function stemNames(stem: string) {
+  return {
+    handlers: `${stem}Handlers`,
+    factory: `create${stem}Server`,
+    client: `${stem}Client`,
+    dispatcher: `dispatch${stem}ToolCalls`,
+  };
+}
+
+/**
+ * Every name generated files import from mcpgen's runtime (server.ts, client.ts, openai.ts, main.ts):
+ * a generated declaration must not take one of them (a server named "mcpgen" would declare
+ * `createMcpgenServer` and `McpgenClient`). The generator fuzzer checks this list against the output.
+ */
+export const RUNTIME_IMPORTS: ReadonlySet<string> = new Set([
+  'createMcpgenServer', 'runMain', 'Awaitable', 'InputRequiredReply', 'McpgenServer', 'ServerOptions', 'ToolContext', 'ToolReturn', 'ContentToolReturn',
+  'RequestContext', 'ResourceReply', 'PromptReply', 'CompleteRequestParams', 'ServerDefinition',
+  'McpgenClient', 'CallOptions', 'ClientOptions', 'ClientTarget', 'ToolCallResult', 'ReadResourceResult', 'GetPromptResult',
+  'dispatchToolCalls', 'OpenAiTool', 'OpenAiToolCall', 'OpenAiToolMessage', 'toOpenAiTools',
+]);

@@ -32,6 +32,8 @@ export const CODES = {
   MCPG029: { severity: 'error', title: 'elicitation schema is not a flat form schema (primitive properties only)' },
   MCPG030: { severity: 'error', title: 'capability declared off while the spec declares that primitive' },
   MCPG031: { severity: 'error', title: 'a `$defs` name is defined twice (spec and include, or two includes)' },
+  MCPG040: { severity: 'error', title: '`$ref` cycle that never descends into a property or item (validation would recurse forever)' },
+  MCPG041: { severity: 'error', title: 'elicitation key `__proto__` (the MCP SDK drops that answer)' },
   MCPG050: { severity: 'error', title: 'x-mcp-header value carries the `Mcp-Param-` prefix the transport adds itself' },
   MCPG051: { severity: 'error', title: 'a `format: uri` value (server.websiteUrl, URL-mode elicit url, icon src) is not an absolute URI' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;

@@ -1,11 +1,12 @@
 import { Scope, type MethodDeclarationStructure, type OptionalKind } from 'ts-morph';
+import { stemNames } from '../common/names.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
 
 export function clientClassName(model: ServerModel): string {
-  return `${model.typeStem}Client`;
+  return stemNames(model.typeStem).client;
 }
 
 /** client.ts: one typed method per tool, resource, template and prompt. */
@@ -22,7 +23,9 @@ export function emitClient(model: ServerModel, file: FileSink): void {
       name: tool.method,
       docs: docs(tool.description ?? tool.title, `Calls tool ${literal(tool.name)}.`),
       parameters: [
-        { name: 'args', type: tool.inputType, ...(noArgs ? { initializer: '{}' } : {}) },
+        // Optional rather than `= {}`: `{}` is not assignable to an input type with an optional property
+        // named like an Object.prototype member (`toLocaleString?: string`). callTool sends `{}` for it.
+        { name: 'args', type: tool.inputType, ...(noArgs ? { hasQuestionToken: true } : {}) },
         { name: 'options', type: 'CallOptions', hasQuestionToken: true },
       ],
       returnType: `Promise<ToolCallResult<${tool.outputType ?? 'unknown'}>>`,
@@ -57,9 +60,9 @@ export function emitClient(model: ServerModel, file: FileSink): void {
     methods.push({
       name: p.method,
       docs: docs(p.description ?? p.title, `Gets prompt ${literal(p.name)}.`),
-      parameters: [{ name: 'args', type: p.argsType, ...(noArgs ? { initializer: '{}' } : {}) }, { name: 'options', type: 'CallOptions', hasQuestionToken: true }],
+      parameters: [{ name: 'args', type: p.argsType, ...(noArgs ? { hasQuestionToken: true } : {}) }, { name: 'options', type: 'CallOptions', hasQuestionToken: true }],
       returnType: 'Promise<GetPromptResult>',
-      statements: [`return this.getPrompt(${literal(p.name)}, args, options);`],
+      statements: [`return this.getPrompt(${literal(p.name)}, ${noArgs ? 'args ?? {}' : 'args'}, options);`],
     });
   }
   const name = clientClassName(model);

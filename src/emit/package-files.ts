@@ -19,8 +19,8 @@ export function tsconfigJson(): string {
 
 export function readme(model: ServerModel): string {
   return renderTemplate('README.md', {
-    specFile: model.specFile,
-    name: model.name,
+    specFile: commentText(model.specFile),
+    name: codeSpan(model.name),
     title: markdown(model.title ?? model.name),
     description: model.description === undefined ? undefined : markdown(model.description),
     protocolVersion: model.protocolVersion,
@@ -29,9 +29,9 @@ export function readme(model: ServerModel): string {
     clientName: clientClassName(model),
     legacy: model.legacy,
     install: installLine(),
-    tools: model.tools.map((t) => ({ name: t.name, summary: summary(t.title ?? t.description), headers: t.headers.map((h) => `\`Mcp-Param-${h.header}\``).join(', ') })),
-    resources: [...model.resources.map((r) => ({ uri: r.uri, summary: summary(r.title ?? r.description) })), ...model.resourceTemplates.map((t) => ({ uri: t.uriTemplate, summary: summary(t.title ?? t.description) }))],
-    prompts: model.prompts.map((p) => ({ name: p.name, summary: summary(p.title ?? p.description) })),
+    tools: model.tools.map((t) => ({ name: codeSpan(t.name), summary: summary(t.title ?? t.description), headers: t.headers.map((h) => codeSpan(`Mcp-Param-${h.header}`)).join(', ') })),
+    resources: [...model.resources.map((r) => ({ uri: codeSpan(r.uri), summary: summary(r.title ?? r.description) })), ...model.resourceTemplates.map((t) => ({ uri: codeSpan(t.uriTemplate), summary: summary(t.title ?? t.description) }))],
+    prompts: model.prompts.map((p) => ({ name: codeSpan(p.name), summary: summary(p.title ?? p.description) })),
   });
 }
 
@@ -40,9 +40,32 @@ export function installLine(): string {
   return npmInstallLine(generatedRuntimeDependencies().packages);
 }
 
-/** Spec text in Markdown: one line, no HTML, no accidental formatting. */
-function markdown(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!).replace(/([\\`*_[\]|])/g, '\\$1').trim();
+/** Spec text in Markdown: one line, no HTML, no accidental formatting, invisible characters made visible. */
+export function markdown(text: string): string {
+  return visible(text.replace(/\s+/g, ' ').replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!).replace(/([\\`*_[\]|~])/g, '\\$1').trim());
+}
+
+/**
+ * Spec text as one Markdown code span (names, URIs, headers): the fence is longer than any run of
+ * backticks inside, padded when the text starts or ends with one (CommonMark 6.1). HTML and
+ * formatting are literal inside a code span; line breaks and invisible characters are not kept.
+ */
+export function codeSpan(text: string): string {
+  const t = visible(text.replace(/[\r\n]+/g, ' '));
+  const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = t.startsWith('`') || t.endsWith('`') || (t.startsWith(' ') && t.endsWith(' ') && t.trim() !== '') ? ' ' : '';
+  return `${fence}${pad}${t}${pad}${fence}`;
+}
+
+/** Control characters (C0, DEL, C1) and bidi/line-separator controls as visible `\u` escapes. */
+function visible(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Text inside an HTML comment: `-->` would end it early. */
+function commentText(text: string): string {
+  return visible(text).replace(/--/g, '-\\-');
 }
 
 function summary(text: string | undefined): string | undefined {

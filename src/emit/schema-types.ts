@@ -14,6 +14,12 @@ export interface TypeScope {
 
 const MAX_DEPTH = 32;
 
+// types.ts names no global type (`Record`, `Array`, `Promise`, …): a `$defs` entry may take any of those names.
+/** An object with no properties. */
+export const NO_KEYS = '{ [key: string]: never }';
+/** An object with any properties. */
+export const ANY_KEYS = '{ [key: string]: unknown }';
+
 export function propertyKey(name: string): string {
   return isIdentifierName(name) ? name : literal(name);
 }
@@ -83,7 +89,7 @@ export function objectType(schema: { readonly [k: string]: unknown }, scope: Typ
   if (extra === true || isObjectSchema(extra) || isObjectSchema(schema.patternProperties)) {
     lines.push('[key: string]: unknown;');
   }
-  if (lines.length === 0) return extra === false ? 'Record<string, never>' : 'Record<string, unknown>';
+  if (lines.length === 0) return extra === false ? NO_KEYS : ANY_KEYS;
   return `{\n${lines.map((l) => indent(l)).join('\n')}\n}`;
 }
 
@@ -103,7 +109,7 @@ function resolveLocal(ref: string, root: JsonSchema): unknown {
   const segments = ref.slice(1).split('/').slice(1).map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
   let cur: unknown = root;
   for (const seg of ref === '#' ? [] : segments) {
-    if (!isObjectSchema(cur) && !Array.isArray(cur)) return true;
+    if ((!isObjectSchema(cur) && !Array.isArray(cur)) || !Object.hasOwn(cur, seg)) return true;
     cur = (cur as Record<string, unknown>)[seg];
   }
   return cur ?? true;

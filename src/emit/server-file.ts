@@ -1,4 +1,5 @@
 import { VariableDeclarationKind, type MethodSignatureStructure, type OptionalKind } from 'ts-morph';
+import { stemNames } from '../common/names.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel, ToolModel } from '../model/ir.js';
 import { docs, literal } from './doc.js';
@@ -6,11 +7,11 @@ import { sortImports } from './imports.js';
 import { propertyKey } from './schema-types.js';
 
 export function handlersInterfaceName(model: ServerModel): string {
-  return `${model.typeStem}Handlers`;
+  return stemNames(model.typeStem).handlers;
 }
 
 export function serverFactoryName(model: ServerModel): string {
-  return `create${model.typeStem}Server`;
+  return stemNames(model.typeStem).factory;
 }
 
 /** server.ts: the typed handlers interface and the function that serves it. */

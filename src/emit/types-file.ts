@@ -3,7 +3,7 @@ import type { ServerModel, ToolModel } from '../model/ir.js';
 import type { JsonSchema } from '../validate/spec-types.js';
 import { docText, jsdoc, literal } from './doc.js';
 import type { FileSink } from './file-builder.js';
-import { objectType, propertyKey, schemaToType, type TypeScope } from './schema-types.js';
+import { NO_KEYS, objectType, propertyKey, schemaToType, type TypeScope } from './schema-types.js';
 
 /** types.ts: spec `$defs`, tool inputs/outputs, elicitation answers, template variables, prompt arguments. */
 export function emitTypes(model: ServerModel, file: FileSink): void {
@@ -31,11 +31,11 @@ export function emitTypes(model: ServerModel, file: FileSink): void {
   }
   for (const t of model.resourceTemplates) {
     const lines = t.variables.map((v) => `  ${propertyKey(v.name)}${v.operator === '?' || v.operator === '&' ? '?' : ''}: ${v.explode ? 'string | string[]' : 'string'};`);
-    aliases.push({ name: t.variablesType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : 'Record<string, never>', docs: [`Variables of resource template ${literal(t.uriTemplate)}.`] });
+    aliases.push({ name: t.variablesType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : NO_KEYS, docs: [`Variables of resource template ${literal(t.uriTemplate)}.`] });
   }
   for (const p of model.prompts) {
     const lines = p.arguments.map((a) => `  ${a.description ? `/** ${docText(a.description).replace(/\s+/g, ' ')} */\n  ` : ''}${propertyKey(a.name)}${a.required ? '' : '?'}: string;`);
-    aliases.push({ name: p.argsType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : 'Record<string, never>', docs: [`Arguments of prompt ${literal(p.name)}.`] });
+    aliases.push({ name: p.argsType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : NO_KEYS, docs: [`Arguments of prompt ${literal(p.name)}.`] });
   }
   // Printed as text: ts-morph would hang-indent the multi-line object types.
   file.addStatements(aliases.map((a) => `${jsdoc(...a.docs)}export type ${a.name} = ${a.type};`));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
-import { pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
+import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared';
 import type { JsonSchema, RawCacheHint, RawTool } from '../validate/spec-types.js';
 import type { SpecView } from '../validate/view.js';
@@ -115,7 +115,7 @@ function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel
       message: e.message,
       ...opt('schema', e.schema),
       ...opt('url', e.url),
-      ...opt('contentType', (e.mode ?? 'form') === 'form' ? typeName(`${t.name}_${key}`, 'Content') : undefined),
+      ...opt('contentType', (e.mode ?? 'form') === 'form' ? elicitContentType(t.name, key) : undefined),
     })),
     progress: t.progress ?? false,
     ...opt('timeoutMs', t.timeoutMs),

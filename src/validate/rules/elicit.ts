@@ -19,6 +19,11 @@ export function checkElicit(view: SpecView): Diagnostic[] {
     for (const [key, e] of Object.entries(tool.value.elicit ?? {})) {
       const at = ['elicit', key];
       const label = `elicitation "${key}" of tool ${JSON.stringify(tool.value.name)}`;
+      if (key === '__proto__') {
+        // @modelcontextprotocol/server 2.4 copies inputResponses by assignment: that entry becomes a prototype and the answer is lost.
+        out.push(report(tool, 'MCPG041', `${label}: the key "__proto__" cannot carry an answer (the MCP SDK drops an inputResponses entry of that name, so the tool would ask forever); rename it`, at, 'key'));
+        continue;
+      }
       if ((e.mode ?? 'form') === 'url') {
         if (e.schema !== undefined) out.push(report(tool, 'MCPG029', `${label} is URL mode and cannot have a schema`, [...at, 'schema'], 'key'));
         continue;
@@ -58,7 +63,7 @@ export function checkElicit(view: SpecView): Diagnostic[] {
 function primitiveProblem(prop: unknown): string | undefined {
   if (!isObjectSchema(prop)) return 'must be a schema object';
   const type = prop.type;
-  if (typeof type !== 'string' || !(type in ALLOWED)) return 'must have type string, number, integer, boolean, or array (multi-select enum)';
+  if (typeof type !== 'string' || !Object.hasOwn(ALLOWED, type)) return 'must have type string, number, integer, boolean, or array (multi-select enum)';
   const extra = Object.keys(prop).find((k) => !ALLOWED[type]!.includes(k));
   if (extra !== undefined) return `uses "${extra}", which form fields of type ${type} do not allow`;
   if (type === 'string' && prop.format !== undefined && !STRING_FORMATS.includes(String(prop.format))) {

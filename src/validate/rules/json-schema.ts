@@ -5,6 +5,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { describe, pointerToPath } from '../spec-format.js';
 import { report, where } from '../report.js';
+import { findRefCycles } from './ref-cycles.js';
 import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
@@ -62,12 +63,16 @@ export function checkJsonSchemas(view: SpecView): Diagnostic[] {
   const out: Diagnostic[] = [];
   const defs = specDefsMap(view);
   const firstDef = new Map<string, Located<JsonSchema>>();
+  // Schemas that reach a $ref cycle are reported once (MCPG040) and not compiled: ajv would overflow.
+  const cycles = findRefCycles(view, defs);
+  out.push(...cycles.diagnostics);
+  const ok = (schema: unknown) => !cycles.tainted.has(schema);
   for (const d of view.defs) {
     const name = lastSegment(d);
     const prior = firstDef.get(name);
     if (prior !== undefined) out.push(report(d, 'MCPG031', `$defs "${name}" is already defined at ${where(prior)}`, [], 'key'));
     else firstDef.set(name, d);
-    if (isObjectSchema(d.value)) out.push(...checkSchema({ ...d, value: d.value }, d.value, {}, defs, `$defs "${name}"`));
+    if (isObjectSchema(d.value) && ok(d.value)) out.push(...checkSchema({ ...d, value: d.value }, d.value, {}, defs, `$defs "${name}"`));
   }
   for (const tool of view.tools) {
     const name = JSON.stringify(tool.value.name);
@@ -77,10 +82,10 @@ export function checkJsonSchemas(view: SpecView): Diagnostic[] {
       if (input.type !== 'object') {
         out.push(report(at, 'MCPG018', `input schema of tool ${name} must have "type: object" at its root (tool arguments are always a JSON object), got ${input.type === undefined ? 'no type' : JSON.stringify(input.type)}`, 'type' in input ? ['type'] : []));
       }
-      out.push(...checkSchema(at, input, input, defs, `input schema of tool ${name}`));
+      if (ok(input)) out.push(...checkSchema(at, input, input, defs, `input schema of tool ${name}`));
     }
     const output = tool.value.output;
-    if (output !== undefined) {
+    if (output !== undefined && ok(output)) {
       out.push(...checkSchema({ ...tool, value: output, path: [...tool.path, 'output'] }, output, output, defs, `output schema of tool ${name}`));
     }
   }

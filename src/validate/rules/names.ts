@@ -1,4 +1,4 @@
-import { promptMethodName, resourceMethodName, toolMethodName, typeName } from '../../common/names.js';
+import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, RUNTIME_IMPORTS, stemNames, toolMethodName, typeName } from '../../common/names.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { duplicates, report, where } from '../report.js';
 import type { Located, SpecView } from '../view.js';
@@ -39,11 +39,24 @@ interface Named {
   readonly label: string;
 }
 
-/** Spec names that would become the same handler/client method or the same exported type. */
+/**
+ * Spec names that would become the same handler/client method or the same exported name. Types and the
+ * server-derived exports share one table: index.ts re-exports types.ts, server.ts and client.ts together.
+ */
 function checkIdentifiers(view: SpecView): Diagnostic[] {
   const methods = new Map<string, Named>();
   const types = new Map<string, Named>();
   const out: Diagnostic[] = [];
+  const server = view.spec.server;
+  if (server !== undefined && typeof server.name === 'string') {
+    const item = { value: server, source: view.root, path: ['server'] };
+    const named = { item, segment: 'name', label: `server ${JSON.stringify(server.name)}` };
+    const ids = Object.values(stemNames(pascalCase(server.name)));
+    // The generated files import these from mcpgen's runtime; declaring one would clash with the import.
+    const taken = ids.filter((id) => RUNTIME_IMPORTS.has(id));
+    if (taken.length > 0) out.push(report(item, 'MCPG012', `${named.label} becomes the TypeScript name${taken.length > 1 ? 's' : ''} ${taken.map((id) => `"${id}"`).join(' and ')}, which the generated code imports from mcpgen's runtime; rename the server`, ['name']));
+    for (const id of ids) types.set(id, named);
+  }
   const reported = new Set<string>();
   const claim = (table: Map<string, Named>, id: string, named: Named, kind: string) => {
     const prior = table.get(id);
@@ -66,6 +79,11 @@ function checkIdentifiers(view: SpecView): Diagnostic[] {
     claim(methods, toolMethodName(t.value.name), named, 'method');
     claim(types, typeName(t.value.name, 'Input'), named, 'type');
     claim(types, typeName(t.value.name, 'Output'), named, 'type');
+    for (const [key, e] of Object.entries(t.value.elicit ?? {})) {
+      if ((e.mode ?? 'form') !== 'form') continue;
+      const label = `elicitation ${JSON.stringify(key)} of tool ${JSON.stringify(t.value.name)}`;
+      claim(types, elicitContentType(t.value.name, key), { item: { ...t, path: [...t.path, 'elicit'] }, segment: key, label }, 'type');
+    }
   }
   for (const p of uniq(view.prompts, (v) => v.name)) {
     const named = { item: p, segment: 'name', label: `prompt ${JSON.stringify(p.value.name)}` };

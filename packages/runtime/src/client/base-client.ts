@@ -149,8 +149,8 @@ export abstract class McpgenClient {
   }
 
   protected getPrompt(name: string, args: Readonly<Record<string, string | undefined>>, options: CallOptions = {}): Promise<GetPromptResult> {
-    const defined: Record<string, string> = {};
-    for (const [k, v] of Object.entries(args)) if (v !== undefined) defined[k] = v;
+    // fromEntries keeps an argument named `__proto__` as data (assigning it would set a prototype).
+    const defined = Object.fromEntries(Object.entries(args).filter((e): e is [string, string] => e[1] !== undefined));
     return this.sdk.getPrompt({ name, arguments: defined, ...(options.meta ? { _meta: { ...options.meta } } : {}) }, requestOptions(options));
   }
 

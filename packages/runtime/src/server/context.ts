@@ -62,13 +62,14 @@ export interface ToolContext<E extends Record<string, unknown> = Record<string, 
 export function buildElicit(specs: Readonly<Record<string, ElicitSpec>>, responses: Record<string, unknown> | undefined): Record<string, Elicitation<unknown>> {
   const out: Record<string, Elicitation<unknown>> = {};
   for (const [key, spec] of Object.entries(specs)) {
-    const raw = responses?.[key] as { action?: unknown; content?: unknown } | undefined;
+    // Own properties only: a key such as `__proto__` or `constructor` must not read inherited members.
+    const raw = (responses !== undefined && Object.hasOwn(responses, key) ? responses[key] : undefined) as { action?: unknown; content?: unknown } | undefined;
     const response: ElicitResponse<unknown> | undefined =
       raw?.action === 'accept' ? { action: 'accept', content: raw.content ?? {} }
       : raw?.action === 'decline' ? { action: 'decline' }
       : raw?.action === 'cancel' ? { action: 'cancel' }
       : undefined;
-    out[key] = {
+    const elicitation: Elicitation<unknown> = {
       response,
       ask(overrides = {}) {
         const params: Record<string, unknown> =
@@ -78,6 +79,8 @@ export function buildElicit(specs: Readonly<Record<string, ElicitSpec>>, respons
         return inputRequiredReply({ [key]: { method: 'elicitation/create', params } }, overrides.requestState);
       },
     };
+    // Defined, not assigned: assigning to `__proto__` would set the object's prototype.
+    Object.defineProperty(out, key, { value: elicitation, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

@@ -175,7 +175,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     if (prompt === undefined) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: ${name}`);
     const given = args ?? {};
     for (const a of prompt.definition.arguments ?? []) {
-      if (a.required && typeof given[a.name] !== 'string') throw new ProtocolError(INVALID_PARAMS, `Missing required argument "${a.name}" for prompt ${name}`);
+      if (a.required && (!Object.hasOwn(given, a.name) || typeof given[a.name] !== 'string')) throw new ProtocolError(INVALID_PARAMS, `Missing required argument "${a.name}" for prompt ${name}`);
     }
     let out: unknown;
     try {

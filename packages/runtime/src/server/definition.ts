@@ -8,7 +8,11 @@ export interface CacheHintSpec {
 }
 
 export interface ElicitSpec {
-  readonly mode: 'form' | 'url';
+  /**
+   * `'form'` or `'url'`. Typed `string`: in generated data an elicitation keyed `toString` (or any other
+   * Object.prototype member) gets no contextual type from the record, so its literal widens to string.
+   */
+  readonly mode: string;
   readonly message: string;
   readonly requestedSchema?: Readonly<Record<string, unknown>>;
   readonly url?: string;

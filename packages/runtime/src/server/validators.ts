@@ -8,6 +8,15 @@ export function createValidatorCompiler(): (schema: Readonly<Record<string, unkn
   const ajv = createAjv({ strict: false, useDefaults: false });
   return (schema) => {
     const validate: ValidateFunction = ajv.compile(schema);
-    return (value) => (validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar: 'arguments' }));
+    return (value) => {
+      try {
+        return validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar: 'arguments' });
+      } catch (e) {
+        // A recursive schema (a tree) recurses as deep as the data, and uniqueItems/const compare deeply:
+        // data nested deeper than the stack is refused as invalid, never a crash.
+        if (e instanceof RangeError) return 'arguments are nested too deeply to validate';
+        throw e;
+      }
+    };
   };
 }

@@ -80,18 +80,20 @@ export function matchUriTemplate(template: string, uri: string): TemplateMatch |
   const m = compiled.regex.exec(pathPart);
   if (m === null) return null;
   const out: TemplateMatch = {};
+  // Defined, not assigned: a variable named `__proto__` would otherwise set the prototype and vanish.
+  const set = (name: string, value: string | string[]) => Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
   compiled.captures.forEach((cap, i) => {
     const raw = m[i + 1];
     if (raw === undefined || raw === '') return;
     const parts = cap.explode ? raw.split(cap.separator).filter((p) => p !== '') : [raw];
     const values = parts.map((p) => safeDecode(cap.operator === ';' ? p.replace(new RegExp(`^${escape(cap.name)}=?`), '') : p));
-    out[cap.name] = cap.explode ? values : values.join(',');
+    set(cap.name, cap.explode ? values : values.join(','));
   });
   if (compiled.query.length > 0 && queryPart !== undefined) {
     for (const pair of queryPart.split('&')) {
       const eq = pair.indexOf('=');
       const name = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
-      if (compiled.query.includes(name)) out[name] = safeDecode(eq < 0 ? '' : pair.slice(eq + 1));
+      if (compiled.query.includes(name)) set(name, safeDecode(eq < 0 ? '' : pair.slice(eq + 1)));
     }
   } else if (compiled.query.length === 0 && queryPart !== undefined) return null;
   return out;

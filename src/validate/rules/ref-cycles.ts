@@ -1,0 +1,141 @@
+// `$ref` cycles that never descend into the data. A schema may refer to itself (a tree: `children`
+// items are Trees), since each round consumes one level of a finite instance. A cycle made only of
+// keywords that apply to the same instance (`$ref`, allOf/anyOf/oneOf, not, if/then/else,
+// dependentSchemas) never consumes anything: validating recurses until the stack overflows, and
+// types.ts would hold type aliases that refer to themselves (TS2456). Such cycles are MCPG040.
+import { bundleSchema, isObjectSchema, resolveRef, walkSchema, type SchemaPath } from '../../common/json-schema.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { report, where } from '../report.js';
+import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
+import type { Located, SpecView } from '../view.js';
+import { locate } from '../../parse/source.js';
+
+/** Keywords whose subschemas apply to the same instance as their parent. */
+const SAME_INSTANCE_SINGLE = ['not', 'if', 'then', 'else'] as const;
+const SAME_INSTANCE_LIST = ['allOf', 'anyOf', 'oneOf'] as const;
+
+interface Place {
+  readonly item: Located<unknown>;
+  readonly path: SchemaPath;
+}
+
+export interface RefCycles {
+  readonly diagnostics: Diagnostic[];
+  /** Spec schemas (a `$defs` value, a tool's input or output) from which a cycle is reachable: not compiled further. */
+  readonly tainted: ReadonlySet<unknown>;
+}
+
+export function findRefCycles(view: SpecView, defs: ReadonlyMap<string, JsonSchema>): RefCycles {
+  // Where each schema object of the spec stands, so a cycle found in a bundled copy points into the file.
+  const places = new Map<unknown, Place>();
+  const note = (item: Located<unknown>, schema: JsonSchema) =>
+    walkSchema(schema, ({ schema: node, path }) => {
+      if (isObjectSchema(node) && !places.has(node)) places.set(node, { item, path });
+    });
+  for (const d of view.defs) note(d, d.value);
+  const roots: { schema: JsonSchema; context: JsonSchema }[] = [];
+  for (const d of view.defs) {
+    // Walked with the spec $defs it uses bundled in (a cycle it reaches through a property counts);
+    // inside spec $defs, `#/$defs/X` means the spec's X, as in checkSchema.
+    const bundled = isObjectSchema(d.value) ? bundleSchema(d.value, defs) : d.value;
+    if (bundled !== d.value) places.set(bundled, places.get(d.value)!);
+    roots.push({ schema: bundled, context: {} });
+  }
+  for (const tool of view.tools) {
+    for (const key of ['input', 'output'] as const) {
+      const schema = tool.value[key];
+      if (!isObjectSchema(schema)) continue;
+      note({ ...tool, value: schema, path: [...tool.path, key] }, schema);
+      // Tools are checked as they go on the wire: spec $defs bundled in, `#` meaning the tool's schema.
+      const bundled = bundleSchema(schema, defs);
+      if (bundled !== schema) places.set(bundled, places.get(schema)!);
+      roots.push({ schema: bundled, context: bundled });
+    }
+  }
+
+  const diagnostics: Diagnostic[] = [];
+  const reported = new Set<string>();
+  const tainted = new Set<unknown>();
+  for (const { schema, context } of roots) {
+    const cycles = cyclesFrom(schema, context, defs);
+    if (cycles.length === 0) continue;
+    tainted.add(schema);
+    const original = places.get(schema);
+    if (original !== undefined) tainted.add(original.item.value);
+    for (const cycle of cycles) {
+      const refs = cycle.filter((n) => typeof n.$ref === 'string' && places.has(n));
+      const key = refs.map((n) => { const p = places.get(n)!; return where(p.item, [...p.path, '$ref']); }).sort().join('|');
+      if (refs.length === 0 || reported.has(key)) continue;
+      reported.add(key);
+      // Report at the first `$ref` of the cycle in file order, and name every step.
+      const start = refs.reduce((best, n) => (compareWhere(places.get(n)!, places.get(best)!) < 0 ? n : best));
+      const from = refs.indexOf(start);
+      const steps = [...refs.slice(from + 1), ...refs.slice(0, from)].map((n) => {
+        const p = places.get(n)!;
+        return `${JSON.stringify(n.$ref)} (${where(p.item, [...p.path, '$ref'])}) → `;
+      });
+      const p = places.get(start)!;
+      const cycleText = `${JSON.stringify(start.$ref)} → ${steps.join('')}back to ${JSON.stringify(start.$ref)}`;
+      diagnostics.push(
+        report(p.item, 'MCPG040', `$ref cycle ${cycleText} never reaches a property or an item: validating would recurse forever; recurse through "properties" or "items" (as a tree does)`, [...p.path, '$ref']),
+      );
+    }
+  }
+  return { diagnostics, tainted };
+}
+
+function compareWhere(a: Place, b: Place): number {
+  if (a.item.source.file !== b.item.source.file) return a.item.source.file < b.item.source.file ? -1 : 1;
+  const pa = locate(a.item.source, [...a.item.path, ...a.path, '$ref']);
+  const pb = locate(b.item.source, [...b.item.path, ...b.path, '$ref']);
+  return pa.line - pb.line || pa.column - pb.column;
+}
+
+/** Subschemas that apply to the same instance as `node` (the edges a cycle may not consist of only). */
+function sameInstance(node: JsonObjectSchema, context: JsonSchema, defs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema[] {
+  const out: unknown[] = [];
+  if (typeof node.$ref === 'string') {
+    const target = resolveRef(node.$ref, context, defs);
+    if (target.kind !== 'unresolved') out.push(target.schema);
+  }
+  for (const k of SAME_INSTANCE_SINGLE) if (Object.hasOwn(node, k)) out.push(node[k]);
+  for (const k of SAME_INSTANCE_LIST) if (Array.isArray(node[k])) out.push(...(node[k] as unknown[]));
+  if (isObjectSchema(node.dependentSchemas)) out.push(...Object.values(node.dependentSchemas));
+  return out.filter(isObjectSchema);
+}
+
+/**
+ * Every cycle of same-instance edges reachable from any subschema of `root`, as the list of nodes on it.
+ * Iterative depth-first search (a long `$ref` chain must not overflow the checker's own stack).
+ */
+function cyclesFrom(root: JsonSchema, context: JsonSchema, defs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema[][] {
+  const state = new Map<JsonObjectSchema, 'open' | 'done'>();
+  const cycles: JsonObjectSchema[][] = [];
+  const starts: JsonObjectSchema[] = [];
+  walkSchema(root, ({ schema }) => {
+    if (isObjectSchema(schema)) starts.push(schema);
+  });
+  for (const start of starts) {
+    if (state.has(start)) continue;
+    const stack: { node: JsonObjectSchema; next: JsonObjectSchema[] }[] = [{ node: start, next: sameInstance(start, context, defs) }];
+    state.set(start, 'open');
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const child = top.next.shift();
+      if (child === undefined) {
+        state.set(top.node, 'done');
+        stack.pop();
+        continue;
+      }
+      const s = state.get(child);
+      if (s === 'open') {
+        const from = stack.findIndex((f) => f.node === child);
+        cycles.push(stack.slice(from).map((f) => f.node));
+      } else if (s === undefined) {
+        state.set(child, 'open');
+        stack.push({ node: child, next: sameInstance(child, context, defs) });
+      }
+    }
+  }
+  return cycles;
+}
