@@ -1,12 +1,16 @@
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import type { ServerFactory } from './create-server.js';
+import { StdioWire, type StdioWireOptions } from './stdio-wire.js';
 
-export interface StdioOptions {
+export interface StdioOptions extends StdioWireOptions {
   /** Also serve 2025-11-25 clients that open with initialize (the spec's `protocol.legacy`). */
   readonly legacy?: boolean;
 }
 
-/** Newline-delimited JSON-RPC on stdin/stdout; logs belong on stderr. Resolves when stdin closes. */
+/**
+ * Newline-delimited JSON-RPC on stdin/stdout; logs belong on stderr. When stdin ends, running requests
+ * still answer (up to `drainMs`), then the connection closes.
+ */
 export function serveStdio(factory: ServerFactory, options: StdioOptions = {}): { close(): Promise<void> } {
-  return sdkServeStdio(() => factory(), { legacy: options.legacy ? 'serve' : 'reject' });
+  return sdkServeStdio(() => factory(), { legacy: options.legacy ? 'serve' : 'reject', transport: new StdioWire(process.stdin, process.stdout, options) });
 }
