@@ -59,6 +59,7 @@ it(`soaks ${SECONDS} s at c=${CONCURRENCY} with mixed valid, hostile and disconn
   const growth = (after - before) / 1e6;
   process.stdout.write(`soak: ${total} requests in ${SECONDS} s at c=${CONCURRENCY} (${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')})\n`);
   process.stdout.write(`soak: wrong answers ${wrong.length}; live heap after GC ${(before / 1e6).toFixed(1)} → ${(after / 1e6).toFixed(1)} MB (growth ${growth.toFixed(1)} MB)\n`);
+  for (const w of wrong.slice(0, 20)) process.stdout.write(`soak: wrong: ${w}\n`);
   expect(wrong.slice(0, 20)).toEqual([]);
   expect(child.exitCode).toBeNull();
   expect(growth).toBeLessThan(5);
