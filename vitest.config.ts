@@ -13,7 +13,7 @@ export default defineConfig({
   test: {
     ...shared,
     include: ['test/**/*.test.ts'],
-    // Interop (official SDK both ways, nginx) runs with `npm run test:interop`.
-    exclude: ['test/interop/**', 'node_modules/**'],
+    // Interop (official SDK both ways, nginx) runs with `npm run test:interop`, the soak with `npm run soak`.
+    exclude: ['test/interop/**', 'test/soak/**', 'node_modules/**'],
   },
 });

@@ -6,4 +6,6 @@ import { runMain } from '@mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createSqlServer } from './server.js';
 
-await runMain(createSqlServer(handlers));
+// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal
+// aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.
+await runMain(createSqlServer(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024 }));

@@ -23,7 +23,11 @@ export function emitMain(model: ServerModel, file: FileSink): void {
     { moduleSpecifier: './handlers.js', namedImports: ['handlers'] },
     { moduleSpecifier: './server.js', namedImports: [serverFactoryName(model)] },
   ]);
-  file.addStatements([`await runMain(${serverFactoryName(model)}(handlers));`]);
+  file.addStatements([
+    '// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal\n' +
+      '// aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.\n' +
+      `await runMain(${serverFactoryName(model)}(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024 }));`,
+  ]);
 }
 
 /** handlers.ts: written once with a stub per method; after that it is the user's file. */

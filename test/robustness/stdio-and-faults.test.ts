@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { prng } from '../support/prng.js';
 import { compiledMain, ROOT, startScript } from '../support/servers.js';
+import { schemaErrors } from '../support/wire.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
@@ -57,5 +58,42 @@ describe('SIGTERM', () => {
     expect(answer.status).toBe(200);
     expect(answer.json.result.structuredContent).toEqual({ columns: ['slept'], rows: [['200ms']], rowCount: 1 });
     expect(await exited).toBe(0);
+  });
+});
+
+describe('stdio lines the SDK transport dropped or died on', () => {
+  /** Run a stdio server, write `input`, end stdin, and collect every stdout line until it exits. */
+  async function session(args: readonly string[], input: readonly (string | Buffer)[], endStdin = true): Promise<{ code: number | null; messages: { id?: unknown; error?: { code: number }; result?: { structuredContent?: unknown } }[] }> {
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    for (const part of input) child.stdin.write(part);
+    if (endStdin) child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.once('exit', (c) => {
+        clearTimeout(timer);
+        resolve(c);
+      });
+    });
+    return { code, messages: out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l)) };
+  }
+  const call = (id: number, name: string, args: Record<string, unknown>) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: META } }) + '\n';
+
+  it('answers a line over 10 MiB and lines that are not JSON with -32700, and keeps serving', async () => {
+    const { code, messages } = await session([compiledMain('weather')], [Buffer.alloc(11 * 1024 * 1024, 'x'), '\n', 'not json\n', '{"jsonrpc": "2.0", "id": 3\n', '{"id": 4, "method": "tools/list"}\n', call(5, 'add', { a: 40, b: 2 })]);
+    expect(code).toBe(0);
+    const parseErrors = messages.filter((m) => m.error?.code === -32700);
+    expect(parseErrors).toHaveLength(3);
+    for (const m of parseErrors) expect(m).not.toHaveProperty('id');
+    expect(messages.find((m) => m.id === 4)?.error?.code).toBe(-32600);
+    expect(messages.find((m) => m.id === 5)?.result?.structuredContent).toEqual({ sum: 42 });
+    for (const m of messages) expect(schemaErrors(m.error ? 'JSONRPCErrorResponse' : 'JSONRPCResultResponse', m)).toEqual([]);
+  });
+
+  it('writes the answer of a call still running when stdin ends, then exits 0', async () => {
+    const { code, messages } = await session([join(ROOT, 'test/support/hostile-server.mjs')], [call(1, 'execute_sql', { region: 'eu-west1', query: 'SLOW' })]);
+    expect(code).toBe(0);
+    expect(messages.find((m) => m.id === 1)?.result?.structuredContent).toEqual({ columns: ['slept'], rows: [['200ms']], rowCount: 1 });
   });
 });

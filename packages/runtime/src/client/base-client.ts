@@ -1,4 +1,4 @@
-// mcpgen/runtime/client: the base of generated clients, on the SDK's Client. The SDK sends the per-request
+// @mcpgen/runtime/client: the base of generated clients, on the SDK's Client. The SDK sends the per-request
 // _meta envelope, the standard headers and (given a toolDefinition) Mcp-Param-*; it fulfils MRTR input
 // requests through the elicitation handler. What we add: static tool definitions on every call (no
 // tools/list round trip first), one refresh-and-retry on HeaderMismatch, typed results, listen() as an

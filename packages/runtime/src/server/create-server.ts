@@ -16,6 +16,7 @@ import { matchUriTemplate } from '../shared/uri-template.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
+import { exceedsJsonSize } from './response-size.js';
 import { createValidatorCompiler, type Validator } from './validators.js';
 
 const INVALID_PARAMS = -32602;
@@ -28,6 +29,12 @@ export interface ServerOptions {
   readonly toolTimeoutMs?: number;
   /** Called with every error a handler throws (the client sees only a safe message). Default: stderr. */
   readonly onHandlerError?: (error: unknown, where: string) => void;
+  /**
+   * Largest tool result or resource contents, as JSON text (characters, counted roughly), checked
+   * before the SDK serializes it: a tool past it answers an `isError` result, a resource -32603.
+   * Default: none (generated entry points set 16 MiB).
+   */
+  readonly maxResponseBytes?: number;
   /** Where `ctx.notify` publishes change events (createMcpgenServer wires the HTTP handler's bus). */
   readonly notifier?: ChangeNotifier;
 }
@@ -127,6 +134,10 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       })]);
       if (isInputRequiredReply(out)) return inputRequiredResult(out);
       const result = toCallToolResult(out, tool.spec.definition.outputSchema !== undefined);
+      if (options.maxResponseBytes !== undefined && exceedsJsonSize(result, options.maxResponseBytes)) {
+        onError(new Error(`result exceeds maxResponseBytes (${options.maxResponseBytes})`), `tool ${name}`);
+        return errorResult(`Tool ${name} produced a result larger than this server sends (${options.maxResponseBytes} bytes)`);
+      }
       if (tool.validateOutput !== undefined && !result.isError) {
         const bad = tool.validateOutput(result.structuredContent);
         if (bad !== undefined) {
@@ -167,7 +178,11 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       throw internal(e, `resource ${uri}`, `Reading ${uri} failed`);
     }
     if (isInputRequiredReply(out)) return inputRequiredResult(out);
-    return { contents: toContents(out as ResourceReply, uri, mimeType), ...(cache ?? {}) };
+    const contents = toContents(out as ResourceReply, uri, mimeType);
+    if (options.maxResponseBytes !== undefined && exceedsJsonSize(contents, options.maxResponseBytes)) {
+      throw internal(new Error(`contents exceed maxResponseBytes (${options.maxResponseBytes})`), `resource ${uri}`, `Reading ${uri} failed: the contents are larger than this server sends`);
+    }
+    return { contents, ...(cache ?? {}) };
   }
 
   async function getPrompt(name: string, args: Record<string, string> | undefined, ctx: ServerContext): Promise<GetPromptResult | ReturnType<typeof inputRequired>> {

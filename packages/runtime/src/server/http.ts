@@ -4,6 +4,7 @@
 import {
   createMcpHandler,
   hostHeaderValidationResponse,
+  isJsonContentType,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
   originValidationResponse,
@@ -41,6 +42,11 @@ export interface HttpOptions {
   readonly onerror?: (error: Error) => void;
   /** The change-event bus listen streams subscribe to (default: a new in-process bus). */
   readonly bus?: ServerEventBus;
+  /**
+   * Most `subscriptions/listen` streams open at once (the SDK's limit, default 1024); one more is
+   * answered -32603 "Subscription limit reached". A stream counts until its client disconnects.
+   */
+  readonly maxListenStreams?: number;
 }
 
 export interface HttpHandler {
@@ -60,6 +66,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
     onerror: options.legacy === false ? reportLegacyRefusals(options.onerror) : (options.onerror ?? (() => {})),
     ...(options.bus !== undefined ? { bus: options.bus } : {}),
+    ...(options.maxListenStreams !== undefined ? { maxSubscriptions: options.maxListenStreams } : {}),
   });
   const headerTable = new Map<string, readonly HeaderDeclaration[]>();
   for (const t of def.tools) if (t.headers.length > 0) headerTable.set(t.definition.name, t.headers);
@@ -69,29 +76,36 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   async function fetch(request: Request): Promise<Response> {
     if (origins !== undefined) {
       const rejected = originValidationResponse(request, origins);
-      if (rejected !== undefined) return rejected;
+      if (rejected !== undefined) return withoutNullId(rejected);
     }
     if (hosts !== undefined) {
       // Behind the fetch face (workers, tests) a Request may carry no Host header: its URL names the host.
       const probe = request.headers.has('host') ? request : new Request(request.url, { headers: { host: new URL(request.url).host } });
       const rejected = hostHeaderValidationResponse(probe, hosts);
-      if (rejected !== undefined) return rejected;
+      if (rejected !== undefined) return withoutNullId(rejected);
     }
-    if (request.method !== 'POST' || headerTable.size === 0) return sdk.fetch(request);
+    if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return withoutNullId(await sdk.fetch(request));
+    // The body is read here for every JSON POST, so each face answers the same: 413 past the limit
+    // (however the body was framed), 400 -32700 for bytes that are not UTF-8 (the SDK would decode
+    // them to U+FFFD and serve the request: J1), and the SDK gets the original Request — a copy with
+    // our signal would follow the client's disconnect only through a WeakRef.
     const declared = Number(request.headers.get('content-length') ?? '0');
     if (declared > maxBodyBytes) return jsonRpcError(413, null, -32600, `Request body exceeds ${maxBodyBytes} bytes`);
     const text = await readLimited(request, maxBodyBytes);
-    if (text === undefined) return jsonRpcError(413, null, -32600, `Request body exceeds ${maxBodyBytes} bytes`);
-    const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text, signal: request.signal });
+    if (text === TOO_LARGE) return jsonRpcError(413, null, -32600, `Request body exceeds ${maxBodyBytes} bytes`);
+    if (text === NOT_UTF8) return jsonRpcError(400, null, -32700, 'Parse error: the request body is not valid UTF-8');
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      return sdk.fetch(forward); // the SDK answers -32700 with its own ladder
+      // The SDK answers -32700 (or serves a legacy client) with its own ladder.
+      return withoutNullId(await sdk.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body: text })));
     }
-    const mismatch = paramHeaderMismatch(body, request.headers, headerTable);
-    if (mismatch !== undefined) return jsonRpcError(400, (body as { id?: unknown }).id ?? null, -32020, mismatch, { header: 'Mcp-Param' });
-    return sdk.fetch(forward, { parsedBody: body });
+    if (headerTable.size > 0) {
+      const mismatch = paramHeaderMismatch(body, request.headers, headerTable);
+      if (mismatch !== undefined) return jsonRpcError(400, (body as { id?: unknown }).id ?? null, -32020, mismatch, { header: 'Mcp-Param' });
+    }
+    return withoutNullId(await sdk.fetch(request, { parsedBody: body }));
   }
 
   return { fetch, notify: sdk.notify, close: () => sdk.close() };
@@ -117,7 +131,10 @@ function paramHeaderMismatch(body: unknown, headers: Headers, table: ReadonlyMap
   return checkParamHeaders(decls, msg.params.arguments, (h) => headers.get(h))?.message;
 }
 
-async function readLimited(request: Request, limit: number): Promise<string | undefined> {
+const TOO_LARGE = Symbol('too large');
+const NOT_UTF8 = Symbol('not UTF-8');
+
+async function readLimited(request: Request, limit: number): Promise<string | typeof TOO_LARGE | typeof NOT_UTF8> {
   if (request.body === null) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -128,11 +145,34 @@ async function readLimited(request: Request, limit: number): Promise<string | un
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel().catch(() => {});
-      return undefined;
+      return TOO_LARGE;
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    return NOT_UTF8;
+  }
+}
+
+/**
+ * The SDK writes `"id": null` on errors it cannot tie to a request; the 2026-07-28 schema allows no
+ * null id (J2, and H2/H8 say such bodies carry no `id`). Only small error bodies are rewritten.
+ */
+async function withoutNullId(response: Response): Promise<Response> {
+  if (response.status < 400 || !(response.headers.get('content-type') ?? '').includes('application/json')) return response;
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  }
+  if (typeof json === 'object' && json !== null && 'id' in json && (json as { id: unknown }).id === null) delete (json as { id?: unknown }).id;
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(json), { status: response.status, statusText: response.statusText, headers });
 }
 
 export function jsonRpcError(status: number, id: unknown, code: number, message: string, data?: unknown): Response {

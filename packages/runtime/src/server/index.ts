@@ -1,4 +1,4 @@
-// mcpgen/runtime/server: what generated servers build on (the official SDK does the protocol).
+// @mcpgen/runtime/server: what generated servers build on (the official SDK does the protocol).
 export { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './create-server.js';
 export type { CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './definition.js';
 export type { ChangeNotifier, Elicitation, ElicitResponse, InputRequest, RequestContext, ToolContext } from './context.js';

@@ -1,9 +1,12 @@
 // A node:http server around a fetch handler: binds 127.0.0.1 by default, one endpoint path, body size
-// and slow-body limits, client disconnects abort the request (cancellation), graceful drain on close.
+// and slow-body limits, client disconnects abort the request (cancellation), a bound on what an SSE
+// stream may hold for a client that does not read, graceful drain on close.
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.js';
+
+export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
 
 export interface ListenOptions {
   readonly port?: number;
@@ -19,30 +22,57 @@ export interface ListenOptions {
    * balancer, set it above the balancer's idle timeout, or the balancer reuses connections this server closed.
    */
   readonly keepAliveTimeoutMs?: number;
+  /**
+   * Most bytes an SSE response (progress stream, `subscriptions/listen`) may hold unsent because its
+   * client does not read. Default 1 MiB. Past it the server drops the stream: the connection is closed
+   * without the final event (the client sees a broken stream and must re-issue the request, H18), the
+   * request is cancelled as on any disconnect (a tool's `ctx.signal` aborts, a listen subscription ends)
+   * and its buffered frames are freed. One frame is always accepted while nothing is waiting, so a large
+   * final result is never dropped for its own size.
+   */
+  readonly maxStreamBufferBytes?: number;
 }
 
 export interface RunningServer {
   readonly url: string;
   readonly port: number;
   readonly server: NodeServer;
-  /** Stop accepting connections, let in-flight requests finish (up to `graceMs`), then close. */
+  /**
+   * Stop accepting connections, end open `subscriptions/listen` streams, let in-flight requests finish
+   * (up to `graceMs`), then close. Requests of clients that went away do not hold the drain.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
+interface Limits {
+  readonly path: string;
+  readonly maxBody: number;
+  readonly maxStreamBuffer: number;
+}
+
+/** The Request a live connection serves: undici links a Request's signal to ours only through a WeakRef. */
+const servedRequests = new WeakMap<ServerResponse, Request>();
+
 export async function listen(handler: HttpHandler, options: ListenOptions = {}): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const limits: Limits = {
+    path: options.path ?? '/mcp',
+    maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxStreamBuffer: options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES,
+  };
+  // Listen streams never finish on their own: the drain on close does not wait for them.
   const inflight = new Set<Promise<void>>();
+  const listening = new Set<Promise<void>>();
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // Node checks request timeouts only every connectionsCheckingInterval (30 s by default).
   const server = createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 20_000), connectionsCheckingInterval: Math.max(100, Math.min(1000, requestTimeout / 4)) }, (req, res) => {
-    const done = serve(handler, req, res, path, maxBody).catch(() => {
-      if (!res.headersSent) res.writeHead(500).end();
+    const done = serve(handler, req, res, limits).catch(() => {
+      if (!res.headersSent) answer(res, jsonRpcError(500, null, -32603, 'Internal error'));
       else res.destroy();
     });
-    inflight.add(done);
-    void done.finally(() => inflight.delete(done));
+    const set = req.headers['mcp-method'] === 'subscriptions/listen' ? listening : inflight;
+    set.add(done);
+    void done.finally(() => set.delete(done));
   });
   if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
@@ -52,36 +82,67 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
   const port = (server.address() as AddressInfo).port;
   const shownHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${shownHost}:${port}${path}`,
+    url: `http://${shownHost}:${port}${limits.path}`,
     port,
     server,
     async close(graceMs = 10_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
-      const drained = Promise.allSettled([...inflight]);
-      await Promise.race([drained, new Promise((r) => setTimeout(r, graceMs).unref())]);
+      const deadline = new Promise((r) => setTimeout(r, graceMs).unref());
+      await Promise.race([Promise.allSettled([...inflight]), deadline]);
+      // Ends listen streams with their completion result (and cancels what is still running).
       await handler.close();
+      // Let those final frames reach clients that read; the rest are cut below.
+      await Promise.race([Promise.allSettled([...listening, ...inflight]), new Promise((r) => setTimeout(r, Math.min(1000, graceMs)).unref())]);
       server.closeAllConnections();
       await closed;
     },
   };
 }
 
-async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResponse, path: string, maxBody: number): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  if (url.pathname !== path) {
-    await send(res, jsonRpcError(404, null, -32601, `Not found: the MCP endpoint is ${path}`));
+/**
+ * The URL a request names: origin-form joined to its Host, or absolute-form as it stands (RFC 9112
+ * §3.2.2: a server MUST accept it and then ignore Host). `undefined` for a target or Host no URL can
+ * be made of, which is the client's error (400), not the server's.
+ */
+function requestUrl(req: IncomingMessage): URL | undefined {
+  const target = req.url ?? '/';
+  try {
+    if (target.startsWith('/')) {
+      const host = req.headers.host ?? 'localhost';
+      // uri-host [":" port] (RFC 9110 §7.2); `new URL` would quietly re-read userinfo, paths or spaces.
+      if (!/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]+)(?::\d*)?$/.test(host)) return undefined;
+      return new URL(`http://${host}${target}`);
+    }
+    const url = new URL(target);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResponse, limits: Limits): Promise<void> {
+  const url = requestUrl(req);
+  if (url === undefined) {
+    req.resume();
+    answer(res, jsonRpcError(400, null, -32600, 'Bad Request: invalid Host header or request target'));
     return;
   }
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > maxBody) {
-    await send(res, jsonRpcError(413, null, -32600, `Request body exceeds ${maxBody} bytes`));
+  if (url.pathname !== limits.path) {
     req.resume();
+    answer(res, jsonRpcError(404, null, -32601, `Not found: the MCP endpoint is ${limits.path}`));
+    return;
+  }
+  const tooLarge = () => jsonRpcError(413, null, -32600, `Request body exceeds ${limits.maxBody} bytes`);
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > limits.maxBody) {
+    req.resume();
+    answer(res, tooLarge());
     return;
   }
   const abort = new AbortController();
   // The client went away before the answer was complete: that is the cancellation (CN2).
-  res.on('close', () => {
+  res.once('close', () => {
     if (!res.writableFinished) abort.abort(new Error('client disconnected'));
   });
   const headers = new Headers();
@@ -90,57 +151,110 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
     if (Array.isArray(v)) for (const item of v) headers.append(k, item);
     else headers.set(k, v);
   }
+  // Absolute-form: the target's authority is the host (the Host check then sees the same name).
+  headers.set('host', url.host);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+  const body = hasBody ? limitedBody(req, limits.maxBody) : undefined;
+  const request = new Request(url, {
     method: req.method ?? 'GET',
     headers,
     signal: abort.signal,
-    ...(hasBody ? { body: limitedBody(req, maxBody), duplex: 'half' } : {}),
+    ...(body !== undefined ? { body: body.stream, duplex: 'half' } : {}),
   } as RequestInit);
+  // Keep the Request (and with it the controller its own signal hangs on) alive as long as the
+  // connection is: otherwise a collected Request never hears the disconnect, its handler never aborts
+  // and a listen stream's timer and bus listener stay forever.
+  servedRequests.set(res, request);
   let response: Response;
   try {
     response = await handler.fetch(request);
-  } catch (e) {
-    response = (e as { code?: string }).code === 'BODY_TOO_LARGE' ? jsonRpcError(413, null, -32600, `Request body exceeds ${maxBody} bytes`) : jsonRpcError(500, null, -32603, 'Internal error');
+  } catch {
+    response = body?.exceeded() ? tooLarge() : jsonRpcError(500, null, -32603, 'Internal error');
   }
-  await send(res, response, abort.signal);
+  // However the handler read the body (the SDK answers a failed read with 400 -32700): over the limit is 413.
+  if (body?.exceeded() && response.status !== 413) {
+    await response.body?.cancel().catch(() => {});
+    response = tooLarge();
+  }
+  await send(res, response, limits.maxStreamBuffer);
 }
 
-function limitedBody(req: IncomingMessage, max: number): ReadableStream<Uint8Array> {
+function limitedBody(req: IncomingMessage, max: number): { stream: ReadableStream<Uint8Array>; exceeded(): boolean } {
   let size = 0;
+  let over = false;
   const source = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-  return source.pipeThrough(
+  const stream = source.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         size += chunk.byteLength;
-        if (size > max) controller.error(Object.assign(new Error('body too large'), { code: 'BODY_TOO_LARGE' }));
-        else controller.enqueue(chunk);
+        if (size > max) {
+          over = true;
+          controller.error(Object.assign(new Error('body too large'), { code: 'BODY_TOO_LARGE' }));
+        } else controller.enqueue(chunk);
       },
     }),
   );
+  return { stream, exceeded: () => over };
 }
 
-async function send(res: ServerResponse, response: Response, signal?: AbortSignal): Promise<void> {
+/** A small answer the server makes itself (errors): written at once. */
+function answer(res: ServerResponse, response: Response): void {
+  void send(res, response, DEFAULT_MAX_STREAM_BUFFER_BYTES);
+}
+
+async function send(res: ServerResponse, response: Response, maxStreamBuffer: number): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((v, k) => (headers[k] = v));
-  if ((headers['content-type'] ?? '').startsWith('text/event-stream')) headers['x-accel-buffering'] = 'no';
+  const sse = (headers['content-type'] ?? '').startsWith('text/event-stream');
+  if (sse) headers['x-accel-buffering'] = 'no';
+  if (res.destroyed) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
   res.writeHead(response.status, headers);
   if (response.body === null) {
     res.end();
     return;
   }
   const reader = response.body.getReader();
+  // A closed connection ends the copy at once: a read pending on a quiet stream (listen) returns done.
+  const onClose = () => void reader.cancel().catch(() => {});
+  res.once('close', onClose);
   try {
     for (;;) {
-      if (signal?.aborted) break;
       const { done, value } = await reader.read();
-      if (done) break;
-      if (!res.write(value)) await new Promise((r) => res.once('drain', r));
-      // SSE frames must reach the client now, not when a buffer fills.
-      (res as unknown as { flush?: () => void }).flush?.();
+      if (done || res.destroyed) break;
+      if (sse) {
+        // Keep reading so nothing piles up in the stream behind us; what the socket has not taken is
+        // bounded: a client this far behind is dropped (ListenOptions.maxStreamBufferBytes).
+        if (res.writableLength > maxStreamBuffer) {
+          res.destroy();
+          break;
+        }
+        res.write(value);
+        // SSE frames must reach the client now, not when a buffer fills.
+        (res as unknown as { flush?: () => void }).flush?.();
+      } else if (!res.write(value)) {
+        await drainOrClose(res);
+      }
     }
   } finally {
+    res.off('close', onClose);
     await reader.cancel().catch(() => {});
-    res.end();
+    if (!res.destroyed) res.end();
   }
+}
+
+/** 'drain' never comes to a connection that closed: wait for either. */
+function drainOrClose(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }
