@@ -33,6 +33,7 @@ export function readme(model: ServerModel): string {
     tools: model.tools.map((t) => ({ name: t.name, summary: summary(t.title ?? t.description), headers: t.headers.map((h) => `\`Mcp-Param-${h.header}\``).join(', ') })),
     resources: [...model.resources.map((r) => ({ uri: r.uri, summary: summary(r.title ?? r.description) })), ...model.resourceTemplates.map((t) => ({ uri: t.uriTemplate, summary: summary(t.title ?? t.description) }))],
     prompts: model.prompts.map((p) => ({ name: p.name, summary: summary(p.title ?? p.description) })),
+    fileTemplates: model.resourceTemplates.some((t) => t.uriTemplate.startsWith('file://')),
   });
 }
 

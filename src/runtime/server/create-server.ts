@@ -12,7 +12,7 @@ import {
   type ReadResourceResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { matchUriTemplate } from '../../common/uri-template.js';
+import { matchUriTemplate, templateValueProblem } from '../../common/uri-template.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
@@ -159,6 +159,9 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       } else {
         const match = templates.map((t) => ({ t, vars: t.match(uri) })).find((m) => m.vars !== null);
         if (match === undefined) throw new ResourceNotFoundError(uri);
+        // R3: a value that leaves its segment (traversal, "/" in a single segment, NUL, backslash) never reaches the handler.
+        const unsafe = templateValueProblem(match.t.spec.definition.uriTemplate, match.vars!);
+        if (unsafe !== undefined) throw new ProtocolError(INVALID_PARAMS, `Invalid resource URI: ${unsafe}`, { uri });
         mimeType = match.t.spec.definition.mimeType;
         cache = match.t.spec.cache;
         out = await handler(match.t.spec.method)(match.vars, requestContext(ctx, ctx.mcpReq.signal, notifier));
