@@ -41,12 +41,14 @@ interface PreparedTool {
   readonly spec: ToolSpec;
   readonly validateInput: Validator;
   readonly validateOutput: Validator | undefined;
+  /** Form-mode `elicit` keys → their requestedSchema's validator, for answers on the retry. */
+  readonly validateAnswers: ReadonlyMap<string, Validator>;
 }
 
 /** Compile on first use: start-up stays fast with many tools, and each schema compiles once. */
-function lazy(compile: (schema: Readonly<Record<string, unknown>>) => Validator, schema: Readonly<Record<string, unknown>>): Validator {
+function lazy(compile: (schema: Readonly<Record<string, unknown>>, dataVar?: string) => Validator, schema: Readonly<Record<string, unknown>>, dataVar?: string): Validator {
   let v: Validator | undefined;
-  return (value) => (v ??= compile(schema))(value);
+  return (value) => (v ??= compile(schema, dataVar))(value);
 }
 
 export type ServerFactory = () => Server;
@@ -63,6 +65,9 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
         spec,
         validateInput: lazy(compile, spec.definition.inputSchema),
         validateOutput: spec.definition.outputSchema ? lazy(compile, spec.definition.outputSchema) : undefined,
+        validateAnswers: new Map(
+          Object.entries(spec.elicit).flatMap(([key, e]) => (e.mode === 'form' && e.requestedSchema !== undefined ? [[key, lazy(compile, e.requestedSchema, 'content')] as const] : [])),
+        ),
       },
     ]),
   );
@@ -100,6 +105,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     const input = args ?? {};
     const invalid = tool.validateInput(input);
     if (invalid !== undefined) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`);
+    const badAnswer = answerProblem(tool, ctx.mcpReq.inputResponses);
+    if (badAnswer !== undefined) throw new ProtocolError(INVALID_PARAMS, badAnswer.message, { inputResponse: badAnswer.key });
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
     const abort = new AbortController();
     const onAbort = () => abort.abort(ctx.mcpReq.signal.reason);
@@ -218,6 +225,29 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     }
     return server;
   };
+}
+
+/**
+ * MR12: answers to the tool's own `elicit` keys are client data; a malformed one (unknown action, accepted
+ * form content that does not match the spec's schema — `{"confirm": "false"}` for a boolean) is a
+ * JSON-RPC -32602 before the handler runs, so `ctx.elicit.<key>.response` is always what its type says.
+ * Keys the tool did not declare are left alone (handlers read them raw from `ctx.inputResponses`).
+ */
+function answerProblem(tool: PreparedTool, responses: Record<string, unknown> | undefined): { key: string; message: string } | undefined {
+  if (responses === undefined) return undefined;
+  for (const [key, spec] of Object.entries(tool.spec.elicit)) {
+    if (!Object.hasOwn(responses, key)) continue;
+    const answer = responses[key];
+    const action = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as { action?: unknown }).action : undefined;
+    if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
+      return { key, message: `Invalid input response "${key}": action must be "accept", "decline" or "cancel"` };
+    }
+    if (action !== 'accept' || spec.mode !== 'form') continue;
+    const content = (answer as { content?: unknown }).content ?? {};
+    const invalid = tool.validateAnswers.get(key)?.(content);
+    if (invalid !== undefined) return { key, message: `Invalid input response "${key}": ${invalid}` };
+  }
+  return undefined;
 }
 
 class ToolTimeout extends Error {

@@ -4,10 +4,10 @@ import { createAjv } from '../../common/ajv.js';
 export type Validator = (value: unknown) => string | undefined;
 
 /** One ajv per server definition; each schema compiles once (lazily, see create-server.ts). */
-export function createValidatorCompiler(): (schema: Readonly<Record<string, unknown>>) => Validator {
+export function createValidatorCompiler(): (schema: Readonly<Record<string, unknown>>, dataVar?: string) => Validator {
   const ajv = createAjv({ strict: false, useDefaults: false });
-  return (schema) => {
+  return (schema, dataVar = 'arguments') => {
     const validate: ValidateFunction = ajv.compile(schema);
-    return (value) => (validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar: 'arguments' }));
+    return (value) => (validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar }));
   };
 }
