@@ -15,7 +15,7 @@ import {
 import { matchUriTemplate, templateValueProblem } from '../../common/uri-template.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
-import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
+import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
 import { createValidatorCompiler, type Validator } from './validators.js';
 
 const INVALID_PARAMS = -32602;
@@ -26,7 +26,11 @@ export interface ServerOptions {
   readonly pageSize?: number;
   /** Default upper bound for tool handlers, in ms (a tool's `timeoutMs` in the spec wins). Default: none. */
   readonly toolTimeoutMs?: number;
-  /** Called with every error a handler throws (the client sees only a safe message). Default: stderr. */
+  /**
+   * Called with every unexpected error a handler throws; the client sees only a generic message ("Tool x
+   * failed", "Reading <uri> failed"). PublicError and ProtocolError are meant for the client and are
+   * not reported. Default: the stack on stderr.
+   */
   readonly onHandlerError?: (error: unknown, where: string) => void;
   /** Where `ctx.notify` publishes change events (createMcpgenServer wires the HTTP handler's bus). */
   readonly notifier?: ChangeNotifier;
@@ -57,7 +61,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const compile = createValidatorCompiler();
   const pageSize = Math.max(1, options.pageSize ?? 100);
   const notifier = options.notifier ?? NO_LISTENERS;
-  const onError = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`));
+  const report = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${describeError(e)}\n`));
+  /** Never throws: a reporter that fails must not turn into the client's answer. */
+  const onError = (e: unknown, where: string): void => {
+    try {
+      report(e, where);
+    } catch (failure) {
+      process.stderr.write(`[mcpgen] ${where}: onHandlerError threw (${describeError(failure)}) while reporting: ${describeError(e)}\n`);
+    }
+  };
   const tools = new Map<string, PreparedTool>(
     def.tools.map((spec) => [
       spec.definition.name,
@@ -87,9 +99,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     'resources/templates/list': def.listCache,
     'prompts/list': def.listCache,
   };
-  /** A handler's failure as the JSON-RPC error the client sees: protocol errors pass, the rest is logged. */
+  /**
+   * A resource/prompt/completion handler's failure as the JSON-RPC error the client sees: ProtocolErrors
+   * pass (notFound, protocolError), a PublicError's message is sent as -32603, anything else is reported
+   * to onHandlerError and the client sees only `safeMessage`.
+   */
   const internal = (e: unknown, where: string, safeMessage: string): ProtocolError => {
-    if (e instanceof ProtocolError) return e;
+    const c = classify(e);
+    if (c.kind === 'protocol') return e as ProtocolError;
+    if (c.kind === 'public') return new ProtocolError(INTERNAL_ERROR, c.message);
     onError(e, where);
     return new ProtocolError(INTERNAL_ERROR, safeMessage);
   };
@@ -143,10 +161,14 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       }
       return server.projectCallToolResult(result, tool.spec.definition.outputSchema);
     } catch (e) {
-      if (e instanceof ToolTimeout) return errorResult(`Tool ${name} timed out after ${e.ms} ms`);
-      if (e instanceof ProtocolError) throw e;
+      // The client sees a thrown message only when the handler meant it (PublicError, ProtocolError);
+      // other messages (file paths, SQL, stack details) go to onHandlerError alone.
+      const c = classify(e);
+      if (c.kind === 'timeout') return errorResult(`Tool ${name} timed out after ${(e as ToolTimeout).ms} ms`);
+      if (c.kind === 'protocol') throw e;
+      if (c.kind === 'public') return errorResult(c.message);
       onError(e, `tool ${name}`);
-      return errorResult(`Tool ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return errorResult(`Tool ${name} failed`);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       ctx.mcpReq.signal.removeEventListener('abort', onAbort);
@@ -177,7 +199,11 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       throw internal(e, `resource ${uri}`, `Reading ${uri} failed`);
     }
     if (isInputRequiredReply(out)) return inputRequiredResult(out);
-    return { contents: toContents(out as ResourceReply, uri, mimeType), ...(cache ?? {}) };
+    try {
+      return { contents: toContents(out as ResourceReply, uri, mimeType), ...(cache ?? {}) };
+    } catch (e) {
+      throw internal(e, `resource ${uri}`, `Reading ${uri} failed`); // a reply whose getters throw
+    }
   }
 
   async function getPrompt(name: string, args: Record<string, string> | undefined, ctx: ServerContext): Promise<GetPromptResult | ReturnType<typeof inputRequired>> {
@@ -194,7 +220,11 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       throw internal(e, `prompt ${name}`, `Prompt ${name} failed`);
     }
     if (isInputRequiredReply(out)) return inputRequiredResult(out);
-    return toPromptResult(out as PromptReply, prompt.definition.description);
+    try {
+      return toPromptResult(out as PromptReply, prompt.definition.description);
+    } catch (e) {
+      throw internal(e, `prompt ${name}`, `Prompt ${name} failed`);
+    }
   }
 
   return () => {
@@ -219,7 +249,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     if (def.capabilities.completions) {
       server.setRequestHandler('completion/complete', async (req, ctx) => {
         const complete = handlers.complete;
-        const values = typeof complete === 'function' ? ((await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal, notifier))) as string[]) : [];
+        let values: string[] = [];
+        try {
+          if (typeof complete === 'function') values = (await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal, notifier))) as string[];
+        } catch (e) {
+          throw internal(e, 'completion/complete', 'Completion failed');
+        }
         return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
       });
     }
@@ -248,6 +283,35 @@ function answerProblem(tool: PreparedTool, responses: Record<string, unknown> | 
     if (invalid !== undefined) return { key, message: `Invalid input response "${key}": ${invalid}` };
   }
   return undefined;
+}
+
+/** What a thrown value is, without trusting it: a Proxy or a hostile getter must not throw from here. */
+function classify(e: unknown): { kind: 'timeout' | 'protocol' | 'other' } | { kind: 'public'; message: string } {
+  try {
+    if (e instanceof ToolTimeout) return { kind: 'timeout' };
+    if (e instanceof ProtocolError) return { kind: 'protocol' };
+    if (e instanceof PublicError) {
+      const message: unknown = e.message; // read once: a getter could answer differently the second time
+      if (typeof message === 'string') return { kind: 'public', message };
+    }
+  } catch {
+    // instanceof on a Proxy runs its getPrototypeOf trap; a message getter may throw
+  }
+  return { kind: 'other' };
+}
+
+/** For logs: the stack or the text of any thrown value, even one whose String() or stack getter throws. */
+function describeError(e: unknown): string {
+  try {
+    if (e instanceof Error) return String(e.stack ?? e.message);
+    return String(e);
+  } catch {
+    try {
+      return `unprintable thrown value (${Object.prototype.toString.call(e)})`;
+    } catch {
+      return 'unprintable thrown value';
+    }
+  }
 }
 
 class ToolTimeout extends Error {
