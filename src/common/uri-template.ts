@@ -115,13 +115,15 @@ const RESERVED = /^[:/?#[\]@!$&'()*+,;=]$/;
 
 /**
  * Expand a template (RFC 6570 levels 1–4) so that matchUriTemplate gives the same values back:
- * `%` is always percent-encoded (also in `{+x}`/`{#x}`), `.` inside `{.x}` values, and in a `{+x}` value
- * a `?` when the template has a query expression and a `#` when it has a fragment expression (they would
- * end the value early). Otherwise `{+x}` and `{#x}` keep reserved characters as RFC 6570 says.
+ * `%` is always percent-encoded (also in `{+x}`/`{#x}`); `.` in `{.x}` values, and in `{x}`, `{/x}`
+ * values when the template has a `{.x}` expression; in a `{+x}` value a `?` when the template has a
+ * query expression and a `#` when it has a fragment expression (they would end the value early).
+ * Otherwise `{+x}` and `{#x}` keep reserved characters as RFC 6570 says.
  */
 export function expandUriTemplate(template: string, variables: Readonly<Record<string, unknown>>): string {
   const hasQuery = /\{[?&]/.test(template);
   const hasFragment = template.includes('{#');
+  const hasDot = template.includes('{.');
   let out = '';
   for (const part of splitTemplate(template)) {
     if (typeof part === 'string') {
@@ -130,7 +132,7 @@ export function expandUriTemplate(template: string, variables: Readonly<Record<s
     }
     const op = OPERATOR_TABLE[part.operator]!;
     const keep = (ch: string): boolean => {
-      if (part.operator === '.' && ch === '.') return false;
+      if (ch === '.' && (part.operator === '.' || (hasDot && !op.reserved && !op.named))) return false;
       if (UNRESERVED.test(ch)) return true;
       if (!op.reserved || !RESERVED.test(ch)) return false;
       return !(part.operator === '+' && ((ch === '?' && hasQuery) || (ch === '#' && hasFragment)));
@@ -159,12 +161,20 @@ function percentEncode(ch: string): string {
 }
 
 /**
+ * Longest URI matched against templates. Adjacent `{+a}{+b}` expressions make matching quadratic in the
+ * URI's length (the split between them is searched); 8 KiB, the request-line limit of common HTTP
+ * servers, keeps the worst case to milliseconds. Longer URIs match no template (-32602 not found).
+ */
+export const MAX_MATCHED_URI = 8192;
+
+/**
  * Match a URI against an RFC 6570 template (the inverse of expandUriTemplate, as far as it is defined):
  * literal parts must match exactly, `{?x,y}` / `{&x}` query parts are optional and order-free. Values are
  * percent-decoded; every variable outside a query expression is present ("" when empty). Returns null
- * when the URI does not match or holds a malformed percent-encoding.
+ * when the URI does not match, holds a malformed percent-encoding or is longer than MAX_MATCHED_URI.
  */
 export function matchUriTemplate(template: string, uri: string): TemplateMatch | null {
+  if (uri.length > MAX_MATCHED_URI) return null;
   const compiled = compileMatcher(template);
   if (compiled === undefined) return null;
   const m = compiled.regex.exec(uri);
@@ -251,6 +261,10 @@ function compileMatcher(template: string): Matcher | undefined {
   if (parseUriTemplate(template).ok) {
     const hasQuery = /\{[?&]/.test(template);
     const hasFragment = template.includes('{#');
+    // A "." or ";" expression starts where a value of another expression may not: keep those out of them
+    // (expansion percent-encodes them there), so "{name}{.ext}" and "{id}{;mode}" split unambiguously.
+    const dot = template.includes('{.') ? '.' : '';
+    const semi = template.includes('{;') ? ';' : '';
     let re = '';
     const captures: Capture[] = [];
     const queryNames = new Set<string>();
@@ -269,7 +283,13 @@ function compileMatcher(template: string): Matcher | undefined {
       }
       const sep = OPERATOR_TABLE[op]!.sep;
       // `{+x}` takes "?" and "#" too, unless a query or fragment expression of the template needs them.
-      const chars = op === '+' ? `[^${hasQuery ? '?' : ''}${hasFragment ? '#' : ''}]` : op === '#' ? '[^]' : op === '/' ? '[^?#/]' : op === '.' ? '[^?#/.]' : op === ';' ? '[^?#/;,]' : '[^?#/,]';
+      const chars =
+        op === '+' ? `[^${hasQuery ? '?' : ''}${hasFragment ? '#' : ''}]`
+        : op === '#' ? '[^]'
+        : op === '/' ? `[^?#/${dot}${semi}]`
+        : op === '.' ? `[^?#/.${semi}]`
+        : op === ';' ? `[^?#/;,${dot}]`
+        : `[^?#/,${dot}${semi}]`;
       part.variables.forEach((v, k) => {
         const lead = op === '#' ? (k === 0 ? '#' : ',') : op === '.' || op === '/' || op === ';' ? `\\${op}` : k === 0 ? '' : ',';
         const body = v.explode ? `((?:${chars}|${escape(sep)})*)` : op === '+' || op === '#' ? `(${chars}*?)` : `(${chars}*)`;

@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { FilesClient } from '../../generated/files/client.js';
 import type { createFilesServer as CreateFilesServer, FilesHandlers } from '../../generated/files/server.js';
 import { createMcpgenServer, realPathInRoot, resolveInRoot, type ServerDefinition } from '../../src/runtime/server/index.js';
+import { expandUriTemplate, matchUriTemplate, MAX_MATCHED_URI } from '../../src/common/uri-template.js';
 import { cli, tempDir } from '../helpers.js';
+import { prng } from '../support/prng.js';
 import { importCompiled } from '../support/servers.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
@@ -85,6 +87,43 @@ describe('template values reach handlers decoded, or not at all', () => {
       expect(await read(uri)).toEqual(expected);
     });
   }
+});
+
+describe('expansion and matching are inverses', () => {
+  it('gives back 4,000 seeded random values (empty, all of "?#%/&=,;." and non-ASCII) through each kind of expression', () => {
+    const r = prng(9);
+    const templates: [string, (v: () => string) => Record<string, string | string[]>][] = [
+      ['file:///project/{+path}', (v) => ({ path: v() })],
+      ['file:///project/{+path}{?rev}', (v) => ({ path: v(), rev: v() })],
+      ['file:///project/{+path}{#frag}', (v) => ({ path: v(), frag: v() })],
+      ['git://project/{ref}/log{?limit,since}', (v) => ({ ref: v(), limit: v(), since: v() })],
+      ['tree://x{/parts*}', (v) => ({ parts: [v(), v(), v()].filter((p) => p !== '') })],
+      ['m://x/{id}{;mode}', (v) => ({ id: v(), mode: v() })],
+      ['n://x/{name}{.ext}', (v) => ({ name: v(), ext: v() })],
+      ['n://x{/dir}{/name}{.ext}', (v) => ({ dir: v(), name: v(), ext: v() })],
+      ['q://x?fixed=1{&a,b}', (v) => ({ a: v(), b: v() })],
+    ];
+    const failures: string[] = [];
+    for (let i = 0; i < 4000; i++) {
+      const [template, make] = r.pick(templates);
+      const vars = make(() => (r.int(6) === 0 ? '' : r.string(8)));
+      const uri = expandUriTemplate(template, vars);
+      const back = matchUriTemplate(template, uri);
+      if (JSON.stringify(back) !== JSON.stringify(Object.fromEntries(Object.keys(back ?? {}).map((k) => [k, vars[k]]))) || Object.keys(back ?? {}).length !== Object.keys(vars).length) {
+        if (failures.length < 5) failures.push(`${template} ${JSON.stringify(vars)} → ${uri} → ${JSON.stringify(back)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
+describe('long URIs', () => {
+  it(`match templates up to ${MAX_MATCHED_URI} characters (adjacent {+a}{+b} make matching quadratic), and no further`, async () => {
+    const path = (n: number) => 'a'.repeat(n - 'file:///project/'.length);
+    expect(matchUriTemplate('file:///project/{+path}', `file:///project/${path(MAX_MATCHED_URI)}`)).toEqual({ path: path(MAX_MATCHED_URI) });
+    expect(matchUriTemplate('file:///project/{+path}', `file:///project/${path(MAX_MATCHED_URI + 1)}`)).toBeNull();
+    expect(await read(`file:///project/${path(MAX_MATCHED_URI + 1)}`)).toEqual({ code: -32602, ran: false });
+  });
 });
 
 describe('generated client and server of one spec (files) round-trip template values', () => {
