@@ -4,7 +4,7 @@
 // The conformance suite's fixtures (github:modelcontextprotocol/conformance, everything-server),
 // implemented on the generated EverythingHandlers.
 import { createHmac, randomUUID } from 'node:crypto';
-import { MissingRequiredClientCapabilityError, ProtocolError, type RequestContext } from '@mcpgen/runtime/server';
+import { MissingRequiredClientCapabilityError, ProtocolError, PublicError, type RequestContext } from '@mcpgen/runtime/server';
 import type { EverythingHandlers } from './server.js';
 
 const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -58,7 +58,8 @@ export const handlers: EverythingHandlers = {
     return text(String(ctx.meta.progressToken ?? 0));
   },
   testErrorHandling() {
-    throw new Error('This tool intentionally returns an error for testing');
+    // A PublicError's message is meant for the client; any other thrown error reaches it only as "Tool x failed".
+    throw new PublicError('This tool intentionally returns an error for testing');
   },
   testMissingCapability(_args, ctx) {
     if (!ctx.clientCapabilities.sampling) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { sampling: {} } });

@@ -1,9 +1,11 @@
 // Written once by mcpgen from specs/files.yaml as a starting point. This file is yours:
 // mcpgen never overwrites it. Regenerating updates server.ts, whose types this file must satisfy.
 
-import { notFound } from '@mcpgen/runtime/server';
+import { relative, sep } from 'node:path';
+import { notFound, resolveInRoot } from '@mcpgen/runtime/server';
 import type { FilesHandlers } from './server.js';
 
+const ROOT = '/project';
 const FILES: Record<string, string> = {
   'README.md': '# Project\n\nAn example project.\n',
   'src/index.ts': 'export const answer = 42;\n',
@@ -33,11 +35,13 @@ export const handlers: FilesHandlers = {
       .filter((p) => p.startsWith('src/'))
       .map((p) => ({ uri: `file:///project/${p}`, mimeType: 'text/plain', text: FILES[p]! }));
   },
-  readProjectFile({ path }, ctx) {
-    const rel = Array.isArray(path) ? path.join('/') : path;
-    const text = rel.split('/').includes('..') ? undefined : FILES[rel];
-    if (text === undefined) notFound(`file:///project/${rel}`);
-    void ctx;
+  readProjectFile({ path }) {
+    // The runtime has already refused values with ".." or empty segments, NUL or a backslash. A server on a real
+    // disk resolves inside its root with `await realPathInRoot(root, path)` (symlinks too) and reads that
+    // file; this in-memory tree needs only the lexical check of resolveInRoot.
+    const file = resolveInRoot(ROOT, path);
+    const text = file === undefined ? undefined : FILES[relative(ROOT, file).split(sep).join('/')];
+    if (text === undefined) notFound(`file:///project/${path}`);
     return text;
   },
   readGitLog({ ref }) {

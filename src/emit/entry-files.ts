@@ -35,7 +35,7 @@ export function emitHandlersScaffold(model: ServerModel, file: FileSink): void {
   const members: string[] = [];
   for (const t of model.tools) members.push(stub(t.method, `tool ${t.name}`));
   for (const r of model.resources) members.push(stub(r.method, `resource ${r.uri}`));
-  for (const t of model.resourceTemplates) members.push(stub(t.method, `resource template ${t.uriTemplate}`));
+  for (const t of model.resourceTemplates) members.push(t.uriTemplate.startsWith('file://') ? fileTemplateStub(t.method, t.uriTemplate) : stub(t.method, `resource template ${t.uriTemplate}`));
   for (const p of model.prompts) members.push(stub(p.method, `prompt ${p.name}`));
   file.addImportDeclaration({ moduleSpecifier: './server.js', isTypeOnly: true, namedImports: [handlersInterfaceName(model)] });
   file.addVariableStatement({
@@ -48,4 +48,23 @@ export function emitHandlersScaffold(model: ServerModel, file: FileSink): void {
 
 function stub(method: string, what: string): string {
   return `  async ${method}() {\n    throw new Error(${literal(`${what}: not implemented yet`)});\n  },`;
+}
+
+/**
+ * A file:// template's stub shows the safe way to reach the file (R3): the runtime has already refused
+ * values that leave their segment; realPathInRoot keeps the joined path inside the root, symlinks included.
+ */
+function fileTemplateStub(method: string, uriTemplate: string): string {
+  const what = literal(`resource template ${uriTemplate}: not implemented yet`);
+  return [
+    `  async ${method}(variables) {`,
+    `    // Resolve template values inside a root directory, never by string concatenation:`,
+    `    //   const file = await realPathInRoot('/srv/files', variables.<name>); // undefined when outside the root or missing`,
+    `    //   if (file === undefined) notFound(uri); // uri: the resource URI that was read`,
+    `    //   return new Uint8Array(await readFile(file));`,
+    `    // (realPathInRoot and notFound come from '@mcpgen/runtime/server', readFile from 'node:fs/promises'.)`,
+    `    void variables;`,
+    `    throw new Error(${what});`,
+    `  },`,
+  ].join('\n');
 }

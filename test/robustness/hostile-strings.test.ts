@@ -116,7 +116,8 @@ export const handlers: HostileHandlers = {
       expect(Object.hasOwn(tools[0].inputSchema.properties, '__proto__')).toBe(true);
       expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       expect(((await client.readHostileResource()).contents[0] as { text: string }).text).toBe(P);
-      expect(((await client.readHostileTemplate({ id: 'a b/c' })).contents[0] as { text: string }).text).toBe('a b/c');
+      expect(((await client.readHostileTemplate({ id: 'a b,c?#%é' })).contents[0] as { text: string }).text).toBe('a b,c?#%é');
+      await expect(client.readHostileTemplate({ id: 'a b/c' })).rejects.toMatchObject({ code: -32602 }); // "/" leaves the {id} segment
       const prompt = await client[promptMethod]({ 'arg"1': P });
       expect(prompt.messages[0].content.text).toBe(P);
       expect(prompt.description).toBe(P);

@@ -3,8 +3,9 @@
 // requests through the elicitation handler. What we add: static tool definitions on every call (no
 // tools/list round trip first), one refresh-and-retry on HeaderMismatch, typed results, listen() as an
 // async iterator, and one replay of a request whose pooled connection died before any response (replay-fetch.ts).
-import { Client, ProtocolError, StreamableHTTPClientTransport, UriTemplate, type CallToolResult, type ContentBlock, type GetPromptResult, type ReadResourceResult, type Tool, type Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, StreamableHTTPClientTransport, type CallToolResult, type ContentBlock, type GetPromptResult, type ReadResourceResult, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { expandUriTemplate } from '../shared/uri-template.js';
 import { replayingFetch, replayPolicy, type ConnectionRetry } from './replay-fetch.js';
 
 export const HEADER_MISMATCH = -32020;
@@ -145,7 +146,9 @@ export abstract class McpgenClient {
   }
 
   protected readTemplate(template: string, variables: Readonly<Record<string, unknown>>, options: CallOptions = {}): Promise<ReadResourceResult> {
-    return this.readResource(new UriTemplate(template).expand(variables as Record<string, string>), options);
+    // Our own expansion, the inverse of the generated server's matching (the SDK's UriTemplate leaves values
+    // of multi-variable expressions unencoded, drops the names of `{;x}` and the dots of `{.x}` values).
+    return this.readResource(expandUriTemplate(template, variables), options);
   }
 
   protected getPrompt(name: string, args: Readonly<Record<string, string | undefined>>, options: CallOptions = {}): Promise<GetPromptResult> {

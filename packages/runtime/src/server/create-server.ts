@@ -12,10 +12,10 @@ import {
   type ReadResourceResult,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { matchUriTemplate } from '../shared/uri-template.js';
+import { matchUriTemplate, templateValueProblem } from '../shared/uri-template.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
-import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
+import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
 import { exceedsJsonSize } from './response-size.js';
 import { createValidatorCompiler, type Validator } from './validators.js';
 
@@ -27,7 +27,11 @@ export interface ServerOptions {
   readonly pageSize?: number;
   /** Default upper bound for tool handlers, in ms (a tool's `timeoutMs` in the spec wins). Default: none. */
   readonly toolTimeoutMs?: number;
-  /** Called with every error a handler throws (the client sees only a safe message). Default: stderr. */
+  /**
+   * Called with every unexpected error a handler throws; the client sees only a generic message ("Tool x
+   * failed", "Reading <uri> failed"). PublicError and ProtocolError are meant for the client and are
+   * not reported. Default: the stack on stderr.
+   */
   readonly onHandlerError?: (error: unknown, where: string) => void;
   /**
    * Largest tool result or resource contents, as JSON text (characters, counted roughly), checked
@@ -48,12 +52,14 @@ interface PreparedTool {
   readonly spec: ToolSpec;
   readonly validateInput: Validator;
   readonly validateOutput: Validator | undefined;
+  /** Form-mode `elicit` keys → their requestedSchema's validator, for answers on the retry. */
+  readonly validateAnswers: ReadonlyMap<string, Validator>;
 }
 
 /** Compile on first use: start-up stays fast with many tools, and each schema compiles once. */
-function lazy(compile: (schema: Readonly<Record<string, unknown>>) => Validator, schema: Readonly<Record<string, unknown>>): Validator {
+function lazy(compile: (schema: Readonly<Record<string, unknown>>, dataVar?: string) => Validator, schema: Readonly<Record<string, unknown>>, dataVar?: string): Validator {
   let v: Validator | undefined;
-  return (value) => (v ??= compile(schema))(value);
+  return (value) => (v ??= compile(schema, dataVar))(value);
 }
 
 export type ServerFactory = () => Server;
@@ -62,7 +68,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const compile = createValidatorCompiler();
   const pageSize = Math.max(1, options.pageSize ?? 100);
   const notifier = options.notifier ?? NO_LISTENERS;
-  const onError = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`));
+  const report = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${describeError(e)}\n`));
+  /** Never throws: a reporter that fails must not turn into the client's answer. */
+  const onError = (e: unknown, where: string): void => {
+    try {
+      report(e, where);
+    } catch (failure) {
+      process.stderr.write(`[mcpgen] ${where}: onHandlerError threw (${describeError(failure)}) while reporting: ${describeError(e)}\n`);
+    }
+  };
   const tools = new Map<string, PreparedTool>(
     def.tools.map((spec) => [
       spec.definition.name,
@@ -70,6 +84,9 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
         spec,
         validateInput: lazy(compile, spec.definition.inputSchema),
         validateOutput: spec.definition.outputSchema ? lazy(compile, spec.definition.outputSchema) : undefined,
+        validateAnswers: new Map(
+          Object.entries(spec.elicit).flatMap(([key, e]) => (e.mode === 'form' && e.requestedSchema !== undefined ? [[key, lazy(compile, e.requestedSchema, 'content')] as const] : [])),
+        ),
       },
     ]),
   );
@@ -89,9 +106,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     'resources/templates/list': def.listCache,
     'prompts/list': def.listCache,
   };
-  /** A handler's failure as the JSON-RPC error the client sees: protocol errors pass, the rest is logged. */
+  /**
+   * A resource/prompt/completion handler's failure as the JSON-RPC error the client sees: ProtocolErrors
+   * pass (notFound, protocolError), a PublicError's message is sent as -32603, anything else is reported
+   * to onHandlerError and the client sees only `safeMessage`.
+   */
   const internal = (e: unknown, where: string, safeMessage: string): ProtocolError => {
-    if (e instanceof ProtocolError) return e;
+    const c = classify(e);
+    if (c.kind === 'protocol') return e as ProtocolError;
+    if (c.kind === 'public') return new ProtocolError(INTERNAL_ERROR, c.message);
     onError(e, where);
     return new ProtocolError(INTERNAL_ERROR, safeMessage);
   };
@@ -107,6 +130,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     const input = args ?? {};
     const invalid = tool.validateInput(input);
     if (invalid !== undefined) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`);
+    const badAnswer = answerProblem(tool, ctx.mcpReq.inputResponses);
+    if (badAnswer !== undefined) throw new ProtocolError(INVALID_PARAMS, badAnswer.message, { inputResponse: badAnswer.key });
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
     const abort = new AbortController();
     const onAbort = () => abort.abort(ctx.mcpReq.signal.reason);
@@ -147,10 +172,14 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       }
       return server.projectCallToolResult(result, tool.spec.definition.outputSchema);
     } catch (e) {
-      if (e instanceof ToolTimeout) return errorResult(`Tool ${name} timed out after ${e.ms} ms`);
-      if (e instanceof ProtocolError) throw e;
+      // The client sees a thrown message only when the handler meant it (PublicError, ProtocolError);
+      // other messages (file paths, SQL, stack details) go to onHandlerError alone.
+      const c = classify(e);
+      if (c.kind === 'timeout') return errorResult(`Tool ${name} timed out after ${(e as ToolTimeout).ms} ms`);
+      if (c.kind === 'protocol') throw e;
+      if (c.kind === 'public') return errorResult(c.message);
       onError(e, `tool ${name}`);
-      return errorResult(`Tool ${name} failed: ${e instanceof Error ? e.message : String(e)}`);
+      return errorResult(`Tool ${name} failed`);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
       ctx.mcpReq.signal.removeEventListener('abort', onAbort);
@@ -170,6 +199,9 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       } else {
         const match = templates.map((t) => ({ t, vars: t.match(uri) })).find((m) => m.vars !== null);
         if (match === undefined) throw new ResourceNotFoundError(uri);
+        // R3: a value that leaves its segment (traversal, "/" in a single segment, NUL, backslash) never reaches the handler.
+        const unsafe = templateValueProblem(match.t.spec.definition.uriTemplate, match.vars!);
+        if (unsafe !== undefined) throw new ProtocolError(INVALID_PARAMS, `Invalid resource URI: ${unsafe}`, { uri });
         mimeType = match.t.spec.definition.mimeType;
         cache = match.t.spec.cache;
         out = await handler(match.t.spec.method)(match.vars, requestContext(ctx, ctx.mcpReq.signal, notifier));
@@ -178,7 +210,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       throw internal(e, `resource ${uri}`, `Reading ${uri} failed`);
     }
     if (isInputRequiredReply(out)) return inputRequiredResult(out);
-    const contents = toContents(out as ResourceReply, uri, mimeType);
+    let contents: ReadResourceResult['contents'];
+    try {
+      contents = toContents(out as ResourceReply, uri, mimeType);
+    } catch (e) {
+      throw internal(e, `resource ${uri}`, `Reading ${uri} failed`); // a reply whose getters throw
+    }
     if (options.maxResponseBytes !== undefined && exceedsJsonSize(contents, options.maxResponseBytes)) {
       throw internal(new Error(`contents exceed maxResponseBytes (${options.maxResponseBytes})`), `resource ${uri}`, `Reading ${uri} failed: the contents are larger than this server sends`);
     }
@@ -199,7 +236,11 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       throw internal(e, `prompt ${name}`, `Prompt ${name} failed`);
     }
     if (isInputRequiredReply(out)) return inputRequiredResult(out);
-    return toPromptResult(out as PromptReply, prompt.definition.description);
+    try {
+      return toPromptResult(out as PromptReply, prompt.definition.description);
+    } catch (e) {
+      throw internal(e, `prompt ${name}`, `Prompt ${name} failed`);
+    }
   }
 
   return () => {
@@ -224,12 +265,69 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     if (def.capabilities.completions) {
       server.setRequestHandler('completion/complete', async (req, ctx) => {
         const complete = handlers.complete;
-        const values = typeof complete === 'function' ? ((await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal, notifier))) as string[]) : [];
+        let values: string[] = [];
+        try {
+          if (typeof complete === 'function') values = (await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal, notifier))) as string[];
+        } catch (e) {
+          throw internal(e, 'completion/complete', 'Completion failed');
+        }
         return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
       });
     }
     return server;
   };
+}
+
+/**
+ * MR12: answers to the tool's own `elicit` keys are client data; a malformed one (unknown action, accepted
+ * form content that does not match the spec's schema — `{"confirm": "false"}` for a boolean) is a
+ * JSON-RPC -32602 before the handler runs, so `ctx.elicit.<key>.response` is always what its type says.
+ * Keys the tool did not declare are left alone (handlers read them raw from `ctx.inputResponses`).
+ */
+function answerProblem(tool: PreparedTool, responses: Record<string, unknown> | undefined): { key: string; message: string } | undefined {
+  if (responses === undefined) return undefined;
+  for (const [key, spec] of Object.entries(tool.spec.elicit)) {
+    if (!Object.hasOwn(responses, key)) continue;
+    const answer = responses[key];
+    const action = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as { action?: unknown }).action : undefined;
+    if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
+      return { key, message: `Invalid input response "${key}": action must be "accept", "decline" or "cancel"` };
+    }
+    if (action !== 'accept' || spec.mode !== 'form') continue;
+    const content = (answer as { content?: unknown }).content ?? {};
+    const invalid = tool.validateAnswers.get(key)?.(content);
+    if (invalid !== undefined) return { key, message: `Invalid input response "${key}": ${invalid}` };
+  }
+  return undefined;
+}
+
+/** What a thrown value is, without trusting it: a Proxy or a hostile getter must not throw from here. */
+function classify(e: unknown): { kind: 'timeout' | 'protocol' | 'other' } | { kind: 'public'; message: string } {
+  try {
+    if (e instanceof ToolTimeout) return { kind: 'timeout' };
+    if (e instanceof ProtocolError) return { kind: 'protocol' };
+    if (e instanceof PublicError) {
+      const message: unknown = e.message; // read once: a getter could answer differently the second time
+      if (typeof message === 'string') return { kind: 'public', message };
+    }
+  } catch {
+    // instanceof on a Proxy runs its getPrototypeOf trap; a message getter may throw
+  }
+  return { kind: 'other' };
+}
+
+/** For logs: the stack or the text of any thrown value, even one whose String() or stack getter throws. */
+function describeError(e: unknown): string {
+  try {
+    if (e instanceof Error) return String(e.stack ?? e.message);
+    return String(e);
+  } catch {
+    try {
+      return `unprintable thrown value (${Object.prototype.toString.call(e)})`;
+    } catch {
+      return 'unprintable thrown value';
+    }
+  }
 }
 
 class ToolTimeout extends Error {

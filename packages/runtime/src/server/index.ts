@@ -4,8 +4,9 @@ export type { CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTempl
 export type { ChangeNotifier, Elicitation, ElicitResponse, InputRequest, RequestContext, ToolContext } from './context.js';
 export { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
 export { listen, type ListenOptions, type RunningServer } from './node-http.js';
-export { inputRequiredReply, notFound, protocolError, reply, toolError, type InputRequiredReply, type PromptReply, type ResourceReply, type ToolReply, type ToolReturn, type ContentToolReturn } from './replies.js';
+export { inputRequiredReply, notFound, protocolError, PublicError, reply, toolError, type InputRequiredReply, type PromptReply, type ResourceReply, type ToolReply, type ToolReturn, type ContentToolReturn } from './replies.js';
 export { serveStdio } from './stdio.js';
+export { realPathInRoot, resolveInRoot } from './paths.js';
 export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './mcpgen-server.js';
 export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';

@@ -47,6 +47,18 @@ export type ResourceReply = string | Uint8Array | ReadResourceResult['contents']
 /** Prompt results: one user message of text, a message list, or the full result. */
 export type PromptReply = string | readonly PromptMessage[] | GetPromptResult;
 
+/**
+ * Throw this when the client should read the message: a tool call answers `isError: true` with it, a
+ * resource read, prompt or completion answers JSON-RPC -32603 with it. Any other thrown value reaches
+ * the client only as a generic message ("Tool x failed"); its details go to `onHandlerError`.
+ */
+export class PublicError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PublicError';
+  }
+}
+
 /** Throw from a resource handler when the resource does not exist (JSON-RPC -32602 with the URI). */
 export function notFound(uri: string): never {
   throw new ResourceNotFoundError(uri);

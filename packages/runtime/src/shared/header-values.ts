@@ -2,6 +2,8 @@
 
 const SENTINEL_PREFIX = '=?base64?';
 const SENTINEL_SUFFIX = '?=';
+/** V2: what a value may hold unencoded (visible ASCII, space, tab). */
+const PLAIN_CHARS = /^[\x20-\x7e\t]*$/;
 
 /** One `x-mcp-header` declaration of a tool: header `Mcp-Param-${header}` mirrors the argument at `path`. */
 export interface HeaderDeclaration {
@@ -12,7 +14,7 @@ export interface HeaderDeclaration {
 
 /** Visible ASCII, space and tab, no leading/trailing whitespace, and not itself shaped like a sentinel. */
 function isPlainSafe(value: string): boolean {
-  if (!/^[\x20-\x7e\t]*$/.test(value)) return false;
+  if (!PLAIN_CHARS.test(value)) return false;
   if (/^[ \t]|[ \t]$/.test(value)) return false;
   return !(value.startsWith(SENTINEL_PREFIX) && value.endsWith(SENTINEL_SUFFIX));
 }
@@ -36,15 +38,11 @@ export function decodeHeaderValue(raw: string): string | undefined {
 
 /** The argument at a declaration's path, as its header text; `undefined` when absent or null. */
 export function headerTextOf(args: unknown, decl: HeaderDeclaration): string | undefined {
-  let v: unknown = args;
-  for (const key of decl.path) {
-    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, key)) return undefined;
-    v = (v as Record<string, unknown>)[key];
-  }
+  const v = valueAt(args, decl.path);
   if (v === null || v === undefined) return undefined;
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'true' : 'false';
-  if (typeof v === 'number' && Number.isFinite(v)) return Number.isInteger(v) ? String(v) : String(v);
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
   return undefined;
 }
 
@@ -68,12 +66,39 @@ export function checkParamHeaders(
       continue;
     }
     if (raw === null) return { header: name, message: `Header mismatch: required header ${name} is missing` };
+    // V6: a plain value is visible ASCII, space and tab; anything else (raw UTF-8 or Latin-1 bytes, which
+    // node:http hands over as Latin-1 characters) must have come as a base64 sentinel.
+    if (!PLAIN_CHARS.test(raw)) return { header: name, message: `Header mismatch: ${name} header value has characters outside visible ASCII (send it base64-encoded)` };
     const decoded = decodeHeaderValue(raw);
     if (decoded === undefined) return { header: name, message: `Header mismatch: ${name} header value is not a valid base64 sentinel` };
-    const equal = decl.type === 'integer' ? decoded.trim() !== '' && Number(decoded) === Number(body) : decoded === body;
-    if (!equal) return { header: name, message: `Header mismatch: ${name} header value '${printable(decoded)}' does not match body value '${printable(body)}'` };
+    if (!sameValue(decl, decoded, args, body)) {
+      return { header: name, message: `Header mismatch: ${name} header value '${printable(decoded)}' does not match body value '${printable(body)}'` };
+    }
   }
   return undefined;
+}
+
+/** The decimal form the SDK's own server compares numerically (its CANONICAL_DECIMAL): no sign but `-`, no exponent, radix prefix or bare dot. */
+const CANONICAL_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * H12 the way the SDK's McpServer does it: an integer compares numerically only when the header is a plain
+ * decimal (`42`, `-7`, `42.0`); anything else (`0x2A`, `0b101010`, `4.2e1`, `+42`, `42.`) compares as text, so
+ * a proxy routing on the header and the handler reading the body never disagree about which number it is.
+ */
+function sameValue(decl: HeaderDeclaration, decoded: string, args: unknown, body: string): boolean {
+  const raw = valueAt(args, decl.path);
+  if (decl.type === 'integer' && typeof raw === 'number' && CANONICAL_DECIMAL.test(decoded)) return Number(decoded) === raw;
+  return decoded === body;
+}
+
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let v: unknown = args;
+  for (const key of path) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, key)) return undefined;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v;
 }
 
 /** Header values for a call, as the client sends them. */
