@@ -13,6 +13,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { matchUriTemplate } from '../../common/uri-template.js';
+import { missingScopes, principalOf, type AuthOptions } from './auth.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
@@ -30,6 +31,13 @@ export interface ServerOptions {
   readonly onHandlerError?: (error: unknown, where: string) => void;
   /** Where `ctx.notify` publishes change events (createMcpgenServer wires the HTTP handler's bus). */
   readonly notifier?: ChangeNotifier;
+  /** Token verification and resource identifier over HTTP, for a spec with `auth:`. */
+  readonly auth?: AuthOptions;
+  /**
+   * tools/list shows an authenticated caller only the tools its token's scopes allow (the list may vary
+   * by authorization: ST4). Default false: everyone sees every tool, calls are still refused with 403.
+   */
+  readonly hideForbiddenTools?: boolean;
 }
 
 const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
@@ -187,6 +195,20 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     return toPromptResult(out as PromptReply, prompt.definition.description);
   }
 
+  /** The caller's tools when hideForbiddenTools is on (pages built per scope set, reused). */
+  const pagesByScopes = new Map<string, Pages<ToolSpec['definition']>>();
+  const toolPages = (ctx: ServerContext): Pages<ToolSpec['definition']> => {
+    const principal = options.hideForbiddenTools ? principalOf(ctx.http?.authInfo) : undefined;
+    if (principal === undefined) return pages.tools;
+    const key = [...principal.scopes].sort().join(' ');
+    let p = pagesByScopes.get(key);
+    if (p === undefined) {
+      p = paginate(def.tools.filter((t) => missingScopes(t.scopes ?? [], principal.scopes).length === 0).map((t) => t.definition), pageSize);
+      if (pagesByScopes.size < 1000) pagesByScopes.set(key, p);
+    }
+    return p;
+  };
+
   return () => {
     const server = new Server(def.info, {
       capabilities: def.capabilities,
@@ -194,7 +216,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       cacheHints,
     });
     if (def.capabilities.tools) {
-      server.setRequestHandler('tools/list', (req) => page(pages.tools, req.params?.cursor, (items) => ({ tools: items })));
+      server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
       server.setRequestHandler('tools/call', (req, ctx) => callTool(req.params.name, req.params.arguments, ctx, server) as never);
     }
     if (def.capabilities.resources) {
@@ -225,6 +247,7 @@ class ToolTimeout extends Error {
 
 function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier): RequestContext {
   const req = (ctx as { http?: { req?: Request } }).http?.req;
+  const auth = principalOf(ctx.http?.authInfo);
   return {
     signal,
     requestId: ctx.mcpReq.id,
@@ -236,6 +259,7 @@ function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeN
     requestState: readRequestState(ctx),
     inputRequired: inputRequiredReply,
     notify,
+    ...(auth !== undefined ? { auth } : {}),
   };
 }
 

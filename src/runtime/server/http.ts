@@ -12,6 +12,7 @@ import {
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { checkParamHeaders, decodeHeaderValue, type HeaderDeclaration } from '../shared/header-values.js';
+import { createAuthGate, type AuthOptions } from './auth.js';
 import type { ServerDefinition } from './definition.js';
 import type { ServerFactory } from './create-server.js';
 
@@ -37,6 +38,10 @@ export interface HttpOptions {
   readonly onerror?: (error: Error) => void;
   /** The change-event bus listen streams subscribe to (default: a new in-process bus). */
   readonly bus?: ServerEventBus;
+  /** Token verification and the resource identifier, for a spec with `auth:` (ignored without it). */
+  readonly auth?: AuthOptions;
+  /** Path of the MCP endpoint (for the derived resource identifier and root metadata). `listen` sets it. Default `/mcp`. */
+  readonly endpointPath?: string;
 }
 
 export interface HttpHandler {
@@ -61,19 +66,26 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   for (const t of def.tools) if (t.headers.length > 0) headerTable.set(t.definition.name, t.headers);
   const origins = options.allowedOrigins === '*' ? undefined : [...(options.allowedOrigins ?? localhostAllowedOrigins())];
   const hosts = options.allowedHosts === '*' ? undefined : [...(options.allowedHosts ?? localhostAllowedHostnames())];
+  const gate = def.auth === undefined ? undefined : createAuthGate(def, def.auth, options.auth ?? {}, options.endpointPath ?? '/mcp');
 
   async function fetch(request: Request): Promise<Response> {
+    if (hosts !== undefined) {
+      const rejected = checkHost(request, hosts);
+      if (rejected !== undefined) return rejected;
+    }
+    // Public metadata, readable cross-origin (browser-based clients discover the authorization server).
+    const metadata = gate === undefined ? noMetadata(request) : gate.metadata(request);
+    if (metadata !== undefined) return metadata;
     if (origins !== undefined) {
       const rejected = originValidationResponse(request, origins);
       if (rejected !== undefined) return rejected;
     }
-    if (hosts !== undefined) {
-      // Behind the fetch face (workers, tests) a Request may carry no Host header: its URL names the host.
-      const probe = request.headers.has('host') ? request : new Request(request.url, { headers: { host: new URL(request.url).host } });
-      const rejected = hostHeaderValidationResponse(probe, hosts);
-      if (rejected !== undefined) return rejected;
-    }
-    if (request.method !== 'POST' || headerTable.size === 0) return sdk.fetch(request);
+    // Every request needs a valid token (server/discover included) before its body is even read.
+    const auth = gate === undefined ? undefined : await gate.authenticate(request);
+    if (auth instanceof Response) return auth;
+    const extra = auth === undefined ? {} : { authInfo: auth.authInfo };
+    const checkScopes = auth !== undefined && gate!.perItemScopes;
+    if (request.method !== 'POST' || (headerTable.size === 0 && !checkScopes)) return sdk.fetch(request, extra);
     const declared = Number(request.headers.get('content-length') ?? '0');
     if (declared > maxBodyBytes) return jsonRpcError(413, null, -32600, `Request body exceeds ${maxBodyBytes} bytes`);
     const text = await readLimited(request, maxBodyBytes);
@@ -83,14 +95,30 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     try {
       body = JSON.parse(text);
     } catch {
-      return sdk.fetch(forward); // the SDK answers -32700 with its own ladder
+      return sdk.fetch(forward, extra); // the SDK answers -32700 with its own ladder
+    }
+    if (checkScopes) {
+      const refused = gate!.checkScopes(body, auth.principal, auth.resource);
+      if (refused !== undefined) return refused;
     }
     const mismatch = paramHeaderMismatch(body, request.headers, headerTable);
     if (mismatch !== undefined) return jsonRpcError(400, (body as { id?: unknown }).id ?? null, -32020, mismatch, { header: 'Mcp-Param' });
-    return sdk.fetch(forward, { parsedBody: body });
+    return sdk.fetch(forward, { parsedBody: body, ...extra });
   }
 
   return { fetch, notify: sdk.notify, close: () => sdk.close() };
+}
+
+/** A server without `auth:` publishes no protected-resource metadata. */
+function noMetadata(request: Request): Response | undefined {
+  if (!new URL(request.url).pathname.startsWith('/.well-known/oauth-protected-resource')) return undefined;
+  return jsonRpcError(404, null, -32601, 'Not found: this server declares no authorization');
+}
+
+/** DNS-rebinding protection. Behind the fetch face (workers, tests) a Request may carry no Host header: its URL names the host. */
+function checkHost(request: Request, hosts: string[]): Response | undefined {
+  const probe = request.headers.has('host') ? request : new Request(request.url, { headers: { host: new URL(request.url).host } });
+  return hostHeaderValidationResponse(probe, hosts);
 }
 
 /**

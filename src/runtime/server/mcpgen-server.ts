@@ -29,12 +29,13 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
   };
   const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options });
   const legacy = options.legacy ?? false;
-  const http = (httpOptions: HttpOptions = {}) => createHttpHandler(factory, definition, { legacy, bus, ...httpOptions });
+  const http = (httpOptions: HttpOptions = {}) =>
+    createHttpHandler(factory, definition, { legacy, bus, ...(options.auth !== undefined ? { auth: options.auth } : {}), ...httpOptions });
   return {
     factory,
     http,
     listen: async (opts = {}) => {
-      const handler = http(opts);
+      const handler = http({ endpointPath: opts.path ?? '/mcp', ...opts });
       return { ...(await listen(handler, opts)), notify: handler.notify };
     },
     stdio: () => serveStdio(factory, { legacy }),

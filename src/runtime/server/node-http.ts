@@ -69,7 +69,8 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
 
 async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResponse, path: string, maxBody: number): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  if (url.pathname !== path) {
+  // RFC 9728 metadata lives outside the endpoint path; the handler answers it (404 without auth).
+  if (url.pathname !== path && !url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
     await send(res, jsonRpcError(404, null, -32601, `Not found: the MCP endpoint is ${path}`));
     return;
   }
