@@ -46,6 +46,8 @@ export interface AuthOptions {
    * behind a proxy or TLS terminator, where the request URL is not the public one.
    */
   readonly resource?: string;
+  /** Replaces the spec's `authorizationServers` (issuers differ per environment: dev, staging, production). */
+  readonly authorizationServers?: readonly string[];
   /** Replaces the default JWT verifier (e.g. RFC 7662 introspection, or an API-key check). */
   readonly verifier?: TokenVerifier;
   /** Clock skew allowed on `exp`, `nbf` and `iat`, in seconds. Default 30. */
@@ -88,7 +90,8 @@ export function missingScopes(needed: readonly string[], granted: readonly strin
 
 export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: AuthOptions, endpointPath: string): AuthGate {
   const configured = options.resource ?? spec.resource;
-  const verifier = options.verifier ?? createJwtVerifier(spec.authorizationServers, options);
+  const issuers = options.authorizationServers ?? spec.authorizationServers;
+  const verifier = options.verifier ?? createJwtVerifier(issuers, options);
   const declared = Object.keys(spec.scopes);
   const required = spec.requiredScopes;
   // What a client should ask for first: the scopes every request needs, else all the server knows.
@@ -130,7 +133,7 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
     }
     const document = {
       resource,
-      authorization_servers: [...spec.authorizationServers],
+      authorization_servers: [...issuers],
       ...(declared.length > 0 ? { scopes_supported: declared } : {}),
       bearer_methods_supported: ['header'],
       ...(spec.resourceName !== undefined ? { resource_name: spec.resourceName } : {}),
