@@ -13,7 +13,7 @@ export const APP = { clientId: 'app', redirectUri: 'http://127.0.0.1/callback' }
 
 export interface SigningKey {
   readonly kid: string;
-  readonly privateKey: CryptoKey;
+  readonly privateKey: Parameters<SignJWT["sign"]>[0];
   readonly jwk: JWK;
 }
 
