@@ -6,6 +6,7 @@ import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, Unaut
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SecureNotesHandlers } from '../../generated/secure-notes/server.js';
 import type { McpgenServer, ServerOptions } from '../../src/runtime/server/index.js';
+import { rawCall } from '../support/raw-call.js';
 import { importCompiled } from '../support/servers.js';
 import { APP, followAuthorization, M2M, startAuthorizationServer, type TestAuthorizationServer } from '../support/oidc-as.js';
 
@@ -31,28 +32,6 @@ async function sdkClient(url: string, scope: string): Promise<{ client: Client; 
   const client = new Client({ name: 'auth-e2e', version: '1.0.0' }, MODERN);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: provider }));
   return { client, provider };
-}
-
-/** A raw JSON-RPC POST with a chosen Authorization header (or none). */
-export async function rawCall(url: string, authorization: string | undefined, method = 'tools/call', params: Record<string, unknown> = { name: 'whoami', arguments: {} }): Promise<Response> {
-  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name !== undefined ? { 'mcp-name': name } : {}),
-      ...(authorization !== undefined ? { authorization } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method,
-      params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
-    }),
-  });
 }
 
 function text(result: unknown): string {

@@ -148,8 +148,9 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
     if (header === null || header.trim() === '') return unauthenticated(resource);
     const match = /^(\S+)(?: +(.*))?$/.exec(header.trim());
     if (match === null || match[1]!.toLowerCase() !== 'bearer') return unauthenticated(resource); // another scheme: no bearer credentials
-    const token = match[2] ?? '';
-    if (token === '' || token.length > MAX_TOKEN_LENGTH || !TOKEN68.test(token)) {
+    const token = (match[2] ?? '').trim();
+    if (token === '') return unauthenticated(resource);
+    if ( token.length > MAX_TOKEN_LENGTH || !TOKEN68.test(token)) {
       // Malformed request (two tokens, spaces, non-token68 bytes): RFC 6750 §3.1 invalid_request → 400.
       return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidRequest, token.length > MAX_TOKEN_LENGTH ? 'Bearer token too long' : 'Malformed Authorization header'));
     }
