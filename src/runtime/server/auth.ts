@@ -88,7 +88,8 @@ export function missingScopes(needed: readonly string[], granted: readonly strin
   return needed.filter((s) => !granted.includes(s));
 }
 
-export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: AuthOptions, endpointPath: string): AuthGate {
+/** `endpointPath` (set by `listen`): the MCP endpoint's path; without it the request's own path is the endpoint. */
+export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: AuthOptions, endpointPath: string | undefined): AuthGate {
   const configured = options.resource ?? spec.resource;
   const issuers = options.authorizationServers ?? spec.authorizationServers;
   const verifier = options.verifier ?? createJwtVerifier(issuers, options);
@@ -105,7 +106,7 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
   const resourceFor = (request: Request): string => {
     if (configured !== undefined) return configured;
     const url = new URL(request.url);
-    return `${url.origin}${endpointPath}`;
+    return `${url.origin}${endpointPath ?? url.pathname}`;
   };
   const metadataUrl = (resource: string) => getOAuthProtectedResourceMetadataUrl(new URL(resource));
 
@@ -127,7 +128,7 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
     if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { ...cors, allow: 'GET, OPTIONS' } });
     const suffix = url.pathname.slice(WELL_KNOWN.length);
     // RFC 9728 §3.1: the metadata of `https://host/mcp` is at `/.well-known/oauth-protected-resource/mcp`.
-    const resource = configured ?? `${url.origin}${suffix === '' ? endpointPath : suffix}`;
+    const resource = configured ?? `${url.origin}${suffix === '' ? (endpointPath ?? '/mcp') : suffix}`;
     if (configured !== undefined && suffix !== '' && suffix !== new URL(configured).pathname.replace(/\/$/, '')) {
       return Response.json({ error: 'not_found' }, { status: 404, headers: cors });
     }

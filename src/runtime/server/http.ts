@@ -40,7 +40,7 @@ export interface HttpOptions {
   readonly bus?: ServerEventBus;
   /** Token verification and the resource identifier, for a spec with `auth:` (ignored without it). */
   readonly auth?: AuthOptions;
-  /** Path of the MCP endpoint (for the derived resource identifier and root metadata). `listen` sets it. Default `/mcp`. */
+  /** Path of the MCP endpoint (for the derived resource identifier and root metadata). `listen` sets it. Default: the request's path (root metadata: `/mcp`). */
   readonly endpointPath?: string;
 }
 
@@ -66,7 +66,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   for (const t of def.tools) if (t.headers.length > 0) headerTable.set(t.definition.name, t.headers);
   const origins = options.allowedOrigins === '*' ? undefined : [...(options.allowedOrigins ?? localhostAllowedOrigins())];
   const hosts = options.allowedHosts === '*' ? undefined : [...(options.allowedHosts ?? localhostAllowedHostnames())];
-  const gate = def.auth === undefined ? undefined : createAuthGate(def, def.auth, options.auth ?? {}, options.endpointPath ?? '/mcp');
+  const gate = def.auth === undefined ? undefined : createAuthGate(def, def.auth, options.auth ?? {}, options.endpointPath);
 
   async function fetch(request: Request): Promise<Response> {
     if (hosts !== undefined) {
