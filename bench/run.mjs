@@ -15,6 +15,8 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const N1 = QUICK ? 300 : 2000;
 const N16 = QUICK ? 600 : 4000;
 const ROUNDS = QUICK ? 1 : 2;
+// BENCH_AUTH_ONLY=1: only the authorization comparison (section 3), for a quick look.
+const AUTH_ONLY = process.env.BENCH_AUTH_ONLY === '1';
 
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
@@ -36,7 +38,7 @@ function timeGenerate(spec, out) {
 }
 
 const generation = [];
-for (const n of [10, 100, 1000]) {
+for (const n of AUTH_ONLY ? [] : [10, 100, 1000]) {
   const spec = join(WORK, `synthetic${n}.yaml`);
   writeFileSync(spec, syntheticSpec(n));
   const runs = Array.from({ length: 3 }, (_, i) => timeGenerate(spec, join(WORK, `gen-${n}-${i}`)));
@@ -45,7 +47,7 @@ for (const n of [10, 100, 1000]) {
 
 // 2. Servers: generate and compile the bench packages.
 const packages = {};
-for (const total of [10, 1000]) {
+for (const total of AUTH_ONLY ? [10] : [10, 1000]) {
   const spec = join(WORK, `bench${total}.yaml`);
   writeFileSync(spec, benchSpec(total));
   const gen = spawnSync(process.execPath, [MCPGEN, 'generate', spec, '--out', join(WORK, 'srv')], { encoding: 'utf8' });
@@ -111,6 +113,11 @@ function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 }
 
+if (AUTH_ONLY) {
+  const report = (await authSection()).join('\n');
+  process.stdout.write(`${report}\n`);
+  process.exit(0);
+}
 const results = [];
 for (const total of [10, 1000]) {
   for (let round = 0; round < ROUNDS; round++) {

@@ -200,6 +200,8 @@ describe('tokens the server must refuse, and keys that change', () => {
     expect(await list('notes.read')).toEqual(['whoami', 'list_notes']);
     expect(await list('notes.read notes.write')).toEqual(['whoami', 'list_notes', 'add_note']);
     expect(await list('notes.read notes.write notes.admin')).toEqual(['whoami', 'list_notes', 'add_note', 'purge_notes']);
+    const response = await rawCall(server.url, `Bearer ${await as.clientCredentialsToken(server.url, 'notes.read')}`, 'tools/list', {});
+    expect(((await response.json()) as { result: { cacheScope: string } }).result.cacheScope).toBe('private');
   });
 });
 

@@ -78,7 +78,7 @@ describe('a custom verifier (API keys)', () => {
   });
 
   it('a server without auth: no metadata, no gate', async () => {
-    const open = { ...definition, auth: undefined } as typeof definition;
+    const { auth: _auth, ...open } = definition;
     const handler = createMcpgenServer(open, handlers).http();
     expect((await handler.fetch(new Request('http://127.0.0.1/.well-known/oauth-protected-resource/mcp'))).status).toBe(404);
     const r = await call(handler, undefined, 'tools/call', { name: 'purge_notes', arguments: {} });

@@ -86,7 +86,7 @@ export async function startAuthorizationServer(): Promise<TestAuthorizationServe
       },
       findAccount: (_ctx: unknown, id: string) => ({ accountId: id, claims: () => ({ sub: id }) }),
       pkce: { required: () => true },
-      ttl: { AccessToken: 300, AuthorizationCode: 60, ClientCredentials: 300, Grant: 600, Interaction: 600, RefreshToken: 600, Session: 600, IdToken: 300 },
+      ttl: { AccessToken: () => as.accessTokenTtl, ClientCredentials: () => as.accessTokenTtl, AuthorizationCode: 60, Grant: 600, Interaction: 600, RefreshToken: 600, Session: 600, IdToken: 300 },
       interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     } as never);
     return provider;

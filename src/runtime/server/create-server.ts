@@ -85,7 +85,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   };
   const cacheHints = {
     'server/discover': def.listCache,
-    'tools/list': def.listCache,
+    // A filtered list depends on the caller's token: never let a shared cache hand it to someone else.
+    'tools/list': options.hideForbiddenTools && def.auth !== undefined ? { ...def.listCache, cacheScope: 'private' as const } : def.listCache,
     'resources/list': def.listCache,
     'resources/templates/list': def.listCache,
     'prompts/list': def.listCache,
