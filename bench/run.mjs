@@ -15,6 +15,8 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const N1 = QUICK ? 300 : 2000;
 const N16 = QUICK ? 600 : 4000;
 const ROUNDS = QUICK ? 1 : 2;
+// BENCH_AUTH_ONLY=1: only the authorization comparison (section 3), for a quick look.
+const AUTH_ONLY = process.env.BENCH_AUTH_ONLY === '1';
 
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
@@ -36,7 +38,7 @@ function timeGenerate(spec, out) {
 }
 
 const generation = [];
-for (const n of [10, 100, 1000]) {
+for (const n of AUTH_ONLY ? [] : [10, 100, 1000]) {
   const spec = join(WORK, `synthetic${n}.yaml`);
   writeFileSync(spec, syntheticSpec(n));
   const runs = Array.from({ length: 3 }, (_, i) => timeGenerate(spec, join(WORK, `gen-${n}-${i}`)));
@@ -45,7 +47,7 @@ for (const n of [10, 100, 1000]) {
 
 // 2. Servers: generate and compile the bench packages.
 const packages = {};
-for (const total of [10, 1000]) {
+for (const total of AUTH_ONLY ? [10] : [10, 1000]) {
   const spec = join(WORK, `bench${total}.yaml`);
   writeFileSync(spec, benchSpec(total));
   const gen = spawnSync(process.execPath, [MCPGEN, 'generate', spec, '--out', join(WORK, 'srv')], { encoding: 'utf8' });
@@ -58,11 +60,11 @@ for (const total of [10, 1000]) {
   packages[total] = out;
 }
 
-function start(kind, total) {
+function start(kind, total, env = {}, token = undefined) {
   const script = join(ROOT, 'bench/servers', `${kind}.mjs`);
   const args = kind === 'mcpgen' ? [packages[total], '0'] : [String(total), '0'];
   const began = process.hrtime.bigint();
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   return new Promise((resolvePromise, reject) => {
     let err = '';
     child.stderr.on('data', async (c) => {
@@ -71,7 +73,7 @@ function start(kind, total) {
       if (!m) return;
       child.stderr.removeAllListeners('data');
       const url = m[1];
-      const first = await call(url, echoBody(0));
+      const first = await call(url, echoBody(0), token);
       if (first.status !== 200) return reject(new Error(`${kind}: first call ${first.status} ${first.text}`));
       resolvePromise({ url, child, coldMs: Number(process.hrtime.bigint() - began) / 1e6 });
     });
@@ -83,14 +85,14 @@ const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.mode
 const echoBody = (i) => ({ method: 'tools/call', name: 'echo', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { name: `n${i}`, count: i % 100, ratio: 0.5, mode: 'fast', tags: ['a', 'b'], flag: true }, _meta: META } }) });
 const listBody = (i) => ({ method: 'tools/list', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/list', params: { _meta: META } }) });
 
-async function call(url, req) {
-  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': req.method, ...(req.name ? { 'mcp-name': req.name } : {}) };
+async function call(url, req, token) {
+  const headers = { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': req.method, ...(req.name ? { 'mcp-name': req.name } : {}) };
   const r = await fetch(url, { method: 'POST', headers, body: req.body });
   const text = await r.text();
   return { status: r.status, text };
 }
 
-async function load(url, make, count, concurrency) {
+async function load(url, make, count, concurrency, token) {
   const latencies = [];
   let next = 0;
   const began = performance.now();
@@ -98,7 +100,7 @@ async function load(url, make, count, concurrency) {
     while (next < count) {
       const i = next++;
       const t = performance.now();
-      const r = await call(url, make(i));
+      const r = await call(url, make(i), token);
       latencies.push(performance.now() - t);
       if (r.status !== 200 || r.text.includes('"isError":true')) throw new Error(`bad answer ${r.status} ${r.text.slice(0, 200)}`);
     }
@@ -111,6 +113,11 @@ function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 }
 
+if (AUTH_ONLY) {
+  const report = (await authSection()).join('\n');
+  process.stdout.write(`${report}\n`);
+  process.exit(0);
+}
 const results = [];
 for (const total of [10, 1000]) {
   for (let round = 0; round < ROUNDS; round++) {
@@ -168,7 +175,66 @@ for (const total of [10, 1000]) {
 const a10 = best(10, 'mcpgen');
 const a1000 = best(1000, 'mcpgen');
 lines.push('', `(a) request cost, 1000 vs 10 tools: c=1 req/s ratio ${fmt(a1000.c1.rps / a10.c1.rps)}, c=16 ${fmt(a1000.c16.rps / a10.c16.rps)} (1.00 = does not grow with the number of tools)`);
+lines.push(...(await authSection()));
 const report = lines.join('\n');
 writeFileSync(join(WORK, 'results.json'), JSON.stringify({ generation, results }, null, 2));
 writeFileSync(join(WORK, 'report.md'), `${report}\n`);
 process.stdout.write(`${report}\n`);
+
+// 3. Authorization: the 10-tool server with and without a bearer gate (JWT, RS256, JWKS cached after the
+// first request), alternated in one run; plus the verify step alone, in process.
+async function authSection() {
+  const { generateKeyPair, exportJWK, SignJWT } = await import('jose');
+  const { createServer } = await import('node:http');
+  const { createJwtVerifier } = await import('../dist/runtime/server/index.js');
+  const { privateKey, publicKey } = await generateKeyPair('RS256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256', use: 'sig' };
+  const as = createServer((req, res) => {
+    const body = req.url === '/jwks' ? { keys: [jwk] } : { issuer, jwks_uri: `${issuer}/jwks` };
+    res.writeHead(req.url === '/jwks' || req.url === '/.well-known/oauth-authorization-server' ? 200 : 404, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise((r) => as.listen(0, '127.0.0.1', r));
+  const issuer = `http://127.0.0.1:${as.address().port}`;
+  const resource = 'http://bench.local/mcp';
+  const now = Math.floor(Date.now() / 1000);
+  const token = await new SignJWT({ scope: 'bench', client_id: 'bench', sub: 'bench' }).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'bench' }).setIssuer(issuer).setAudience(resource).setIssuedAt(now).setExpirationTime(now + 3600).sign(privateKey);
+  const env = { BENCH_AUTH_ISSUER: issuer, BENCH_AUTH_RESOURCE: resource };
+  const runs = [];
+  try {
+    for (let round = 0; round < ROUNDS * 2; round++) {
+      for (const auth of round % 2 === 0 ? [false, true] : [true, false]) {
+        const s = await start('mcpgen', 10, auth ? env : {}, auth ? token : undefined);
+        try {
+          const t = auth ? token : undefined;
+          await load(s.url, echoBody, 200, 4, t);
+          runs.push({ auth, c1: await load(s.url, echoBody, N1, 1, t), c16: await load(s.url, echoBody, N16, 16, t) });
+        } finally {
+          s.child.kill('SIGKILL');
+        }
+      }
+    }
+    // The verify step alone, keys cached: what the gate adds to each request's CPU time.
+    const verifier = createJwtVerifier([issuer]);
+    await verifier.verify(token, { resource });
+    const n = QUICK ? 500 : 5000;
+    const t0 = performance.now();
+    for (let i = 0; i < n; i++) await verifier.verify(token, { resource });
+    const verifyMs = (performance.now() - t0) / n;
+    const bestOf = (auth, key) => runs.filter((r) => r.auth === auth).reduce((a, b) => (b[key].rps > a[key].rps ? b : a))[key];
+    const out = ['', '### Authorization (10 tools, tools/call `echo`; JWT RS256, JWKS cached)', '', '| server | c=1 req/s | c=1 p50 | c=16 req/s | c=16 p50 |', '| --- | --- | --- | --- | --- |'];
+    for (const auth of [false, true]) {
+      const c1 = bestOf(auth, 'c1');
+      const c16 = bestOf(auth, 'c16');
+      out.push(`| ${auth ? '(a) with auth' : '(a) without auth'} | ${fmt(c1.rps, 0)} | ${fmt(c1.p50)} ms | ${fmt(c16.rps, 0)} | ${fmt(c16.p50)} ms |`);
+    }
+    const plain1 = 1000 / bestOf(false, 'c1').rps;
+    const auth1 = 1000 / bestOf(true, 'c1').rps;
+    const plain16 = 1000 / bestOf(false, 'c16').rps;
+    const auth16 = 1000 / bestOf(true, 'c16').rps;
+    out.push('', `Cost of auth per tools/call: c=1 ${fmt(((auth1 - plain1) / plain1) * 100, 1)} %, c=16 ${fmt(((auth16 - plain16) / plain16) * 100, 1)} % (time per request with auth vs without; target ≤ 25 %).`);
+    out.push(`verify alone (jose jwtVerify, RS256, cached JWKS): ${fmt(verifyMs * 1000, 0)} µs per token = ${fmt((verifyMs / plain1) * 100, 1)} % of a tools/call at c=1 (${fmt(plain1)} ms).`);
+    return out;
+  } finally {
+    as.close();
+  }
+}

@@ -9,7 +9,12 @@ handlers.echo = (args) => JSON.stringify(args);
 handlers.stats = ({ values }) => ({ sum: values.reduce((a, b) => a + b, 0), count: values.length });
 handlers.regional = ({ region, key }) => `${region}:${key}`;
 const create = Object.values(server).find((v) => typeof v === 'function' && v.name.startsWith('create'));
-const running = await create(handlers).listen({ port: Number(port), responseMode: 'auto' });
+// BENCH_AUTH_ISSUER: the same definition behind a bearer gate (JWT verified against that issuer's JWKS).
+const issuer = process.env.BENCH_AUTH_ISSUER;
+const { createMcpgenServer } = await import('@mcpgen/runtime/server');
+const protectedServer = () =>
+  createMcpgenServer({ ...definition, auth: { authorizationServers: [issuer], scopes: { bench: 'Call the bench tools' }, requiredScopes: ['bench'] } }, handlers, { auth: { resource: process.env.BENCH_AUTH_RESOURCE } });
+const running = await (issuer ? protectedServer() : create(handlers)).listen({ port: Number(port), responseMode: 'auto' });
 process.stderr.write(`listening on ${running.url}\n`);
 
 // Exit cleanly on SIGINT so --cpu-prof can write its profile.

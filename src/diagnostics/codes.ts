@@ -36,6 +36,13 @@ export const CODES = {
   MCPG041: { severity: 'error', title: 'elicitation key `__proto__` (the MCP SDK drops that answer)' },
   MCPG050: { severity: 'error', title: 'x-mcp-header value carries the `Mcp-Param-` prefix the transport adds itself' },
   MCPG051: { severity: 'error', title: 'a `format: uri` value (server.websiteUrl, URL-mode elicit url, icon src) is not an absolute URI' },
+  MCPG070: { severity: 'error', title: 'a `scopes` entry names a scope not declared under `auth.scopes`' },
+  MCPG071: { severity: 'error', title: '`auth` declared without an authorization server' },
+  MCPG072: { severity: 'error', title: 'authorization server issuer is not an https URL (http only on loopback), or has a query or fragment' },
+  MCPG073: { severity: 'error', title: '`auth.resource` is not an absolute https URL (http only on loopback) without a fragment' },
+  MCPG074: { severity: 'error', title: '`scopes` on a tool, resource, template or prompt while the spec has no `auth` section' },
+  MCPG075: { severity: 'error', title: 'scope name is not an OAuth scope-token, or is `offline_access` (never advertised by a resource server)' },
+  MCPG076: { severity: 'warning', title: '`auth.documentation` is not an absolute http(s) URL' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

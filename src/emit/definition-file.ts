@@ -1,5 +1,5 @@
 import type { FileSink } from './file-builder.js';
-import type { ServerModel, ToolModel } from '../model/ir.js';
+import type { AuthModel, ServerModel, ToolModel } from '../model/ir.js';
 
 /** The wire form of a tool, as tools/list sends it (key order fixed for stable output). */
 export function wireTool(tool: ToolModel): Record<string, unknown> {
@@ -39,10 +39,24 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
       headers: t.headers,
       elicit: Object.fromEntries(t.elicit.map((e) => [e.key, compact({ mode: e.mode, message: e.message, requestedSchema: e.schema, url: e.url })])),
       ...(t.timeoutMs !== undefined ? { timeoutMs: t.timeoutMs } : {}),
+      ...(t.scopes.length > 0 ? { scopes: t.scopes } : {}),
     })),
-    resources: model.resources.map((r) => compact({ definition: compact({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, icons: r.icons }), method: r.method, cache: r.cache })),
-    resourceTemplates: model.resourceTemplates.map((t) => compact({ definition: compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, icons: t.icons }), method: t.method, cache: t.cache })),
-    prompts: model.prompts.map((p) => compact({ definition: compact({ name: p.name, title: p.title, description: p.description, icons: p.icons, arguments: p.arguments.map((a) => compact({ ...a, required: a.required || undefined })) }), method: p.method })),
+    resources: model.resources.map((r) => compact({ definition: compact({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, icons: r.icons }), method: r.method, cache: r.cache, scopes: r.scopes })),
+    resourceTemplates: model.resourceTemplates.map((t) => compact({ definition: compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, icons: t.icons }), method: t.method, cache: t.cache, scopes: t.scopes })),
+    prompts: model.prompts.map((p) => compact({ definition: compact({ name: p.name, title: p.title, description: p.description, icons: p.icons, arguments: p.arguments.map((a) => compact({ ...a, required: a.required || undefined })) }), method: p.method, scopes: p.scopes })),
+    ...(model.auth !== undefined ? { auth: authData(model.auth) } : {}),
+  };
+}
+
+/** The runtime's AuthSpec: scopes as a name → description map, optional parts only when given. */
+function authData(auth: AuthModel): Record<string, unknown> {
+  return {
+    authorizationServers: auth.authorizationServers,
+    ...(auth.resource !== undefined ? { resource: auth.resource } : {}),
+    scopes: Object.fromEntries(auth.scopes.map((s) => [s.name, s.description])),
+    requiredScopes: auth.requiredScopes,
+    ...(auth.resourceName !== undefined ? { resourceName: auth.resourceName } : {}),
+    ...(auth.documentation !== undefined ? { documentation: auth.documentation } : {}),
   };
 }
 

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
 import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared';
-import type { JsonSchema, RawCacheHint, RawTool } from '../validate/spec-types.js';
+import type { JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
 import type { SpecView } from '../validate/view.js';
-import type { CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, ToolModel } from './ir.js';
+import type { AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, ToolModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
 export const DEFAULT_LIST_CACHE: CacheHintModel = { ttlMs: 0, cacheScope: 'public' };
@@ -34,6 +34,7 @@ export function buildModel(view: SpecView): ServerModel {
     icons: r.icons ?? [],
     method: resourceMethodName(r.name),
     ...opt('cache', cacheHint(r.cache, spec.cache)),
+    scopes: r.scopes ?? [],
   }));
   const resourceTemplates = view.resourceTemplates.map(({ value: t }) => {
     const parsed = parseUriTemplate(t.uriTemplate);
@@ -50,6 +51,7 @@ export function buildModel(view: SpecView): ServerModel {
       variablesType: typeName(t.name, 'Variables'),
       variables: parsed.ok ? parsed.variables : [],
       ...opt('cache', cacheHint(t.cache, spec.cache)),
+      scopes: t.scopes ?? [],
     };
   });
   const prompts = view.prompts.map(({ value: p }) => ({
@@ -62,6 +64,7 @@ export function buildModel(view: SpecView): ServerModel {
     method: promptMethodName(p.name),
     argsType: typeName(p.name, 'PromptArgs'),
     arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...opt('title', a.title), ...opt('description', a.description), required: a.required ?? false })),
+    scopes: p.scopes ?? [],
   }));
   const model: ServerModel = {
     kind: 'server',
@@ -88,8 +91,21 @@ export function buildModel(view: SpecView): ServerModel {
       const name = String(d.path[d.path.length - 1]);
       return { kind: 'def' as const, label: `$defs ${JSON.stringify(name)}`, name, typeName: typeName(name), schema: d.value };
     }),
+    ...opt('auth', authModel(spec.auth)),
   };
   return deepFreeze(model);
+}
+
+function authModel(auth: RawAuth | undefined): AuthModel | undefined {
+  if (auth === undefined) return undefined;
+  return {
+    authorizationServers: auth.authorizationServers ?? [],
+    ...opt('resource', auth.resource),
+    scopes: Object.entries(auth.scopes ?? {}).map(([name, description]) => ({ name, description })),
+    requiredScopes: auth.requiredScopes ?? [],
+    ...opt('resourceName', auth.resourceName),
+    ...opt('documentation', auth.documentation),
+  };
 }
 
 function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel {
@@ -119,6 +135,7 @@ function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel
     })),
     progress: t.progress ?? false,
     ...opt('timeoutMs', t.timeoutMs),
+    scopes: t.scopes ?? [],
   };
 }
 

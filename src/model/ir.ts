@@ -34,6 +34,18 @@ export interface ServerModel {
   readonly resourceTemplates: readonly ResourceTemplateModel[];
   readonly prompts: readonly PromptModel[];
   readonly defs: readonly DefModel[];
+  /** The spec's `auth:` (HTTP bearer tokens); absent: the server is open. */
+  readonly auth?: AuthModel;
+}
+
+export interface AuthModel {
+  readonly authorizationServers: readonly string[];
+  readonly resource?: string;
+  /** Declared scopes with their descriptions, in spec order. */
+  readonly scopes: readonly { readonly name: string; readonly description: string }[];
+  readonly requiredScopes: readonly string[];
+  readonly resourceName?: string;
+  readonly documentation?: string;
 }
 
 export interface CapabilitiesModel {
@@ -88,6 +100,8 @@ export interface ToolModel {
   readonly elicit: readonly ElicitModel[];
   readonly progress: boolean;
   readonly timeoutMs?: number;
+  /** Scopes a token needs to call it (empty: none beyond `auth.requiredScopes`). */
+  readonly scopes: readonly string[];
 }
 
 export interface ResourceModel {
@@ -102,6 +116,7 @@ export interface ResourceModel {
   readonly icons: readonly RawIcon[];
   readonly method: string;
   readonly cache?: CacheHintModel;
+  readonly scopes: readonly string[];
 }
 
 export interface ResourceTemplateModel {
@@ -117,6 +132,7 @@ export interface ResourceTemplateModel {
   readonly variablesType: string;
   readonly variables: readonly TemplateVariable[];
   readonly cache?: CacheHintModel;
+  readonly scopes: readonly string[];
 }
 
 export interface PromptArgumentModel {
@@ -136,6 +152,7 @@ export interface PromptModel {
   readonly method: string;
   readonly argsType: string;
   readonly arguments: readonly PromptArgumentModel[];
+  readonly scopes: readonly string[];
 }
 
 export interface DefModel {

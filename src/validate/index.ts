@@ -1,6 +1,7 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedSpec } from '../load/spec-files.js';
 import type { SourceFile } from '../parse/source.js';
+import { checkAuth } from './rules/auth.js';
 import { checkCapabilities } from './rules/capabilities.js';
 import { checkElicit } from './rules/elicit.js';
 import { checkIcons } from './rules/icons.js';
@@ -23,6 +24,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkUriFields,
   checkElicit,
   checkCapabilities,
+  checkAuth,
 ];
 
 export interface ValidationResult {

@@ -50,6 +50,7 @@ export interface RawTool {
   readonly elicit?: { readonly [key: string]: RawElicit };
   readonly progress?: boolean;
   readonly timeoutMs?: number;
+  readonly scopes?: readonly string[];
 }
 
 export interface RawResource {
@@ -61,6 +62,7 @@ export interface RawResource {
   readonly size?: number;
   readonly icons?: readonly RawIcon[];
   readonly cache?: RawCacheHint;
+  readonly scopes?: readonly string[];
 }
 
 export interface RawResourceTemplate {
@@ -71,6 +73,7 @@ export interface RawResourceTemplate {
   readonly mimeType?: string;
   readonly icons?: readonly RawIcon[];
   readonly cache?: RawCacheHint;
+  readonly scopes?: readonly string[];
 }
 
 export interface RawPromptArgument {
@@ -86,6 +89,7 @@ export interface RawPrompt {
   readonly description?: string;
   readonly icons?: readonly RawIcon[];
   readonly arguments?: readonly RawPromptArgument[];
+  readonly scopes?: readonly string[];
 }
 
 export type RawCapabilityFlag<T> = boolean | T;
@@ -97,6 +101,16 @@ export interface RawCapabilities {
   readonly completions?: boolean;
 }
 
+/** `auth:` — OAuth 2.1 for the HTTP transport. */
+export interface RawAuth {
+  readonly authorizationServers?: readonly string[];
+  readonly resource?: string;
+  readonly scopes?: { readonly [scope: string]: string };
+  readonly requiredScopes?: readonly string[];
+  readonly resourceName?: string;
+  readonly documentation?: string;
+}
+
 /** A spec file (the root file, or one pulled in by `include:`). */
 export interface RawSpecFile {
   readonly mcpgen?: 1;
@@ -104,6 +118,7 @@ export interface RawSpecFile {
   readonly protocol?: { readonly version?: '2026-07-28'; readonly legacy?: boolean };
   readonly capabilities?: RawCapabilities;
   readonly cache?: RawCacheHint;
+  readonly auth?: RawAuth;
   readonly $defs?: { readonly [name: string]: JsonSchema };
   readonly include?: readonly string[];
   readonly tools?: readonly RawTool[];

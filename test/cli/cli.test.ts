@@ -8,7 +8,7 @@ import { cli, ROOT, tempDir } from '../helpers.js';
 describe('mcpgen check', () => {
   it('passes every example spec through the config file', async () => {
     const r = await cli(['check']);
-    expect(r.stderr).toContain('5 spec files checked: 0 errors, 0 warnings');
+    expect(r.stderr).toContain('6 spec files checked: 0 errors, 0 warnings');
     expect(r.code).toBe(0);
   });
 
@@ -81,6 +81,20 @@ describe('mcpgen init', () => {
     expect(r.stderr).toContain('1 spec file checked: 0 errors, 0 warnings');
     expect(r.code).toBe(0);
     expect((await cli(['init'], dir)).code).toBe(2); // never overwrites without --force
+  });
+
+  it('writes a commented auth block that passes check once uncommented', async () => {
+    const dir = tempDir();
+    expect((await cli(['init'], dir)).code).toBe(0);
+    const file = join(dir, 'specs/server.yaml');
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const start = lines.indexOf('# auth:');
+    expect(start).toBeGreaterThan(0);
+    for (let i = start; lines[i]!.startsWith('#'); i++) lines[i] = lines[i]!.slice(2);
+    writeFileSync(file, lines.join('\n'));
+    const r = await cli(['check'], dir);
+    expect(r.stderr).toContain('1 spec file checked: 0 errors, 0 warnings');
+    expect(readFileSync(file, 'utf8')).toMatch(/^auth:\n {2}authorizationServers: \[https:\/\/auth\.example\.com\]/m);
   });
 });
 

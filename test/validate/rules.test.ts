@@ -65,6 +65,13 @@ const CASES: Record<string, Want[]> = {
     { code: 'MCPG051', line: 12, column: 14, message: 'url of elicitation "checkout" "/checkout?step=1" is not an absolute URI (format: uri): it has no scheme', path: 'tools[0].elicit.checkout.url' },
     { code: 'MCPG051', line: 14, column: 14, message: 'icon src "icons/pay.png" is not an absolute URI (format: uri): it has no scheme', path: 'tools[0].icons[0].src' },
   ],
+  'MCPG070-undeclared-scope.yaml': [{ code: 'MCPG070', line: 9, column: 14, message: 'scope "files.raed" is not declared under auth.scopes; did you mean "files.read"?', path: 'tools[0].scopes[0]' }],
+  'MCPG071-no-issuer.yaml': [{ code: 'MCPG071', line: 4, column: 3, message: '`auth` needs at least one authorization server' }],
+  'MCPG072-issuer.yaml': [{ code: 'MCPG072', line: 6, column: 7, message: 'authorization server "http://auth.example.com" uses http on a non-loopback host (https is required)' }],
+  'MCPG073-resource.yaml': [{ code: 'MCPG073', line: 5, column: 13, message: 'auth.resource "https://mcp.example.com/mcp#frag" has a fragment' }],
+  'MCPG074-scopes-without-auth.yaml': [{ code: 'MCPG074', line: 5, column: 5, message: 'this entry lists `scopes`, but the spec has no `auth:` section' }],
+  'MCPG075-offline-access.yaml': [{ code: 'MCPG075', line: 6, column: 5, message: 'scope "offline_access" is `offline_access`' }],
+  'MCPG076-documentation.yaml': [{ code: 'MCPG076', line: 5, column: 18, message: 'auth.documentation "docs/auth.md" is not an absolute http(s) URL' }],
 };
 
 describe('one fixture per rule', () => {
@@ -227,6 +234,38 @@ tools:
       ['MCPG003', 5, 5],
       ['MCPG013', 9, 47],
       ['MCPG019', 10, 24],
+    ]);
+  });
+});
+
+describe('auth rules beyond the fixtures', () => {
+  it('refuse scope names outside the OAuth scope-token grammar, a query on an issuer, and scopes on resources and templates', () => {
+    const result = checkText(
+      'mcpgen: 1\nserver: { name: s, version: 1.0.0 }\nauth:\n  authorizationServers: ["https://a.example.com/?x=1", "http://127.0.0.1:8080", "ftp://a.example.com"]\n  scopes:\n    "files read": x\n    ok: y\n  requiredScopes: [nope]\n' +
+        'resources:\n  - { uri: "file:///a", name: a, scopes: [ok, other] }\nresourceTemplates:\n  - { uriTemplate: "file:///{x}", name: b, scopes: [ok] }\n',
+    );
+    expect(result.diagnostics.map((d) => [d.code, d.path, d.message])).toEqual([
+      ['MCPG072', 'auth.authorizationServers[0]', 'authorization server "https://a.example.com/?x=1" has a query'],
+      ['MCPG072', 'auth.authorizationServers[2]', 'authorization server "ftp://a.example.com" uses ftp (https is required)'],
+      ['MCPG075', 'auth.scopes["files read"]', 'scope "files read" is not an OAuth scope-token (printable ASCII, no spaces, quotes or backslashes)'],
+      ['MCPG070', 'auth.requiredScopes[0]', 'scope "nope" is not declared under auth.scopes; declared: files read, ok'],
+      ['MCPG070', 'resources[0].scopes[1]', 'scope "other" is not declared under auth.scopes; declared: files read, ok'],
+    ]);
+  });
+
+  it('accept a complete auth section', () => {
+    const result = checkText('mcpgen: 1\nserver: { name: s, version: 1.0.0 }\nauth:\n  authorizationServers: [https://a.example.com]\n  resource: https://mcp.example.com/mcp\n  scopes: { r: Read }\n  requiredScopes: [r]\ntools:\n  - { name: t, scopes: [r] }\n');
+    expect(result.diagnostics).toEqual([]);
+    expect(result.models).toHaveLength(1);
+  });
+
+  it('keep auth in the root file, and check the scopes of included items against it', () => {
+    const result = checkText('mcpgen: 1\nserver: { name: s, version: 1.0.0 }\nauth: { authorizationServers: [https://a.example.com], scopes: { r: Read } }\ninclude: [more.yaml]\n', {
+      'more.yaml': 'auth: { authorizationServers: [https://b.example.com] }\ntools:\n  - { name: t, scopes: [r, w] }\n',
+    });
+    expect(result.diagnostics.map((d) => [d.code, d.file.endsWith('more.yaml'), d.path])).toEqual([
+      ['MCPG008', true, 'auth'],
+      ['MCPG070', true, 'tools[0].scopes[1]'],
     ]);
   });
 });

@@ -1,3 +1,4 @@
+import type { AuthPrincipal } from './auth.js';
 import type { ElicitSpec } from './definition.js';
 import { inputRequiredReply, type InputRequiredReply } from './replies.js';
 
@@ -35,6 +36,11 @@ export interface RequestContext {
   readonly meta: Readonly<Record<string, unknown>>;
   /** The incoming HTTP request (Streamable HTTP only). */
   readonly httpRequest?: Request;
+  /**
+   * The verified caller (subject, scopes, client id, claims) on a server whose spec declares `auth:`,
+   * over HTTP. Absent over stdio, where credentials come from the environment.
+   */
+  readonly auth?: AuthPrincipal;
   /** What the client declared on this request (`io.modelcontextprotocol/clientCapabilities`). */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**

@@ -13,6 +13,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { matchUriTemplate, templateValueProblem } from '../shared/uri-template.js';
+import { missingScopes, principalOf, type AuthOptions } from './auth.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
@@ -41,6 +42,13 @@ export interface ServerOptions {
   readonly maxResponseBytes?: number;
   /** Where `ctx.notify` publishes change events (createMcpgenServer wires the HTTP handler's bus). */
   readonly notifier?: ChangeNotifier;
+  /** Token verification and resource identifier over HTTP, for a spec with `auth:`. */
+  readonly auth?: AuthOptions;
+  /**
+   * tools/list shows an authenticated caller only the tools its token's scopes allow (the list may vary
+   * by authorization: ST4). Default false: everyone sees every tool, calls are still refused with 403.
+   */
+  readonly hideForbiddenTools?: boolean;
 }
 
 const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
@@ -101,7 +109,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   };
   const cacheHints = {
     'server/discover': def.listCache,
-    'tools/list': def.listCache,
+    // A filtered list depends on the caller's token: never let a shared cache hand it to someone else.
+    'tools/list': options.hideForbiddenTools && def.auth !== undefined ? { ...def.listCache, cacheScope: 'private' as const } : def.listCache,
     'resources/list': def.listCache,
     'resources/templates/list': def.listCache,
     'prompts/list': def.listCache,
@@ -243,6 +252,20 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     }
   }
 
+  /** The caller's tools when hideForbiddenTools is on (pages built per scope set, reused). */
+  const pagesByScopes = new Map<string, Pages<ToolSpec['definition']>>();
+  const toolPages = (ctx: ServerContext): Pages<ToolSpec['definition']> => {
+    const principal = options.hideForbiddenTools ? principalOf(ctx.http?.authInfo) : undefined;
+    if (principal === undefined) return pages.tools;
+    const key = [...principal.scopes].sort().join(' ');
+    let p = pagesByScopes.get(key);
+    if (p === undefined) {
+      p = paginate(def.tools.filter((t) => missingScopes(t.scopes ?? [], principal.scopes).length === 0).map((t) => t.definition), pageSize);
+      if (pagesByScopes.size < 1000) pagesByScopes.set(key, p);
+    }
+    return p;
+  };
+
   return () => {
     const server = new Server(def.info, {
       capabilities: def.capabilities,
@@ -250,7 +273,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       cacheHints,
     });
     if (def.capabilities.tools) {
-      server.setRequestHandler('tools/list', (req) => page(pages.tools, req.params?.cursor, (items) => ({ tools: items })));
+      server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
       server.setRequestHandler('tools/call', (req, ctx) => callTool(req.params.name, req.params.arguments, ctx, server) as never);
     }
     if (def.capabilities.resources) {
@@ -338,6 +361,7 @@ class ToolTimeout extends Error {
 
 function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier): RequestContext {
   const req = (ctx as { http?: { req?: Request } }).http?.req;
+  const auth = principalOf(ctx.http?.authInfo);
   return {
     signal,
     requestId: ctx.mcpReq.id,
@@ -349,6 +373,7 @@ function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeN
     requestState: readRequestState(ctx),
     inputRequired: inputRequiredReply,
     notify,
+    ...(auth !== undefined ? { auth } : {}),
   };
 }
 

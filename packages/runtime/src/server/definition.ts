@@ -26,18 +26,22 @@ export interface ToolSpec {
   readonly headers: readonly HeaderDeclaration[];
   readonly elicit: Readonly<Record<string, ElicitSpec>>;
   readonly timeoutMs?: number;
+  /** Scopes a token needs to call the tool (403 insufficient_scope otherwise). */
+  readonly scopes?: readonly string[];
 }
 
 export interface ResourceSpec {
   readonly definition: Resource;
   readonly method: string;
   readonly cache?: CacheHintSpec;
+  readonly scopes?: readonly string[];
 }
 
 export interface ResourceTemplateSpec {
   readonly definition: ResourceTemplateType;
   readonly method: string;
   readonly cache?: CacheHintSpec;
+  readonly scopes?: readonly string[];
 }
 
 /** The SDK's Prompt type predates `title` on arguments (2026-07-28 BaseMetadata has it). */
@@ -48,6 +52,20 @@ export type PromptDefinition = Omit<Prompt, 'arguments'> & {
 export interface PromptSpec {
   readonly definition: PromptDefinition;
   readonly method: string;
+  readonly scopes?: readonly string[];
+}
+
+/** The spec's `auth:` (HTTP only): who issues tokens, which scopes exist, which every request needs. */
+export interface AuthSpec {
+  /** Issuer URLs of the accepted authorization servers. */
+  readonly authorizationServers: readonly string[];
+  /** Resource identifier; absent: derived from the request URL at run time. */
+  readonly resource?: string;
+  /** Scope → description. */
+  readonly scopes: Readonly<Record<string, string>>;
+  readonly requiredScopes: readonly string[];
+  readonly resourceName?: string;
+  readonly documentation?: string;
 }
 
 export interface ServerDefinition {
@@ -59,4 +77,6 @@ export interface ServerDefinition {
   readonly resources: readonly ResourceSpec[];
   readonly resourceTemplates: readonly ResourceTemplateSpec[];
   readonly prompts: readonly PromptSpec[];
+  /** Present when the spec declares `auth:`: every HTTP request then needs a bearer token. */
+  readonly auth?: AuthSpec;
 }

@@ -13,6 +13,7 @@ import {
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { checkParamHeaders, decodeHeaderValue, type HeaderDeclaration } from '../shared/header-values.js';
+import { createAuthGate, type AuthOptions } from './auth.js';
 import type { ServerDefinition } from './definition.js';
 import type { ServerFactory } from './create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
@@ -47,6 +48,10 @@ export interface HttpOptions {
    * answered -32603 "Subscription limit reached". A stream counts until its client disconnects.
    */
   readonly maxListenStreams?: number;
+  /** Token verification and the resource identifier, for a spec with `auth:` (ignored without it). */
+  readonly auth?: AuthOptions;
+  /** Path of the MCP endpoint (for the derived resource identifier and root metadata). `listen` sets it. Default: the request's path (root metadata: `/mcp`). */
+  readonly endpointPath?: string;
 }
 
 export interface HttpHandler {
@@ -72,19 +77,25 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   for (const t of def.tools) if (t.headers.length > 0) headerTable.set(t.definition.name, t.headers);
   const origins = options.allowedOrigins === '*' ? undefined : [...(options.allowedOrigins ?? localhostAllowedOrigins())];
   const hosts = options.allowedHosts === '*' ? undefined : [...(options.allowedHosts ?? localhostAllowedHostnames())];
+  const gate = def.auth === undefined ? undefined : createAuthGate(def, def.auth, options.auth ?? {}, options.endpointPath);
 
   async function fetch(request: Request): Promise<Response> {
+    if (hosts !== undefined) {
+      const rejected = checkHost(request, hosts);
+      if (rejected !== undefined) return withoutNullId(rejected);
+    }
+    // Public metadata, readable cross-origin (browser-based clients discover the authorization server).
+    const metadata = gate === undefined ? noMetadata(request) : gate.metadata(request);
+    if (metadata !== undefined) return metadata;
     if (origins !== undefined) {
       const rejected = originValidationResponse(request, origins);
       if (rejected !== undefined) return withoutNullId(rejected);
     }
-    if (hosts !== undefined) {
-      // Behind the fetch face (workers, tests) a Request may carry no Host header: its URL names the host.
-      const probe = request.headers.has('host') ? request : new Request(request.url, { headers: { host: new URL(request.url).host } });
-      const rejected = hostHeaderValidationResponse(probe, hosts);
-      if (rejected !== undefined) return withoutNullId(rejected);
-    }
-    if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return withoutNullId(await sdk.fetch(request));
+    // Every request needs a valid token (server/discover included) before its body is even read.
+    const auth = gate === undefined ? undefined : await gate.authenticate(request);
+    if (auth instanceof Response) return auth;
+    const extra = auth === undefined ? {} : { authInfo: auth.authInfo };
+    if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return withoutNullId(await sdk.fetch(request, extra));
     // The body is read here for every JSON POST, so each face answers the same: 413 past the limit
     // (however the body was framed), 400 -32700 for bytes that are not UTF-8 (the SDK would decode
     // them to U+FFFD and serve the request: J1), and the SDK gets the original Request — a copy with
@@ -99,16 +110,33 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       body = JSON.parse(text);
     } catch {
       // The SDK answers -32700 (or serves a legacy client) with its own ladder.
-      return withoutNullId(await sdk.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body: text })));
+      return withoutNullId(await sdk.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body: text }), extra));
+    }
+    if (auth !== undefined && gate!.perItemScopes) {
+      const refused = gate!.checkScopes(body, auth.principal, auth.resource);
+      if (refused !== undefined) return refused;
     }
     if (headerTable.size > 0) {
       const mismatch = paramHeaderMismatch(body, request.headers, headerTable);
       if (mismatch !== undefined) return jsonRpcError(400, (body as { id?: unknown }).id ?? null, -32020, mismatch, { header: 'Mcp-Param' });
     }
-    return withoutNullId(await sdk.fetch(request, { parsedBody: body }));
+    return withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
   }
 
+
   return { fetch, notify: sdk.notify, close: () => sdk.close() };
+}
+
+/** A server without `auth:` publishes no protected-resource metadata. */
+function noMetadata(request: Request): Response | undefined {
+  if (!new URL(request.url).pathname.startsWith('/.well-known/oauth-protected-resource')) return undefined;
+  return jsonRpcError(404, null, -32601, 'Not found: this server declares no authorization');
+}
+
+/** DNS-rebinding protection. Behind the fetch face (workers, tests) a Request may carry no Host header: its URL names the host. */
+function checkHost(request: Request, hosts: string[]): Response | undefined {
+  const probe = request.headers.has('host') ? request : new Request(request.url, { headers: { host: new URL(request.url).host } });
+  return hostHeaderValidationResponse(probe, hosts);
 }
 
 /**

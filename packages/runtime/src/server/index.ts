@@ -1,6 +1,8 @@
 // @mcpgen/runtime/server: what generated servers build on (the official SDK does the protocol).
 export { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './create-server.js';
-export type { CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './definition.js';
+export { AuthUnavailableError, InvalidTokenError, type AuthOptions, type AuthPrincipal, type TokenVerifier } from './auth.js';
+export { createJwtVerifier } from './jwt-verifier.js';
+export type { AuthSpec, CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './definition.js';
 export type { ChangeNotifier, Elicitation, ElicitResponse, InputRequest, RequestContext, ToolContext } from './context.js';
 export { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
 export { listen, type ListenOptions, type RunningServer } from './node-http.js';

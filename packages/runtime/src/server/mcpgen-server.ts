@@ -30,12 +30,13 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
   const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options });
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
   const legacy = options.legacy ?? true;
-  const http = (httpOptions: HttpOptions = {}) => createHttpHandler(factory, definition, { legacy, bus, ...httpOptions });
+  const http = (httpOptions: HttpOptions = {}) =>
+    createHttpHandler(factory, definition, { legacy, bus, ...(options.auth !== undefined ? { auth: options.auth } : {}), ...httpOptions });
   return {
     factory,
     http,
     listen: async (opts = {}) => {
-      const handler = http(opts);
+      const handler = http({ endpointPath: opts.path ?? '/mcp', ...opts });
       return { ...(await listen(handler, opts)), notify: handler.notify };
     },
     stdio: () => serveStdio(factory, { legacy }),

@@ -128,7 +128,8 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
     answer(res, jsonRpcError(400, null, -32600, 'Bad Request: invalid Host header or request target'));
     return;
   }
-  if (url.pathname !== limits.path) {
+  // RFC 9728 metadata lives outside the endpoint path; the handler answers it (404 without auth).
+  if (url.pathname !== limits.path && !url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
     req.resume();
     answer(res, jsonRpcError(404, null, -32601, `Not found: the MCP endpoint is ${limits.path}`));
     return;

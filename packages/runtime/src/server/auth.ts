@@ -1,0 +1,215 @@
+// The resource-server side of MCP authorization (2026-07-28, OAuth 2.1) for the Streamable HTTP face:
+// Protected Resource Metadata (RFC 9728), the bearer gate on every request (401 challenges), and the
+// per-tool/resource/prompt scope check (403 insufficient_scope) before any handler runs. Token checks
+// are a pluggable TokenVerifier; the default verifies JWT access tokens (jwt-verifier.ts).
+import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
+import { matchUriTemplate } from '../shared/uri-template.js';
+import type { AuthSpec, ServerDefinition } from './definition.js';
+import { createJwtVerifier } from './jwt-verifier.js';
+
+/** The verified caller, as handlers see it in `ctx.auth`. */
+export interface AuthPrincipal {
+  /** `sub`: the user (or client, for client-credentials tokens) the token speaks for. */
+  readonly subject: string | undefined;
+  /** `client_id` (RFC 9068; `azp` as a fallback): the OAuth client that obtained the token. */
+  readonly clientId: string | undefined;
+  readonly scopes: readonly string[];
+  /** Every claim of the token (or what an introspection / API-key verifier reports). */
+  readonly claims: Readonly<Record<string, unknown>>;
+  /** Expiry in seconds since the epoch, when known. */
+  readonly expiresAt: number | undefined;
+}
+
+/** Checks one bearer token. Throw InvalidTokenError to refuse it (401); anything else thrown is a 503. */
+export interface TokenVerifier {
+  /**
+   * `resource` is this server's resource identifier: a token meant for another audience MUST be refused
+   * (RFC 8707; an introspection verifier compares the introspected `aud`).
+   */
+  verify(token: string, context: { readonly resource: string }): Promise<AuthPrincipal>;
+}
+
+/** The token is not acceptable here: 401 `invalid_token` (the message goes into `error_description`). */
+export class InvalidTokenError extends Error {
+  override readonly name = 'InvalidTokenError';
+}
+
+/** The authorization server (metadata, JWKS, introspection) could not be reached: 503, retry later. */
+export class AuthUnavailableError extends Error {
+  override readonly name = 'AuthUnavailableError';
+}
+
+export interface AuthOptions {
+  /**
+   * This server's resource identifier (the audience tokens must carry). Default: the spec's
+   * `auth.resource`, else the URL of the MCP endpoint as requested (origin + endpoint path). Set it
+   * behind a proxy or TLS terminator, where the request URL is not the public one.
+   */
+  readonly resource?: string;
+  /** Replaces the spec's `authorizationServers` (issuers differ per environment: dev, staging, production). */
+  readonly authorizationServers?: readonly string[];
+  /** Replaces the default JWT verifier (e.g. RFC 7662 introspection, or an API-key check). */
+  readonly verifier?: TokenVerifier;
+  /** Clock skew allowed on `exp`, `nbf` and `iat`, in seconds. Default 30. */
+  readonly clockToleranceSec?: number;
+  /** Least time between two JWKS downloads caused by an unknown `kid`, in ms. Default 30000. */
+  readonly jwksCooldownMs?: number;
+  /** `typ` header values accepted on JWT access tokens. Default `['at+jwt']` (RFC 9068). */
+  readonly jwtTypes?: readonly string[];
+  /** Fetch used for authorization-server metadata and JWKS (tests, proxies). Default: global fetch. */
+  readonly fetch?: typeof fetch;
+  /** Called with verifier failures that become 503 (the client sees no detail). */
+  readonly onError?: (error: unknown) => void;
+}
+
+const WELL_KNOWN = '/.well-known/oauth-protected-resource';
+/** Far above any real access token; refused before parsing. */
+const MAX_TOKEN_LENGTH = 8192;
+const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+
+export interface AuthGate {
+  /** The Protected Resource Metadata answer when `request` asks for it, else undefined. */
+  metadata(request: Request): Response | undefined;
+  /** The verified caller, or the 400/401/403/503 answer to send instead. */
+  authenticate(request: Request): Promise<{ readonly principal: AuthPrincipal; readonly authInfo: AuthInfo; readonly resource: string } | Response>;
+  /** Whether scopes beyond the required ones are declared per item (the body must be read to check them). */
+  readonly perItemScopes: boolean;
+  /** 403 when the parsed JSON-RPC body asks for something the caller's scopes do not cover. */
+  checkScopes(body: unknown, principal: AuthPrincipal, resource: string): Response | undefined;
+}
+
+/** `ctx.auth` for handlers, from what the gate handed the SDK. */
+export function principalOf(authInfo: AuthInfo | undefined): AuthPrincipal | undefined {
+  return authInfo?.extra?.principal as AuthPrincipal | undefined;
+}
+
+/** Scopes a token lacks among `needed`. */
+export function missingScopes(needed: readonly string[], granted: readonly string[]): string[] {
+  return needed.filter((s) => !granted.includes(s));
+}
+
+/** `endpointPath` (set by `listen`): the MCP endpoint's path; without it the request's own path is the endpoint. */
+export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: AuthOptions, endpointPath: string | undefined): AuthGate {
+  const configured = options.resource ?? spec.resource;
+  const issuers = options.authorizationServers ?? spec.authorizationServers;
+  const verifier = options.verifier ?? createJwtVerifier(issuers, options);
+  const declared = Object.keys(spec.scopes);
+  const required = spec.requiredScopes;
+  // What a client should ask for first: the scopes every request needs, else all the server knows.
+  const challengeScopes = required.length > 0 ? required : declared;
+  const tools = new Map(def.tools.map((t) => [t.definition.name, t.scopes ?? []]));
+  const resources = new Map(def.resources.map((r) => [r.definition.uri, r.scopes ?? []]));
+  const templates = def.resourceTemplates.filter((t) => (t.scopes ?? []).length > 0).map((t) => ({ template: t.definition.uriTemplate, scopes: t.scopes ?? [] }));
+  const prompts = new Map(def.prompts.map((p) => [p.definition.name, p.scopes ?? []]));
+  const perItemScopes = [...tools.values(), ...resources.values(), ...templates.map((t) => t.scopes), ...prompts.values()].some((s) => s.length > 0);
+
+  const resourceFor = (request: Request): string => {
+    if (configured !== undefined) return configured;
+    const url = new URL(request.url);
+    return `${url.origin}${endpointPath ?? url.pathname}`;
+  };
+  const metadataUrl = (resource: string) => getOAuthProtectedResourceMetadataUrl(new URL(resource));
+
+  const unauthenticated = (resource: string): Response => {
+    // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+    const params = [`resource_metadata="${quoted(metadataUrl(resource))}"`, ...(challengeScopes.length > 0 ? [`scope="${quoted(challengeScopes.join(' '))}"`] : [])];
+    return Response.json({ error: 'unauthorized', error_description: 'Authorization required' }, { status: 401, headers: { 'www-authenticate': `Bearer ${params.join(', ')}` } });
+  };
+  const invalid = (resource: string, description: string): Response =>
+    bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, description), { requiredScopes: [...challengeScopes], resourceMetadataUrl: metadataUrl(resource) });
+  const insufficient = (resource: string, scopes: readonly string[]): Response =>
+    bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, 'The token lacks a scope this request needs'), { requiredScopes: [...scopes], resourceMetadataUrl: metadataUrl(resource) });
+
+  function metadata(request: Request): Response | undefined {
+    const url = new URL(request.url);
+    if (url.pathname !== WELL_KNOWN && !url.pathname.startsWith(`${WELL_KNOWN}/`)) return undefined;
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS', 'access-control-allow-headers': 'mcp-protocol-version' };
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cors });
+    if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { ...cors, allow: 'GET, OPTIONS' } });
+    const suffix = url.pathname.slice(WELL_KNOWN.length);
+    // RFC 9728 §3.1: the metadata of `https://host/mcp` is at `/.well-known/oauth-protected-resource/mcp`.
+    const resource = configured ?? `${url.origin}${suffix === '' ? (endpointPath ?? '/mcp') : suffix}`;
+    if (configured !== undefined && suffix !== '' && suffix !== new URL(configured).pathname.replace(/\/$/, '')) {
+      return Response.json({ error: 'not_found' }, { status: 404, headers: cors });
+    }
+    const document = {
+      resource,
+      authorization_servers: [...issuers],
+      ...(declared.length > 0 ? { scopes_supported: declared } : {}),
+      bearer_methods_supported: ['header'],
+      ...(spec.resourceName !== undefined ? { resource_name: spec.resourceName } : {}),
+      ...(spec.documentation !== undefined ? { resource_documentation: spec.documentation } : {}),
+    };
+    return Response.json(document, { headers: { ...cors, 'cache-control': 'max-age=300' } });
+  }
+
+  async function authenticate(request: Request) {
+    const resource = resourceFor(request);
+    const header = request.headers.get('authorization');
+    if (header === null || header.trim() === '') return unauthenticated(resource);
+    const match = /^(\S+)(?: +(.*))?$/.exec(header.trim());
+    if (match === null || match[1]!.toLowerCase() !== 'bearer') return unauthenticated(resource); // another scheme: no bearer credentials
+    const token = (match[2] ?? '').trim();
+    if (token === '') return unauthenticated(resource);
+    if ( token.length > MAX_TOKEN_LENGTH || !TOKEN68.test(token)) {
+      // Malformed request (two tokens, spaces, non-token68 bytes): RFC 6750 §3.1 invalid_request → 400.
+      return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidRequest, token.length > MAX_TOKEN_LENGTH ? 'Bearer token too long' : 'Malformed Authorization header'));
+    }
+    let principal: AuthPrincipal;
+    try {
+      principal = await verifier.verify(token, { resource });
+    } catch (e) {
+      if (e instanceof InvalidTokenError) return invalid(resource, e.message);
+      options.onError?.(e);
+      return Response.json({ error: 'temporarily_unavailable', error_description: 'The authorization server cannot be reached; try again later' }, { status: 503, headers: { 'retry-after': '5' } });
+    }
+    if (principal.expiresAt !== undefined && principal.expiresAt + (options.clockToleranceSec ?? 30) < Date.now() / 1000) return invalid(resource, 'Token has expired');
+    const lacking = missingScopes(required, principal.scopes);
+    if (lacking.length > 0) return insufficient(resource, required);
+    const authInfo: AuthInfo = {
+      token,
+      clientId: principal.clientId ?? '',
+      scopes: [...principal.scopes],
+      ...(principal.expiresAt !== undefined ? { expiresAt: principal.expiresAt } : {}),
+      resource: new URL(resource),
+      resourceMetadataUrl: metadataUrl(resource),
+      extra: { principal },
+    };
+    return { principal, authInfo, resource };
+  }
+
+  /** Every scope the operation needs (listed whole in the challenge), or [] when it needs none beyond the required. */
+  function neededFor(message: unknown): readonly string[] {
+    if (typeof message !== 'object' || message === null) return [];
+    const { method, params } = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
+    if (method === 'tools/call' && typeof params?.name === 'string') return tools.get(params.name) ?? [];
+    if (method === 'prompts/get' && typeof params?.name === 'string') return prompts.get(params.name) ?? [];
+    if (method === 'resources/read' && typeof params?.uri === 'string') {
+      const fixed = resources.get(params.uri);
+      if (fixed !== undefined) return fixed;
+      const uri = params.uri;
+      return templates.find((t) => matchUriTemplate(t.template, uri) !== null)?.scopes ?? [];
+    }
+    return [];
+  }
+
+  function checkScopes(body: unknown, principal: AuthPrincipal, resource: string): Response | undefined {
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const needed = neededFor(message);
+      if (needed.length === 0) continue;
+      if (missingScopes(needed, principal.scopes).length > 0) return insufficient(resource, union(required, needed));
+    }
+    return undefined;
+  }
+
+  return { metadata, authenticate, checkScopes, perItemScopes };
+}
+
+function union(a: readonly string[], b: readonly string[]): string[] {
+  return [...new Set([...a, ...b])];
+}
+
+/** RFC 9110 quoted-string content: escape `\` and `"`, drop what a header cannot carry. */
+function quoted(value: string): string {
+  return value.replace(/[\\"]/g, '\\$&').replace(/[^\x20-\x7E]/g, ' ');
+}
