@@ -23,21 +23,23 @@ export interface ClientCredentialsOptions {
 
 /** OAuth client credentials grant with a client secret. */
 export function clientCredentials(options: ClientCredentialsOptions): OAuthClientProvider {
-  const base = new ClientCredentialsProvider({
+  const init = {
     clientId: options.clientId,
     clientSecret: options.clientSecret,
     ...(options.scope !== undefined ? { scope: options.scope } : {}),
     ...(options.expectedIssuer !== undefined ? { expectedIssuer: options.expectedIssuer } : {}),
-  });
-  const method = options.authMethod ?? 'client_secret_basic';
-  if (method === 'client_secret_basic') return base;
-  // auth() takes the method from the client information when the authorization server supports it.
-  return Object.assign(Object.create(base) as OAuthClientProvider, {
-    clientInformation: () => ({ ...base.clientInformation(), token_endpoint_auth_method: method }),
-    get clientMetadata() {
-      return { ...base.clientMetadata, token_endpoint_auth_method: method };
-    },
-  });
+  };
+  return options.authMethod === 'client_secret_post' ? new SecretPostClientCredentials(init) : new ClientCredentialsProvider(init);
+}
+
+/** auth() takes the method from the client information when the authorization server supports it. */
+class SecretPostClientCredentials extends ClientCredentialsProvider {
+  override clientInformation(): StoredOAuthClientInformation {
+    return { ...super.clientInformation(), token_endpoint_auth_method: 'client_secret_post' } as StoredOAuthClientInformation;
+  }
+  override get clientMetadata(): OAuthClientMetadata {
+    return { ...super.clientMetadata, token_endpoint_auth_method: 'client_secret_post' };
+  }
 }
 
 export interface PrivateKeyJwtOptions {
