@@ -1,11 +1,14 @@
 // The generated client's OAuth 2.1 authorization over real HTTP on 127.0.0.1: a generated weather server
 // behind a protected-resource gate, and a small authorization server (test/support/fake-oauth.ts).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WeatherClient as WeatherClientType } from '../../generated/weather/client.js';
 import type { createWeatherServer as CreateWeatherServer, WeatherHandlers } from '../../generated/weather/server.js';
 import { authorizationCode, clientCredentials, InsufficientScopeError, type OAuthClientProvider } from '../../src/runtime/client/index.js';
 import { FakeAuthorizationServer, ProtectedGate, type FakeAsOptions } from '../support/fake-oauth.js';
-import { importCompiled } from '../support/servers.js';
+import { importCompiled, ROOT } from '../support/servers.js';
 
 let WeatherClient: typeof WeatherClientType;
 let upstream: string;
@@ -224,5 +227,22 @@ describe('generated client with OAuth 2.1', () => {
     const { as, gate } = await setup({ clients: { svc: 's3cret' } }, basicOnly);
     await expect(WeatherClient.connect({ url: gate.url, auth: clientCredentials({ clientId: 'svc', clientSecret: 's3cret', expectedIssuer: 'https://the-real-one.example' }) })).rejects.toThrow();
     expect(as.at('/token')).toHaveLength(0);
+  });
+});
+
+describe('README, Authorization / Client', () => {
+  it('the example typechecks against the generated sql package and the runtime', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /```ts\n(import \{ authorizationCode[\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBeDefined();
+    const dir = join(ROOT, '.tmp/readme');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'client-auth-example.ts');
+    writeFileSync(file, `${block!.replaceAll("'./generated/", "'../../generated/")}\nexport { client, service, signed };\n`);
+    const program = ts.createProgram([file], {
+      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: ['node'],
+      strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+    });
+    expect(ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))).toEqual([]);
   });
 });
