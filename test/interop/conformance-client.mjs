@@ -3,6 +3,7 @@
 // built on the generated clients' base class (mcpgen/runtime/client): it takes the server's live tool
 // definitions, as a host that was not generated for this server would, and exercises what the
 // scenario serves.
+import { CrossAppAccessProvider, requestJwtAuthorizationGrant } from '@modelcontextprotocol/client';
 import { authorizationCode, clientCredentials, McpgenClient, privateKeyJwt } from 'mcpgen/runtime/client';
 
 class HostClient extends McpgenClient {
@@ -45,8 +46,16 @@ const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 function authFor(name) {
   if (name === 'auth/client-credentials-basic') return clientCredentials({ clientId: context.client_id, clientSecret: context.client_secret });
   if (name === 'auth/client-credentials-jwt') return privateKeyJwt({ clientId: context.client_id, privateKey: context.private_key_pem, algorithm: context.signing_algorithm ?? 'ES256' });
+  if (name === 'auth/enterprise-managed-authorization') {
+    // The SDK's Cross-App Access provider: the IdP's ID token → ID-JAG (RFC 8693) → access token (RFC 7523).
+    return new CrossAppAccessProvider({
+      clientId: context.client_id,
+      clientSecret: context.client_secret,
+      assertion: async (at) => (await requestJwtAuthorizationGrant({ tokenEndpoint: context.idp_token_endpoint, audience: at.authorizationServerUrl, resource: at.resourceUrl, idToken: context.idp_id_token, clientId: context.idp_client_id, fetchFn: at.fetchFn })).jwtAuthGrant,
+    });
+  }
   if (name === 'auth/pre-registration') return authorizationCode({ redirectUrl: REDIRECT_URL, authorize: followAuthorization, clientId: context.client_id, clientSecret: context.client_secret, clientMetadata: { client_name: 'mcpgen-conformance-client' } });
-  if (name.startsWith('auth/')) return authorizationCode({ redirectUrl: REDIRECT_URL, authorize: followAuthorization, clientMetadataUrl: CIMD_URL, clientMetadata: { client_name: 'mcpgen-conformance-client' } });
+  if (name.startsWith('auth/')) return authorizationCode({ redirectUrl: REDIRECT_URL, authorize: followAuthorization, clientMetadataUrl: CIMD_URL, clientMetadata: { client_name: 'mcpgen-conformance-client' }, dpop: name.startsWith('auth/dpop') });
   return undefined;
 }
 const client = await HostClient.connect(url, authFor(scenario));

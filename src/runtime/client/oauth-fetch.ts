@@ -12,7 +12,7 @@
 //   forcing a fresh authorization when refresh cannot widen the grant, bounded per request;
 // - one authorization flow at a time: requests that fail together wait for the flow in progress.
 // The SDK transport's own authProvider path does 401/403 too, but fails the request on 'REDIRECT'.
-import { auth, computeScopeUnion, extractWWWAuthenticateParams, InsufficientScopeError, isStrictScopeSuperset, UnauthorizedError, validateAuthorizationResponseIssuer, type FetchLike, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { auth, computeScopeUnion, withDpopFromProvider, extractWWWAuthenticateParams, InsufficientScopeError, isStrictScopeSuperset, UnauthorizedError, validateAuthorizationResponseIssuer, type FetchLike, type OAuthClientProvider } from '@modelcontextprotocol/client';
 
 /** A provider that obtains the authorization response itself (its redirectToAuthorization waits for the callback). */
 export interface AuthorizationResponseSource {
@@ -35,8 +35,11 @@ function hasAuthorizationResponse(provider: OAuthClientProvider): provider is OA
  * `403 insufficient_scope` through the SDK's auth(). `authFetch` makes the requests to the
  * authorization server (it never carries the MCP server's token).
  */
-export function oauthFetch(next: FetchLike, authFetch: FetchLike, serverUrl: URL, options: ClientAuthOptions): FetchLike {
+export function oauthFetch(base: FetchLike, authFetch: FetchLike, serverUrl: URL, options: ClientAuthOptions): FetchLike {
   const { provider } = options;
+  // A provider with a DPoP session (RFC 9449): the SDK presents DPoP-bound tokens with a fresh proof and
+  // answers the server's nonce challenges.
+  const next = provider.dpop ? withDpopFromProvider(provider)(base) : base;
   const maxStepUps = Math.max(0, options.maxStepUpRetries ?? 1);
   let resourceMetadataUrl: URL | undefined;
   let requestedScope: string | undefined;

@@ -8,7 +8,7 @@
 //   `authorize(url)` shows the URL to the user and resolves with where the authorization server
 //   redirected back; the client then redeems the code and carries on with the request that needed it.
 import { randomBytes } from 'node:crypto';
-import { ClientCredentialsProvider, PrivateKeyJwtProvider, validateClientMetadataUrl, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { ClientCredentialsProvider, DpopSession, PrivateKeyJwtProvider, validateClientMetadataUrl, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { AuthorizationResponseSource } from './oauth-fetch.js';
 
 export interface ClientCredentialsOptions {
@@ -81,6 +81,8 @@ export interface AuthorizationCodeOptions {
   readonly clientMetadata?: Partial<OAuthClientMetadata>;
   /** Ask for a refresh token (`refresh_token` grant, `offline_access` where the authorization server lists it). Default true. */
   readonly refreshTokens?: boolean;
+  /** Sender-constrained tokens (DPoP, RFC 9449): a key pair for this session signs a proof for every request. */
+  readonly dpop?: boolean;
 }
 
 export type AuthorizationCodeProvider = OAuthClientProvider & AuthorizationResponseSource;
@@ -99,6 +101,7 @@ class InMemoryAuthorizationCodeProvider implements OAuthClientProvider, Authoriz
   #verifier: string | undefined;
   #discovery: OAuthDiscoveryState | undefined;
   #response: Promise<URLSearchParams> | undefined;
+  #dpop: Promise<DpopSession> | undefined;
   declare readonly clientMetadataUrl?: string;
 
   constructor(options: AuthorizationCodeOptions) {
@@ -106,6 +109,12 @@ class InMemoryAuthorizationCodeProvider implements OAuthClientProvider, Authoriz
     this.#options = options;
     if (options.clientMetadataUrl !== undefined) Object.defineProperty(this, 'clientMetadataUrl', { value: options.clientMetadataUrl, enumerable: true });
     this.#preRegisteredIssuer = options.issuer;
+  }
+
+  dpop(): Promise<DpopSession> | undefined {
+    if (this.#options.dpop !== true) return undefined;
+    this.#dpop ??= DpopSession.create();
+    return this.#dpop;
   }
 
   get redirectUrl(): string {
