@@ -6,7 +6,8 @@ import ts from 'typescript';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WeatherClient as WeatherClientType } from '../../generated/weather/client.js';
 import type { createWeatherServer as CreateWeatherServer, WeatherHandlers } from '../../generated/weather/server.js';
-import { authorizationCode, clientCredentials, InsufficientScopeError, type OAuthClientProvider } from '../../src/runtime/client/index.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
+import { authorizationCode, clientCredentials, finishAuthorization, InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } from '../../src/runtime/client/index.js';
 import { FakeAuthorizationServer, ProtectedGate, type FakeAsOptions } from '../support/fake-oauth.js';
 import { importCompiled, ROOT } from '../support/servers.js';
 
@@ -201,6 +202,35 @@ describe('generated client with OAuth 2.1', () => {
     expect(registration).toBeDefined();
     expect(as.at('/authorize')[0]!.params.client_id).toMatch(/^dyn-/);
     expect(as.at('/authorize')[0]!.params.scope!.split(' ').sort()).toEqual(['mcp:basic', 'offline_access']);
+  });
+
+  it('takes any SDK OAuthClientProvider: a provider that sends the user away fails the request, finishAuthorization redeems the code, the next connect works', async () => {
+    const { as, gate } = await setup({ clients: { app: undefined } }, basicOnly);
+    // The shape of a provider in a web app: it redirects and returns; the callback arrives elsewhere.
+    const store: { tokens?: OAuthTokens; verifier?: string; discovery?: OAuthDiscoveryState; sentTo?: URL } = {};
+    const provider: OAuthClientProvider = {
+      redirectUrl: REDIRECT,
+      clientMetadata: { client_name: 'web app', redirect_uris: [REDIRECT] } as OAuthClientMetadata,
+      clientInformation: (): OAuthClientInformationMixed => ({ client_id: 'app' }),
+      tokens: () => store.tokens,
+      saveTokens: (t) => void (store.tokens = t),
+      saveCodeVerifier: (v) => void (store.verifier = v),
+      codeVerifier: () => store.verifier!,
+      saveDiscoveryState: (d) => void (store.discovery = d),
+      discoveryState: () => store.discovery,
+      redirectToAuthorization: (url) => void (store.sentTo = url),
+    };
+    await expect(WeatherClient.connect({ url: gate.url, auth: provider })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(store.sentTo?.searchParams.get('resource')).toBe(gate.url);
+    expect(as.at('/token')).toHaveLength(0);
+    await finishAuthorization(provider, gate.url, await followAuthorization(store.sentTo!));
+    const client = await WeatherClient.connect({ url: gate.url, auth: provider });
+    try {
+      expect((await client.add({ a: 5, b: 5 })).structuredContent).toEqual({ sum: 10 });
+    } finally {
+      await client.close();
+    }
+    expect(as.at('/token')[0]!.params).toMatchObject({ grant_type: 'authorization_code', resource: gate.url });
   });
 
   it.each(['client_secret_basic', 'client_secret_post'] as const)('client credentials with %s', async (authMethod) => {

@@ -14,7 +14,8 @@ class HostClient extends McpgenClient {
   // 2 cores a client can stall past the scenario server's 5 s keep-alive and write to a closed connection.
   static async connect(url, auth) {
     const client = new HostClient();
-    await client.open({ url, ...(auth ? { auth } : {}) }, { negotiation: 'auto', connectionRetry: 'always', onElicit: () => ({ action: 'accept', content: { confirmed: true, ok: true, name: 'conformance' } }) }, 'mcpgen-conformance-client');
+    // timeoutMs 120 s: with authorization, connecting (the server/discover probe) includes a whole OAuth flow.
+    await client.open({ url, ...(auth ? { auth } : {}) }, { negotiation: 'auto', connectionRetry: 'always', timeoutMs: 120_000, onElicit: () => ({ action: 'accept', content: { confirmed: true, ok: true, name: 'conformance' } }) }, 'mcpgen-conformance-client');
     return client;
   }
   call(name, args) {

@@ -125,7 +125,8 @@ async function readAuthorizationResponse(provider: OAuthClientProvider, params: 
 /**
  * For a provider that sends the user away (no AuthorizationResponseSource): redeem the code of the
  * redirect back (`callback`: the callback URL or its query) after the request failed with
- * UnauthorizedError, then connect or call again. `iss` is checked before the code is redeemed.
+ * UnauthorizedError, then connect or call again. `iss` is checked before the code is redeemed; checking
+ * `state` against the one the provider sent is the caller's (as with the SDK's finishAuth).
  */
 export async function finishAuthorization(provider: OAuthClientProvider, serverUrl: string | URL, callback: string | URL | URLSearchParams, fetchFn?: FetchLike): Promise<void> {
   const params = callback instanceof URLSearchParams ? callback : new URL(String(callback)).searchParams;
