@@ -97,5 +97,5 @@ describe('official conformance suite, 2026-07-28 requirements', () => {
     }
     // Extension scenarios are reported but not scored: the suite's exit code does not cover them.
     for (const scenario of ['auth/client-credentials-basic', 'auth/client-credentials-jwt', 'auth/dpop', 'auth/dpop-nonce', 'auth/enterprise-managed-authorization']) expect(output, scenario).toMatch(new RegExp(`^\\s+✓ ${scenario} \\(extension\\)`, 'm'));
-  }, 300_000);
+  }, 600_000);
 });

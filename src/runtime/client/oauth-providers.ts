@@ -7,7 +7,6 @@
 //   another authorization server gets a fresh registration there and never sees the first one's.
 //   `authorize(url)` shows the URL to the user and resolves with where the authorization server
 //   redirected back; the client then redeems the code and carries on with the request that needed it.
-import { randomBytes } from 'node:crypto';
 import { ClientCredentialsProvider, DpopSession, PrivateKeyJwtProvider, validateClientMetadataUrl, type OAuthClientInformationContext, type OAuthClientMetadata, type OAuthClientProvider, type OAuthDiscoveryState, type StoredOAuthClientInformation, type StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { AuthorizationResponseSource } from './oauth-fetch.js';
 
@@ -133,7 +132,8 @@ class InMemoryAuthorizationCodeProvider implements OAuthClientProvider, Authoriz
   }
 
   state(): string {
-    return randomBytes(16).toString('base64url');
+    // Web Crypto, so the client runtime also runs outside Node.
+    return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
   }
 
   clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
