@@ -2,16 +2,24 @@
 // _meta envelope, the standard headers and (given a toolDefinition) Mcp-Param-*; it fulfils MRTR input
 // requests through the elicitation handler. What we add: static tool definitions on every call (no
 // tools/list round trip first), one refresh-and-retry on HeaderMismatch, typed results, listen() as an
-// async iterator, and one replay of a request whose pooled connection died before any response (replay-fetch.ts).
-import { Client, ProtocolError, StreamableHTTPClientTransport, type CallToolResult, type ContentBlock, type GetPromptResult, type ReadResourceResult, type Tool, type Transport } from '@modelcontextprotocol/client';
+// async iterator, one replay of a request whose pooled connection died before any response (replay-fetch.ts),
+// and OAuth 2.1 authorization on the SDK's auth() (oauth-fetch.ts, oauth-providers.ts).
+import { Client, ProtocolError, type OAuthClientProvider, StreamableHTTPClientTransport, type CallToolResult, type ContentBlock, type GetPromptResult, type ReadResourceResult, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expandUriTemplate } from '../shared/uri-template.js';
+import { oauthFetch, type ClientAuthOptions } from './oauth-fetch.js';
 import { replayingFetch, replayPolicy, type ConnectionRetry } from './replay-fetch.js';
 
 export const HEADER_MISMATCH = -32020;
 
 export type ClientTarget =
-  | { readonly url: string | URL; readonly headers?: Readonly<Record<string, string>>; readonly fetch?: typeof fetch }
+  | {
+      readonly url: string | URL;
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly fetch?: typeof fetch;
+      /** OAuth 2.1 authorization (HTTP only): an SDK OAuthClientProvider or one of mcpgen's (clientCredentials, privateKeyJwt, authorizationCode). */
+      readonly auth?: OAuthClientProvider | ClientAuthOptions;
+    }
   | { readonly command: string; readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string }
   | { readonly transport: Transport };
 
@@ -218,9 +226,14 @@ function requestOptions(options: CallOptions) {
 function transportFor(target: ClientTarget, mayReplay: (message: unknown) => boolean): Transport {
   if ('transport' in target) return target.transport;
   if ('url' in target) {
-    return new StreamableHTTPClientTransport(new URL(target.url), {
+    const url = new URL(target.url);
+    const base = target.fetch ?? ((input: string | URL | Request, init?: RequestInit) => fetch(input, init));
+    const replaying = replayingFetch(base, mayReplay);
+    const auth = target.auth === undefined ? undefined : 'provider' in target.auth ? target.auth : { provider: target.auth };
+    return new StreamableHTTPClientTransport(url, {
       ...(target.headers ? { requestInit: { headers: { ...target.headers } } } : {}),
-      fetch: replayingFetch(target.fetch ?? ((input, init) => fetch(input, init)), mayReplay),
+      // Authorization wraps the replay: a replayed request carries the token it was sent with.
+      fetch: auth === undefined ? replaying : (oauthFetch(replaying, base, url, auth) as typeof fetch),
     });
   }
   return new StdioClientTransport({
