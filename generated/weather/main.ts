@@ -2,8 +2,8 @@
 // Spec sha256: fd5ee6fc117ba8fd8bdafb49e40f740de47616c24998f453ee895d7d21e6756c
 // Regenerate: npx mcpgen generate
 
-import { runMain } from 'mcpgen/runtime/server';
+import { runMain, serverOptionsFromEnv } from 'mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createWeatherServer } from './server.js';
 
-await runMain(createWeatherServer(handlers));
+await runMain(createWeatherServer(handlers, await serverOptionsFromEnv("weather")));

@@ -19,11 +19,12 @@ export function emitIndex(file: FileSink): void {
 /** main.ts: `node main.js` serves stdio; `node main.js --http --port 3000` serves Streamable HTTP. */
 export function emitMain(model: ServerModel, file: FileSink): void {
   file.addImportDeclarations([
-    { moduleSpecifier: 'mcpgen/runtime/server', namedImports: ['runMain'] },
+    { moduleSpecifier: 'mcpgen/runtime/server', namedImports: ['runMain', 'serverOptionsFromEnv'] },
     { moduleSpecifier: './handlers.js', namedImports: ['handlers'] },
     { moduleSpecifier: './server.js', namedImports: [serverFactoryName(model)] },
   ]);
-  file.addStatements([`await runMain(${serverFactoryName(model)}(handlers));`]);
+  // Deployment settings (Redis bus, requestState keys) come from the environment: see serverOptionsFromEnv.
+  file.addStatements([`await runMain(${serverFactoryName(model)}(handlers, await serverOptionsFromEnv(${literal(model.name)})));`]);
 }
 
 /** handlers.ts: written once with a stub per method; after that it is the user's file. */

@@ -11,11 +11,13 @@ import {
   type GetPromptResult,
   type ReadResourceResult,
   type ServerContext,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { matchUriTemplate } from '../../common/uri-template.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
+import { bindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
 import { createValidatorCompiler, type Validator } from './validators.js';
 
 const INVALID_PARAMS = -32602;
@@ -30,6 +32,18 @@ export interface ServerOptions {
   readonly onHandlerError?: (error: unknown, where: string) => void;
   /** Where `ctx.notify` publishes change events (createMcpgenServer wires the HTTP handler's bus). */
   readonly notifier?: ChangeNotifier;
+  /**
+   * Keys that seal MRTR `requestState` (the first signs, all verify; every instance needs the same).
+   * Default: one random key per process — fine for one instance, refused across instances.
+   */
+  readonly requestStateKeys?: RequestStateKeyRing | readonly RequestStateKey[];
+  /** How long a sealed `requestState` stays valid. Default 600 s (ignored when a ring is given). */
+  readonly requestStateTtlSeconds?: number;
+  /**
+   * Where change events go and `subscriptions/listen` streams hear them (createMcpgenServer). Default:
+   * in this process only; `createRedisEventBus` shares them between instances.
+   */
+  readonly bus?: ServerEventBus;
 }
 
 const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
@@ -55,6 +69,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const compile = createValidatorCompiler();
   const pageSize = Math.max(1, options.pageSize ?? 100);
   const notifier = options.notifier ?? NO_LISTENERS;
+  const keys = options.requestStateKeys;
+  const ring = keys instanceof RequestStateKeyRing ? keys : keys !== undefined ? new RequestStateKeyRing(keys, options.requestStateTtlSeconds) : processLocalKeyRing(options.requestStateTtlSeconds);
+  /** The echoed state opened for the handler (refused before it runs when it fails), and the reply's sealed. */
+  const openState = (ctx: ServerContext, binding: string): Promise<string | undefined> => {
+    const wire = readRequestState(ctx);
+    return wire === undefined ? Promise.resolve(undefined) : ring.open(wire, binding, ctx);
+  };
+  const inputRequiredResult = async (out: InputRequiredReply, binding: string) =>
+    inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring.seal(out.requestState, binding) } : {}) });
   const onError = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`));
   const tools = new Map<string, PreparedTool>(
     def.tools.map((spec) => [
@@ -100,13 +123,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     const input = args ?? {};
     const invalid = tool.validateInput(input);
     if (invalid !== undefined) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`);
+    const binding = bindingOf('tools/call', name, input);
+    const state = await openState(ctx, binding);
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
     const abort = new AbortController();
     const onAbort = () => abort.abort(ctx.mcpReq.signal.reason);
     ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
     const context: ToolContext<Record<string, unknown>> = {
-      ...requestContext(ctx, abort.signal, notifier),
+      ...requestContext(ctx, abort.signal, notifier, state),
       elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
       async progress(progress, total, message) {
         if (progressToken === undefined || abort.signal.aborted) return;
@@ -125,7 +150,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
           reject(new ToolTimeout(timeoutMs));
         }, timeoutMs);
       })]);
-      if (isInputRequiredReply(out)) return inputRequiredResult(out);
+      if (isInputRequiredReply(out)) return await inputRequiredResult(out, binding);
       const result = toCallToolResult(out, tool.spec.definition.outputSchema !== undefined);
       if (tool.validateOutput !== undefined && !result.isError) {
         const bad = tool.validateOutput(result.structuredContent);
@@ -151,22 +176,24 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     let out: unknown;
     let mimeType: string | undefined;
     let cache: { ttlMs: number; cacheScope: 'public' | 'private' } | undefined;
+    const binding = bindingOf('resources/read', uri, {});
+    const state = await openState(ctx, binding);
     try {
       if (fixed !== undefined) {
         mimeType = fixed.definition.mimeType;
         cache = fixed.cache;
-        out = await handler(fixed.method)(requestContext(ctx, ctx.mcpReq.signal, notifier));
+        out = await handler(fixed.method)(requestContext(ctx, ctx.mcpReq.signal, notifier, state));
       } else {
         const match = templates.map((t) => ({ t, vars: t.match(uri) })).find((m) => m.vars !== null);
         if (match === undefined) throw new ResourceNotFoundError(uri);
         mimeType = match.t.spec.definition.mimeType;
         cache = match.t.spec.cache;
-        out = await handler(match.t.spec.method)(match.vars, requestContext(ctx, ctx.mcpReq.signal, notifier));
+        out = await handler(match.t.spec.method)(match.vars, requestContext(ctx, ctx.mcpReq.signal, notifier, state));
       }
     } catch (e) {
       throw internal(e, `resource ${uri}`, `Reading ${uri} failed`);
     }
-    if (isInputRequiredReply(out)) return inputRequiredResult(out);
+    if (isInputRequiredReply(out)) return inputRequiredResult(out, binding);
     return { contents: toContents(out as ResourceReply, uri, mimeType), ...(cache ?? {}) };
   }
 
@@ -177,13 +204,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     for (const a of prompt.definition.arguments ?? []) {
       if (a.required && typeof given[a.name] !== 'string') throw new ProtocolError(INVALID_PARAMS, `Missing required argument "${a.name}" for prompt ${name}`);
     }
+    const binding = bindingOf('prompts/get', name, given);
+    const state = await openState(ctx, binding);
     let out: unknown;
     try {
-      out = await handler(prompt.method)(given, requestContext(ctx, ctx.mcpReq.signal, notifier));
+      out = await handler(prompt.method)(given, requestContext(ctx, ctx.mcpReq.signal, notifier, state));
     } catch (e) {
       throw internal(e, `prompt ${name}`, `Prompt ${name} failed`);
     }
-    if (isInputRequiredReply(out)) return inputRequiredResult(out);
+    if (isInputRequiredReply(out)) return inputRequiredResult(out, binding);
     return toPromptResult(out as PromptReply, prompt.definition.description);
   }
 
@@ -209,7 +238,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     if (def.capabilities.completions) {
       server.setRequestHandler('completion/complete', async (req, ctx) => {
         const complete = handlers.complete;
-        const values = typeof complete === 'function' ? ((await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal, notifier))) as string[]) : [];
+        const values = typeof complete === 'function' ? ((await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal, notifier, undefined))) as string[]) : [];
         return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
       });
     }
@@ -223,7 +252,7 @@ class ToolTimeout extends Error {
   }
 }
 
-function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier): RequestContext {
+function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier, requestState: string | undefined): RequestContext {
   const req = (ctx as { http?: { req?: Request } }).http?.req;
   return {
     signal,
@@ -233,17 +262,13 @@ function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeN
     // The SDK types the envelope as {}: the key is the spec's, the value a ClientCapabilities object.
     clientCapabilities: ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>,
     inputResponses: ctx.mcpReq.inputResponses,
-    requestState: readRequestState(ctx),
+    requestState,
     inputRequired: inputRequiredReply,
     notify,
   };
 }
 
-function inputRequiredResult(out: InputRequiredReply) {
-  return inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) });
-}
-
-/** Without a verify hook the SDK's accessor returns the raw wire string (attacker-controlled: MR6). */
+/** Without a verify hook the SDK's accessor returns the raw wire string (attacker-controlled: MR6, opened by the ring). */
 function readRequestState(ctx: ServerContext): string | undefined {
   const value = ctx.mcpReq.requestState<unknown>();
   return typeof value === 'string' ? value : undefined;

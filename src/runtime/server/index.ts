@@ -6,6 +6,9 @@ export { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js
 export { listen, type ListenOptions, type RunningServer } from './node-http.js';
 export { inputRequiredReply, notFound, protocolError, reply, toolError, type InputRequiredReply, type PromptReply, type ResourceReply, type ToolReply, type ToolReturn, type ContentToolReturn } from './replies.js';
 export { serveStdio } from './stdio.js';
+export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions, type RedisEventBusStats } from './redis-bus.js';
+export { RequestStateKeyRing, InvalidRequestState, type RequestStateKey } from './request-state.js';
+export { serverOptionsFromEnv } from './env-options.js';
 export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './mcpgen-server.js';
 export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';
