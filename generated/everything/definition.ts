@@ -2,7 +2,7 @@
 // Spec sha256: 6fc4860d84f398375c968e0408ba28481e92e2d4f19bb8c99cbf7a47843bb699
 // Regenerate: npx mcpgen generate
 
-import type { ServerDefinition } from 'mcpgen/runtime/server';
+import type { ServerDefinition } from '@mcpgen/runtime/server';
 
 /** Everything the everything server announces, exactly as it goes on the wire. */
 export const definition: ServerDefinition = {

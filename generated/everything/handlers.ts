@@ -4,7 +4,7 @@
 // The conformance suite's fixtures (github:modelcontextprotocol/conformance, everything-server),
 // implemented on the generated EverythingHandlers.
 import { createHmac, randomUUID } from 'node:crypto';
-import { MissingRequiredClientCapabilityError, ProtocolError, type RequestContext } from 'mcpgen/runtime/server';
+import { MissingRequiredClientCapabilityError, ProtocolError, type RequestContext } from '@mcpgen/runtime/server';
 import type { EverythingHandlers } from './server.js';
 
 const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';

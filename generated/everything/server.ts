@@ -2,7 +2,7 @@
 // Spec sha256: 6fc4860d84f398375c968e0408ba28481e92e2d4f19bb8c99cbf7a47843bb699
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type CompleteRequestParams, type ContentToolReturn, type InputRequiredReply, type McpgenServer, type PromptReply, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type CompleteRequestParams, type ContentToolReturn, type InputRequiredReply, type McpgenServer, type PromptReply, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, createMcpgenServer } from '@mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { JsonSchema202012ToolInput, TemplateVariables, TestAudioContentInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestHeaderParamInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultPromptPromptArgs, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestPromptWithArgumentsPromptArgs, TestPromptWithEmbeddedResourcePromptArgs, TestPromptWithImagePromptArgs, TestSimplePromptPromptArgs, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithProgressInput, TestTriggerPromptChangeInput, TestTriggerToolChangeInput } from './types.js';
 
@@ -206,7 +206,7 @@ export interface EverythingHandlers {
 
 /** The everything MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema. */
 export function createEverythingServer(handlers: EverythingHandlers, options: ServerOptions = {}): McpgenServer {
-  return createMcpgenServer(definition, handlers, { legacy: false, ...options });
+  return createMcpgenServer(definition, handlers, { legacy: true, ...options });
 }
 
 /** Protocol revision this server speaks. */

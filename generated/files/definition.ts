@@ -2,7 +2,7 @@
 // Spec sha256: ec1d38e165f1ca23ffe1b4e088281e5d70b8a5fcadd1952eeed2dd3c9c28b199
 // Regenerate: npx mcpgen generate
 
-import type { ServerDefinition } from 'mcpgen/runtime/server';
+import type { ServerDefinition } from '@mcpgen/runtime/server';
 
 /** Everything the files server announces, exactly as it goes on the wire. */
 export const definition: ServerDefinition = {

@@ -1,7 +1,7 @@
 // Written once by mcpgen from specs/files.yaml as a starting point. This file is yours:
 // mcpgen never overwrites it. Regenerating updates server.ts, whose types this file must satisfy.
 
-import { notFound } from 'mcpgen/runtime/server';
+import { notFound } from '@mcpgen/runtime/server';
 import type { FilesHandlers } from './server.js';
 
 const FILES: Record<string, string> = {

@@ -2,7 +2,7 @@
 // Spec sha256: ec1d38e165f1ca23ffe1b4e088281e5d70b8a5fcadd1952eeed2dd3c9c28b199
 // Regenerate: npx mcpgen generate
 
-import { runMain, serverOptionsFromEnv } from 'mcpgen/runtime/server';
+import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createFilesServer } from './server.js';
 

@@ -2,7 +2,7 @@
 // Spec sha256: ec1d38e165f1ca23ffe1b4e088281e5d70b8a5fcadd1952eeed2dd3c9c28b199
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type InputRequiredReply, type McpgenServer, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type InputRequiredReply, type McpgenServer, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from '@mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { GitLogVariables, ProjectFileVariables, SearchFilesInput, SearchFilesOutput } from './types.js';
 
@@ -48,7 +48,7 @@ export interface FilesHandlers {
 
 /** The files MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema. */
 export function createFilesServer(handlers: FilesHandlers, options: ServerOptions = {}): McpgenServer {
-  return createMcpgenServer(definition, handlers, { legacy: false, ...options });
+  return createMcpgenServer(definition, handlers, { legacy: true, ...options });
 }
 
 /** Protocol revision this server speaks. */

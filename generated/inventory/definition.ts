@@ -2,7 +2,7 @@
 // Spec sha256: 33839f9382583a1d86cf161bd72edfb1319f37b3231fb616655477b5d7725b57
 // Regenerate: npx mcpgen generate
 
-import type { ServerDefinition } from 'mcpgen/runtime/server';
+import type { ServerDefinition } from '@mcpgen/runtime/server';
 
 /** Everything the inventory server announces, exactly as it goes on the wire. */
 export const definition: ServerDefinition = {

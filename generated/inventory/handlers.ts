@@ -2,7 +2,7 @@
 // mcpgen never overwrites it. Regenerating updates server.ts, whose types this file must satisfy.
 
 import { hostname } from 'node:os';
-import { notFound, toolError } from 'mcpgen/runtime/server';
+import { notFound, toolError } from '@mcpgen/runtime/server';
 import type { InventoryHandlers } from './server.js';
 
 /** Which instance served a call: INSTANCE_ID when set (tests, compose files), else the host name. */

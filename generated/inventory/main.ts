@@ -2,7 +2,7 @@
 // Spec sha256: 33839f9382583a1d86cf161bd72edfb1319f37b3231fb616655477b5d7725b57
 // Regenerate: npx mcpgen generate
 
-import { runMain, serverOptionsFromEnv } from 'mcpgen/runtime/server';
+import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createInventoryServer } from './server.js';
 

@@ -2,7 +2,7 @@
 // Spec sha256: 33839f9382583a1d86cf161bd72edfb1319f37b3231fb616655477b5d7725b57
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type InputRequiredReply, type McpgenServer, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type InputRequiredReply, type McpgenServer, type RequestContext, type ResourceReply, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from '@mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { DiscontinueConfirmContent, DiscontinueInput, DiscontinueOutput, ItemVariables, RestockInput, RestockOutput } from './types.js';
 
@@ -30,7 +30,7 @@ export interface InventoryHandlers {
 
 /** The inventory MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema. */
 export function createInventoryServer(handlers: InventoryHandlers, options: ServerOptions = {}): McpgenServer {
-  return createMcpgenServer(definition, handlers, { legacy: false, ...options });
+  return createMcpgenServer(definition, handlers, { legacy: true, ...options });
 }
 
 /** Protocol revision this server speaks. */

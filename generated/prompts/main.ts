@@ -2,7 +2,7 @@
 // Spec sha256: ab638395d5be6f154a8dea334a8833fa444ac71fd42bb2f1e88ad46218e28b2d
 // Regenerate: npx mcpgen generate
 
-import { runMain, serverOptionsFromEnv } from 'mcpgen/runtime/server';
+import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createPromptsServer } from './server.js';
 

@@ -2,7 +2,7 @@
 // Spec sha256: ab638395d5be6f154a8dea334a8833fa444ac71fd42bb2f1e88ad46218e28b2d
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type InputRequiredReply, type McpgenServer, type PromptReply, type RequestContext, type ServerOptions, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type InputRequiredReply, type McpgenServer, type PromptReply, type RequestContext, type ServerOptions, createMcpgenServer } from '@mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { CodeReviewPromptArgs, DailyStandupPromptArgs, SummarizePromptArgs } from './types.js';
 
@@ -30,7 +30,7 @@ export interface PromptsHandlers {
 
 /** The prompts MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema. */
 export function createPromptsServer(handlers: PromptsHandlers, options: ServerOptions = {}): McpgenServer {
-  return createMcpgenServer(definition, handlers, { legacy: false, ...options });
+  return createMcpgenServer(definition, handlers, { legacy: true, ...options });
 }
 
 /** Protocol revision this server speaks. */

@@ -2,7 +2,7 @@
 // Spec sha256: ff41333088f97de4399a5baae559b18d613642e93c26e87cb32b5c58d519a459
 // Regenerate: npx mcpgen generate
 
-import type { ServerDefinition } from 'mcpgen/runtime/server';
+import type { ServerDefinition } from '@mcpgen/runtime/server';
 
 /** Everything the sql server announces, exactly as it goes on the wire. */
 export const definition: ServerDefinition = {

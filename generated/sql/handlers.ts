@@ -1,7 +1,7 @@
 // Written once by mcpgen from specs/sql.yaml as a starting point. This file is yours:
 // mcpgen never overwrites it. Regenerating updates server.ts, whose types this file must satisfy.
 
-import { toolError } from 'mcpgen/runtime/server';
+import { toolError } from '@mcpgen/runtime/server';
 import type { SqlHandlers } from './server.js';
 
 const TABLES: Record<string, string[]> = {

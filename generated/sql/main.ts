@@ -2,7 +2,7 @@
 // Spec sha256: ff41333088f97de4399a5baae559b18d613642e93c26e87cb32b5c58d519a459
 // Regenerate: npx mcpgen generate
 
-import { runMain, serverOptionsFromEnv } from 'mcpgen/runtime/server';
+import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createSqlServer } from './server.js';
 

@@ -2,7 +2,7 @@
 // Spec sha256: ff41333088f97de4399a5baae559b18d613642e93c26e87cb32b5c58d519a459
 // Regenerate: npx mcpgen generate
 
-import { type Awaitable, type InputRequiredReply, type McpgenServer, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from 'mcpgen/runtime/server';
+import { type Awaitable, type InputRequiredReply, type McpgenServer, type ServerOptions, type ToolContext, type ToolReturn, createMcpgenServer } from '@mcpgen/runtime/server';
 import { definition } from './definition.js';
 import type { ExecuteSqlConfirmContent, ExecuteSqlInput, ExecuteSqlOutput, ListTablesInput, ListTablesOutput } from './types.js';
 
@@ -24,7 +24,7 @@ export interface SqlHandlers {
 
 /** The sql MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema. */
 export function createSqlServer(handlers: SqlHandlers, options: ServerOptions = {}): McpgenServer {
-  return createMcpgenServer(definition, handlers, { legacy: false, ...options });
+  return createMcpgenServer(definition, handlers, { legacy: true, ...options });
 }
 
 /** Protocol revision this server speaks. */

@@ -8,6 +8,8 @@ Usage:
       Validate, then write the generated TypeScript into DIR/<server-name>/ (default:
       "out" from mcpgen.config.yaml, else ./generated). --check writes nothing and
       exits 1 naming every stale, missing or extra file. --watch regenerates on change.
+      Warns, with the npm install line, when what the generated code loads at run time
+      (@mcpgen/runtime and the MCP SDK) does not resolve from DIR.
   mcpgen init [spec-file] [--force]
       Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml.
 

@@ -41,7 +41,7 @@ export function safe(id: string): string {
   return RESERVED.has(s) ? `${s}_` : s;
 }
 
-/** Members of the client base class (mcpgen/runtime/client McpgenClient): generated methods avoid them. */
+/** Members of the client base class (@mcpgen/runtime/client McpgenClient): generated methods avoid them. */
 export const CLIENT_MEMBERS = new Set(['close', 'connect', 'open', 'sdk', 'listen', 'listAllTools', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'discover', 'raw', 'callTool', 'readResource', 'readTemplate', 'getPrompt', 'options']);
 
 function clientSafe(id: string): string {

@@ -49,7 +49,7 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
 /** definition.ts: every wire definition as data, emitted through JSON.stringify (all strings escaped). */
 export function emitDefinition(model: ServerModel, file: FileSink): void {
   const data = definitionData(model);
-  file.addImportDeclaration({ moduleSpecifier: 'mcpgen/runtime/server', isTypeOnly: true, namedImports: ['ServerDefinition'] });
+  file.addImportDeclaration({ moduleSpecifier: '@mcpgen/runtime/server', isTypeOnly: true, namedImports: ['ServerDefinition'] });
   // Printed as text so the JSON keeps its own indentation.
   file.addStatements([
     `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data)};`,

@@ -19,7 +19,7 @@ export function emitIndex(file: FileSink): void {
 /** main.ts: `node main.js` serves stdio; `node main.js --http --port 3000` serves Streamable HTTP. */
 export function emitMain(model: ServerModel, file: FileSink): void {
   file.addImportDeclarations([
-    { moduleSpecifier: 'mcpgen/runtime/server', namedImports: ['runMain', 'serverOptionsFromEnv'] },
+    { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['runMain', 'serverOptionsFromEnv'] },
     { moduleSpecifier: './handlers.js', namedImports: ['handlers'] },
     { moduleSpecifier: './server.js', namedImports: [serverFactoryName(model)] },
   ]);

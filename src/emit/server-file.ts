@@ -61,7 +61,7 @@ export function emitServer(model: ServerModel, file: FileSink): void {
   }
 
   file.addImportDeclarations([
-    { moduleSpecifier: 'mcpgen/runtime/server', namedImports: sortImports(runtime) },
+    { moduleSpecifier: '@mcpgen/runtime/server', namedImports: sortImports(runtime) },
     { moduleSpecifier: './definition.js', namedImports: ['definition'] },
     ...(typeImports.size > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: [...typeImports].sort() }] : []),
   ]);

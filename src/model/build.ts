@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
 import { pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
-import { parseUriTemplate } from '../common/uri-template.js';
+import { parseUriTemplate } from '@mcpgen/runtime/shared';
 import type { JsonSchema, RawCacheHint, RawTool } from '../validate/spec-types.js';
 import type { SpecView } from '../validate/view.js';
 import type { CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, ToolModel } from './ir.js';
@@ -77,7 +77,7 @@ export function buildModel(view: SpecView): ServerModel {
     icons: server.icons ?? [],
     typeStem: pascalCase(server.name),
     protocolVersion: spec.protocol?.version ?? '2026-07-28',
-    legacy: spec.protocol?.legacy ?? false,
+    legacy: spec.protocol?.legacy ?? true,
     capabilities: deriveCapabilities(view, tools.length, resources.length + resourceTemplates.length, prompts.length),
     listCache: cacheHint(spec.cache, undefined) ?? DEFAULT_LIST_CACHE,
     tools,

@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from '../common/ajv.js';
+import { createAjv } from '@mcpgen/runtime/shared';
 import { readPackageJson } from '../common/package-files.js';
 import { didYouMean } from '../common/suggest.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';

@@ -7,7 +7,7 @@ import type { SqlClient as SqlClientType } from '../../generated/sql/client.js';
 import type { definition as SqlDefinition } from '../../generated/sql/definition.js';
 import type { dispatchSqlToolCalls as DispatchSql, openAiTools as OpenAiTools } from '../../generated/sql/openai.js';
 import type { createSqlServer as CreateSqlServer, SqlHandlers } from '../../generated/sql/server.js';
-import type { McpgenServer } from '../../src/runtime/server/index.js';
+import type { McpgenServer } from '../../packages/runtime/src/server/index.js';
 import { importCompiled } from '../support/servers.js';
 import { tappedFetch, WireLog } from '../support/wire.js';
 
@@ -76,7 +76,7 @@ describe('generated client', () => {
     const tool = changed.tools.find((t: any) => t.definition.name === 'list_tables');
     tool.definition.inputSchema.properties.region['x-mcp-header'] = 'Zone';
     tool.headers = [{ header: 'Zone', path: ['region'], type: 'string' }];
-    const { createMcpgenServer } = await import('mcpgen/runtime/server');
+    const { createMcpgenServer } = await import('@mcpgen/runtime/server');
     const server: McpgenServer = createMcpgenServer(changed, handlers);
     const running = await server.listen({ port: 0 });
     const log = new WireLog();

@@ -9,7 +9,7 @@ import type { SqlClient as SqlClientType } from '../../generated/sql/client.js';
 import { describe, expect, it } from 'vitest';
 import type { definition as WeatherDefinition } from '../../generated/weather/definition.js';
 import type { WeatherHandlers } from '../../generated/weather/server.js';
-import { createMcpgenServer } from '../../src/runtime/server/index.js';
+import { createMcpgenServer } from '../../packages/runtime/src/server/index.js';
 import { ROOT, tempDir } from '../helpers.js';
 import { importCompiled } from '../support/servers.js';
 

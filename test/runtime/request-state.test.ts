@@ -1,8 +1,8 @@
 // MRTR requestState sealed by the runtime's key ring: what leaves the server is signed and bound to the
 // tool and its arguments; what comes back is verified before the handler runs; keys rotate.
 import { describe, expect, it, vi } from 'vitest';
-import { createMcpgenServer, RequestStateKeyRing } from '../../src/runtime/server/index.js';
-import { readOptions } from '../../src/runtime/server/env-options.js';
+import { createMcpgenServer, RequestStateKeyRing } from '../../packages/runtime/src/server/index.js';
+import { readOptions } from '../../packages/runtime/src/server/env-options.js';
 import { importCompiled } from '../support/servers.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
@@ -94,7 +94,7 @@ describe('requestState key ring', () => {
   });
 
   it('binds the state to the tool: a prompt or another tool cannot replay it', async () => {
-    const { bindingOf } = await import('../../src/runtime/server/request-state.js');
+    const { bindingOf } = await import('../../packages/runtime/src/server/request-state.js');
     const ring = new RequestStateKeyRing([K1]);
     const sealed = await ring.seal('s', bindingOf('tools/call', 'execute_sql', ARGS));
     const ctx = {} as never;

@@ -2,7 +2,7 @@
 // timeouts, output checks, pagination, cache hints, Host checks.
 import { describe, expect, it } from 'vitest';
 import type { definition as WeatherDefinition } from '../../generated/weather/definition.js';
-import { createMcpgenServer, toolError } from '../../src/runtime/server/index.js';
+import { createMcpgenServer, toolError } from '../../packages/runtime/src/server/index.js';
 import { importCompiled } from '../support/servers.js';
 import { schemaErrors } from '../support/wire.js';
 

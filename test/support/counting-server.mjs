@@ -1,7 +1,7 @@
 // The generated sql server counting the calls that reach its handlers: list_tables answers the count in
 // `tables`, execute_sql in `rowCount`.
 import { join } from 'node:path';
-import { runMain } from 'mcpgen/runtime/server';
+import { runMain } from '@mcpgen/runtime/server';
 
 const { createSqlServer } = await import(join(import.meta.dirname, '../../.tmp/compiled/sql/server.js'));
 let lists = 0;

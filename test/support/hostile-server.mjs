@@ -2,7 +2,7 @@
 // as an exit): query THROW throws, HANG never answers (bounded by the tool timeout), SLOW answers after
 // 200 ms (for drain-on-SIGTERM). Prints "listening on URL" like main.js.
 import { join } from 'node:path';
-import { runMain } from 'mcpgen/runtime/server';
+import { runMain } from '@mcpgen/runtime/server';
 
 const compiled = join(import.meta.dirname, '../../.tmp/compiled/sql');
 const { createSqlServer } = await import(join(compiled, 'server.js'));

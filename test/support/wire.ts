@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/client';
-import { createAjv, type Ajv2020 } from '../../src/common/ajv.js';
+import { createAjv, type Ajv2020 } from '../../packages/runtime/src/shared/ajv.js';
 
 const SCHEMA_PATH = resolve(import.meta.dirname, '../../vendor/mcp-2026-07-28/schema.json');
 

@@ -1,9 +1,10 @@
 import { watch } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { generate, resolveInputs } from '../../pipeline.js';
 import type { Parsed } from '../args.js';
 import { printDiagnostics, type Io } from '../report.js';
+import { runtimeDependencyWarning } from '../runtime-dependencies.js';
 import { stringFlag } from './check.js';
 
 export async function runGenerate(args: Parsed, io: Io): Promise<number> {
@@ -25,6 +26,8 @@ async function generateOnce(args: Parsed, io: Io): Promise<number> {
   const result = await generate(inputs.files, io.cwd, { out, check });
   printDiagnostics(result, format, io);
   if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
+  const missing = runtimeDependencyWarning(resolve(io.cwd, out), out);
+  if (missing !== undefined) io.stderr(missing);
   if (check) {
     if (result.stale.length === 0) {
       io.stderr(`generated output is current (${result.plan.unchanged.length + result.plan.kept.length} files)\n`);

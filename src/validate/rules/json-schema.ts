@@ -1,4 +1,4 @@
-import { createAjv, type Ajv2020 } from '../../common/ajv.js';
+import { createAjv, type Ajv2020 } from '@mcpgen/runtime/shared';
 import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, resolveRef, walkSchema } from '../../common/json-schema.js';
 import { didYouMean } from '../../common/suggest.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';

@@ -1,4 +1,4 @@
-import { absoluteUriProblem, parseUriTemplate } from '../../common/uri-template.js';
+import { absoluteUriProblem, parseUriTemplate } from '@mcpgen/runtime/shared';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { report } from '../report.js';
 import type { SpecView } from '../view.js';

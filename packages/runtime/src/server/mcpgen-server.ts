@@ -29,7 +29,8 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
     resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
   };
   const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options });
-  const legacy = options.legacy ?? false;
+  // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
+  const legacy = options.legacy ?? true;
   const http = (httpOptions: HttpOptions = {}) => createHttpHandler(factory, definition, { legacy, bus, ...httpOptions });
   return {
     factory,

@@ -13,7 +13,7 @@ import {
   type ServerContext,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
-import { matchUriTemplate } from '../../common/uri-template.js';
+import { matchUriTemplate } from '../shared/uri-template.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';

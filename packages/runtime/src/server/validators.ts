@@ -1,5 +1,5 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from '../../common/ajv.js';
+import { createAjv } from '../shared/ajv.js';
 
 export type Validator = (value: unknown) => string | undefined;
 

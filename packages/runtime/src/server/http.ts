@@ -14,6 +14,7 @@ import {
 import { checkParamHeaders, decodeHeaderValue, type HeaderDeclaration } from '../shared/header-values.js';
 import type { ServerDefinition } from './definition.js';
 import type { ServerFactory } from './create-server.js';
+import { reportLegacyRefusals } from './legacy-refusal.js';
 
 export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -30,7 +31,10 @@ export interface HttpOptions {
    * `'json'`: never stream (progress dropped). `'sse'`: always stream.
    */
   readonly responseMode?: 'auto' | 'json' | 'sse';
-  /** Serve 2025-11-25 clients statelessly (the spec's `protocol.legacy`). */
+  /**
+   * Serve 2025-11-25 clients statelessly (the spec's `protocol.legacy`). Default true; when false their
+   * `initialize` gets -32022 and one line on stderr says why.
+   */
   readonly legacy?: boolean;
   /** SSE keep-alive comment interval in ms (0 disables). Default 15000. */
   readonly keepAliveMs?: number;
@@ -50,11 +54,11 @@ export interface HttpHandler {
 export function createHttpHandler(factory: ServerFactory, def: ServerDefinition, options: HttpOptions = {}): HttpHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const sdk: McpHttpHandler = createMcpHandler(() => factory(), {
-    legacy: options.legacy ? 'stateless' : 'reject',
+    legacy: options.legacy === false ? 'reject' : 'stateless',
     responseMode: options.responseMode ?? 'auto',
     maxRequestBodySize: maxBodyBytes,
     ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
-    onerror: options.onerror ?? (() => {}),
+    onerror: options.legacy === false ? reportLegacyRefusals(options.onerror) : (options.onerror ?? (() => {})),
     ...(options.bus !== undefined ? { bus: options.bus } : {}),
   });
   const headerTable = new Map<string, readonly HeaderDeclaration[]>();
