@@ -2,10 +2,11 @@
 // Spec sha256: ff41333088f97de4399a5baae559b18d613642e93c26e87cb32b5c58d519a459
 // Regenerate: npx mcpgen generate
 
-import { runMain } from '@mcpgen/runtime/server';
+import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createSqlServer } from './server.js';
 
 // Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal
 // aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.
-await runMain(createSqlServer(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024 }));
+// Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.
+await runMain(createSqlServer(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv("sql")) }));

@@ -117,9 +117,11 @@ describe('MRTR', () => {
     const args = { name: 'execute_sql', arguments: { region: 'eu-west1', query: 'DELETE' }, _meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } };
     seen.length = 0;
     const first = await rpc(handler, 'tools/call', args, headers);
-    expect(first.json.result).toMatchObject({ resultType: 'input_required', requestState: 'state-1', inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Sure?' } } } });
+    expect(first.json.result).toMatchObject({ resultType: 'input_required', inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Sure?' } } } });
+    // The handler's state leaves the server sealed (request-state.test.ts covers tampering and rotation).
+    expect(first.json.result.requestState).toMatch(/^m1\.local\./);
     expect(schemaErrors('CallToolResultResponse', first.json)).toEqual([]);
-    const retry = await rpc(handler, 'tools/call', { ...args, requestState: 'state-1', inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } }, headers);
+    const retry = await rpc(handler, 'tools/call', { ...args, requestState: first.json.result.requestState, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } }, headers);
     expect(retry.json.result.structuredContent).toEqual({ columns: [], rows: [], rowCount: 0 });
     expect(seen).toEqual([{ response: undefined, state: undefined }, { response: { action: 'accept', content: { confirm: true } }, state: 'state-1' }]);
   });

@@ -33,14 +33,16 @@ export interface ScriptOptions {
   readonly env?: Readonly<Record<string, string>>;
   /** Flags for node itself, before the script (e.g. `--expose-gc`). */
   readonly nodeFlags?: readonly string[];
+  /** The port to listen on (default: an ephemeral one). */
+  readonly port?: number;
 }
 
 /** Start a script that ends in runMain (a main.js, or a test server in test/support) over HTTP on an ephemeral port. */
 export function startScript(script: string, args: readonly string[] = [], options: ScriptOptions = {}): Promise<HttpProcess> {
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script, '--http', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } });
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script, '--http', '--port', String(options.port ?? 0), ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...options.env } });
   let stderr = '';
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server ${script} did not start: ${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`server ${script} did not start: ${stderr}`)), 30_000);
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
       const m = /listening on (\S+)/.exec(stderr);

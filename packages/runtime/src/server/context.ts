@@ -50,7 +50,11 @@ export interface RequestContext {
   readonly notify: ChangeNotifier;
   /** The raw `inputResponses` of a retried request (untrusted client data), by input-request key. */
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
-  /** The opaque `requestState` echoed on a retried call, if any (attacker-controlled: verify it). */
+  /**
+   * The `requestState` this handler returned on the previous round, if the call is a retry. The runtime
+   * seals it on the way out and verifies it on the way back (tampered, expired, or issued for another
+   * tool or other arguments: the request is refused before the handler runs), so it is what you wrote.
+   */
   readonly requestState: string | undefined;
   /**
    * Return this to ask the client for input of any kind (elicitation, sampling, roots) — the generic

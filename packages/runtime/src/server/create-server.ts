@@ -11,6 +11,7 @@ import {
   type GetPromptResult,
   type ReadResourceResult,
   type ServerContext,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { matchUriTemplate, templateValueProblem } from '../shared/uri-template.js';
 import { missingScopes, principalOf, type AuthOptions } from './auth.js';
@@ -18,6 +19,7 @@ import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext
 import type { ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
 import { exceedsJsonSize } from './response-size.js';
+import { bindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
 import { createValidatorCompiler, type Validator } from './validators.js';
 
 const INVALID_PARAMS = -32602;
@@ -49,6 +51,18 @@ export interface ServerOptions {
    * by authorization: ST4). Default false: everyone sees every tool, calls are still refused with 403.
    */
   readonly hideForbiddenTools?: boolean;
+  /**
+   * Keys that seal MRTR `requestState` (the first signs, all verify; every instance needs the same).
+   * Default: one random key per process — fine for one instance, refused across instances.
+   */
+  readonly requestStateKeys?: RequestStateKeyRing | readonly RequestStateKey[];
+  /** How long a sealed `requestState` stays valid. Default 600 s (ignored when a ring is given). */
+  readonly requestStateTtlSeconds?: number;
+  /**
+   * Where change events go and `subscriptions/listen` streams hear them (createMcpgenServer). Default:
+   * in this process only; `createRedisEventBus` shares them between instances.
+   */
+  readonly bus?: ServerEventBus;
 }
 
 const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
@@ -76,6 +90,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const compile = createValidatorCompiler();
   const pageSize = Math.max(1, options.pageSize ?? 100);
   const notifier = options.notifier ?? NO_LISTENERS;
+  const keys = options.requestStateKeys;
+  const ring = keys instanceof RequestStateKeyRing ? keys : keys !== undefined ? new RequestStateKeyRing(keys, options.requestStateTtlSeconds) : processLocalKeyRing(options.requestStateTtlSeconds);
+  /** The echoed state opened for the handler (refused before it runs when it fails), and the reply's sealed. */
+  const openState = (ctx: ServerContext, binding: string): Promise<string | undefined> => {
+    const wire = readRequestState(ctx);
+    return wire === undefined ? Promise.resolve(undefined) : ring.open(wire, binding, ctx);
+  };
+  const inputRequiredResult = async (out: InputRequiredReply, binding: string) =>
+    inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring.seal(out.requestState, binding) } : {}) });
   const report = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${describeError(e)}\n`));
   /** Never throws: a reporter that fails must not turn into the client's answer. */
   const onError = (e: unknown, where: string): void => {
@@ -141,13 +164,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     if (invalid !== undefined) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`);
     const badAnswer = answerProblem(tool, ctx.mcpReq.inputResponses);
     if (badAnswer !== undefined) throw new ProtocolError(INVALID_PARAMS, badAnswer.message, { inputResponse: badAnswer.key });
+    const binding = bindingOf('tools/call', name, input, principalKey(ctx));
+    const state = await openState(ctx, binding);
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
     const abort = new AbortController();
     const onAbort = () => abort.abort(ctx.mcpReq.signal.reason);
     ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
     const context: ToolContext<Record<string, unknown>> = {
-      ...requestContext(ctx, abort.signal, notifier),
+      ...requestContext(ctx, abort.signal, notifier, state),
       elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
       async progress(progress, total, message) {
         if (progressToken === undefined || abort.signal.aborted) return;
@@ -166,7 +191,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
           reject(new ToolTimeout(timeoutMs));
         }, timeoutMs);
       })]);
-      if (isInputRequiredReply(out)) return inputRequiredResult(out);
+      if (isInputRequiredReply(out)) return await inputRequiredResult(out, binding);
       const result = toCallToolResult(out, tool.spec.definition.outputSchema !== undefined);
       if (options.maxResponseBytes !== undefined && exceedsJsonSize(result, options.maxResponseBytes)) {
         onError(new Error(`result exceeds maxResponseBytes (${options.maxResponseBytes})`), `tool ${name}`);
@@ -200,11 +225,13 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     let out: unknown;
     let mimeType: string | undefined;
     let cache: { ttlMs: number; cacheScope: 'public' | 'private' } | undefined;
+    const binding = bindingOf('resources/read', uri, {}, principalKey(ctx));
+    const state = await openState(ctx, binding);
     try {
       if (fixed !== undefined) {
         mimeType = fixed.definition.mimeType;
         cache = fixed.cache;
-        out = await handler(fixed.method)(requestContext(ctx, ctx.mcpReq.signal, notifier));
+        out = await handler(fixed.method)(requestContext(ctx, ctx.mcpReq.signal, notifier, state));
       } else {
         const match = templates.map((t) => ({ t, vars: t.match(uri) })).find((m) => m.vars !== null);
         if (match === undefined) throw new ResourceNotFoundError(uri);
@@ -213,12 +240,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
         if (unsafe !== undefined) throw new ProtocolError(INVALID_PARAMS, `Invalid resource URI: ${unsafe}`, { uri });
         mimeType = match.t.spec.definition.mimeType;
         cache = match.t.spec.cache;
-        out = await handler(match.t.spec.method)(match.vars, requestContext(ctx, ctx.mcpReq.signal, notifier));
+        out = await handler(match.t.spec.method)(match.vars, requestContext(ctx, ctx.mcpReq.signal, notifier, state));
       }
     } catch (e) {
       throw internal(e, `resource ${uri}`, `Reading ${uri} failed`);
     }
-    if (isInputRequiredReply(out)) return inputRequiredResult(out);
+    if (isInputRequiredReply(out)) return inputRequiredResult(out, binding);
     let contents: ReadResourceResult['contents'];
     try {
       contents = toContents(out as ResourceReply, uri, mimeType);
@@ -238,13 +265,15 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     for (const a of prompt.definition.arguments ?? []) {
       if (a.required && (!Object.hasOwn(given, a.name) || typeof given[a.name] !== 'string')) throw new ProtocolError(INVALID_PARAMS, `Missing required argument "${a.name}" for prompt ${name}`);
     }
+    const binding = bindingOf('prompts/get', name, given, principalKey(ctx));
+    const state = await openState(ctx, binding);
     let out: unknown;
     try {
-      out = await handler(prompt.method)(given, requestContext(ctx, ctx.mcpReq.signal, notifier));
+      out = await handler(prompt.method)(given, requestContext(ctx, ctx.mcpReq.signal, notifier, state));
     } catch (e) {
       throw internal(e, `prompt ${name}`, `Prompt ${name} failed`);
     }
-    if (isInputRequiredReply(out)) return inputRequiredResult(out);
+    if (isInputRequiredReply(out)) return inputRequiredResult(out, binding);
     try {
       return toPromptResult(out as PromptReply, prompt.definition.description);
     } catch (e) {
@@ -290,7 +319,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
         const complete = handlers.complete;
         let values: string[] = [];
         try {
-          if (typeof complete === 'function') values = (await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal, notifier))) as string[];
+          if (typeof complete === 'function') values = (await complete.call(handlers, req.params, requestContext(ctx, ctx.mcpReq.signal, notifier, undefined))) as string[];
         } catch (e) {
           throw internal(e, 'completion/complete', 'Completion failed');
         }
@@ -359,7 +388,7 @@ class ToolTimeout extends Error {
   }
 }
 
-function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier): RequestContext {
+function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier, requestState: string | undefined): RequestContext {
   const req = (ctx as { http?: { req?: Request } }).http?.req;
   const auth = principalOf(ctx.http?.authInfo);
   return {
@@ -370,18 +399,20 @@ function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeN
     // The SDK types the envelope as {}: the key is the spec's, the value a ClientCapabilities object.
     clientCapabilities: ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>,
     inputResponses: ctx.mcpReq.inputResponses,
-    requestState: readRequestState(ctx),
+    requestState,
     inputRequired: inputRequiredReply,
     notify,
     ...(auth !== undefined ? { auth } : {}),
   };
 }
 
-function inputRequiredResult(out: InputRequiredReply) {
-  return inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) });
+/** Who a requestState is bound to (MR6: state that influences authorization binds the principal). */
+function principalKey(ctx: ServerContext): string {
+  const p = principalOf(ctx.http?.authInfo);
+  return p === undefined ? '' : `${p.subject ?? ''}\u0000${p.clientId ?? ''}`;
 }
 
-/** Without a verify hook the SDK's accessor returns the raw wire string (attacker-controlled: MR6). */
+/** Without a verify hook the SDK's accessor returns the raw wire string (attacker-controlled: MR6, opened by the ring). */
 function readRequestState(ctx: ServerContext): string | undefined {
   const value = ctx.mcpReq.requestState<unknown>();
   return typeof value === 'string' ? value : undefined;

@@ -19,8 +19,9 @@ export interface McpgenServer {
 }
 
 export function createMcpgenServer(definition: ServerDefinition, handlers: object, options: ServerOptions & { readonly legacy?: boolean } = {}): McpgenServer {
-  // One bus per server: handlers publish through ctx.notify, every HTTP handler's listen streams hear it.
-  const bus = new InMemoryServerEventBus();
+  // One bus per server: handlers publish through ctx.notify, every HTTP handler's listen streams hear it
+  // (and, with a shared bus such as Redis, every other instance's streams too).
+  const bus = options.bus ?? new InMemoryServerEventBus();
   const notifier: ChangeNotifier = {
     toolsChanged: () => bus.publish({ kind: 'tools_list_changed' }),
     promptsChanged: () => bus.publish({ kind: 'prompts_list_changed' }),

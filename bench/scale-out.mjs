@@ -1,0 +1,124 @@
+// npm run bench (second part): scale-out on Redis. The generated inventory server (specs/inventory.yaml)
+// compiled from generated/, redis-server on a loopback port, all on 127.0.0.1:
+//  - notification latency across instances: restock on instance A → notifications/resources/updated heard
+//    by a listener on instance B (p50/p99 of 500, one at a time);
+//  - tools/call cost with the Redis bus configured vs the in-memory bus (restock publishes on every call),
+//    alternated in one run.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import ts from 'typescript';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const WORK = join(ROOT, '.tmp/bench-scale');
+const QUICK = process.env.BENCH_QUICK === '1';
+const SAMPLES = QUICK ? 100 : 500;
+const N1 = QUICK ? 300 : 2000;
+const N16 = QUICK ? 600 : 4000;
+const ROUNDS = QUICK ? 1 : 2;
+const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
+if (REDIS === undefined) throw new Error('redis-server is not installed (apt-get install redis-server)');
+
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const freePort = () => new Promise((r) => {
+  const s = createServer().listen(0, '127.0.0.1', () => {
+    const { port } = s.address();
+    s.close(() => r(port));
+  });
+});
+
+// Compile the generated package (no type check: the test suite does that).
+rmSync(WORK, { recursive: true, force: true });
+mkdirSync(WORK, { recursive: true });
+const src = join(ROOT, 'generated/inventory');
+const out = join(WORK, 'inventory');
+ts.createProgram(readdirSync(src).filter((f) => f.endsWith('.ts')).map((f) => join(src, f)), {
+  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, outDir: out, rootDir: src, noCheck: true,
+}).emit();
+
+const children = [];
+const redisPort = await freePort();
+children.push(spawn(REDIS, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }));
+const REDIS_URL = `redis://127.0.0.1:${redisPort}`;
+
+function startInstance(id, env) {
+  const child = spawn(process.execPath, [join(out, 'main.js'), '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, INSTANCE_ID: id, ...env } });
+  children.push(child);
+  return new Promise((resolvePromise, reject) => {
+    let err = '';
+    child.stderr.on('data', (c) => {
+      err += c;
+      const m = /listening on (\S+)/.exec(err);
+      if (m && (!env.REDIS_URL || err.includes('redis event bus connected'))) resolvePromise(m[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`${id} exited ${code}: ${err}`)));
+  });
+}
+
+try {
+  const KEYS = { MCPGEN_REQUEST_STATE_KEYS: 'k1:bench-key-of-at-least-thirty-two-bytes' };
+  const [a, b, local] = await Promise.all([
+    startInstance('A', { ...KEYS, REDIS_URL }),
+    startInstance('B', { ...KEYS, REDIS_URL }),
+    startInstance('L', KEYS),
+  ]);
+  const { InventoryClient } = await import(join(out, 'client.js'));
+
+  // 1. Latency across instances.
+  const listener = await InventoryClient.connect({ url: b });
+  const caller = await InventoryClient.connect({ url: a });
+  const sub = await listener.listen({ resourceSubscriptions: ['inventory://items/LAT'] });
+  const it = sub[Symbol.asyncIterator]();
+  const latencies = [];
+  for (let i = 0; i < SAMPLES + 20; i++) {
+    const t0 = performance.now();
+    const heard = it.next();
+    await caller.restock({ sku: 'LAT', units: 1 });
+    await heard;
+    if (i >= 20) latencies.push(performance.now() - t0); // the first 20 warm up
+  }
+  await sub.close();
+  await Promise.all([listener.close(), caller.close()]);
+
+  // 2. tools/call cost, Redis bus vs in-memory bus, alternated.
+  const body = (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'restock', arguments: { sku: 'COST', units: 1 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'restock' };
+  async function load(url, total, concurrency) {
+    let next = 0;
+    const times = [];
+    const t = performance.now();
+    await Promise.all(Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const id = next++;
+        const t0 = performance.now();
+        const r = await fetch(url, { method: 'POST', headers, body: body(id) });
+        const json = await r.json();
+        if (json.result?.structuredContent?.sku !== 'COST') throw new Error(`wrong answer: ${JSON.stringify(json)}`);
+        times.push(performance.now() - t0);
+      }
+    }));
+    return { rps: total / ((performance.now() - t) / 1000), p50: pct(times, 50), p99: pct(times, 99) };
+  }
+  const cost = { redis: { 1: [], 16: [] }, memory: { 1: [], 16: [] } };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, url] of [['redis', a], ['memory', local]]) {
+      cost[name][1].push(await load(url, N1, 1));
+      cost[name][16].push(await load(url, N16, 16));
+    }
+  }
+  const best = (runs) => runs.reduce((x, y) => (y.rps > x.rps ? y : x));
+
+  console.log(`\n### Scale-out on Redis (redis-server ${REDIS_URL.replace(/:\d+$/, '')}, loopback)\n`);
+  console.log(`Notification latency, restock on instance A → listener on instance B (${SAMPLES} samples): p50 ${pct(latencies, 50).toFixed(2)} ms, p99 ${pct(latencies, 99).toFixed(2)} ms (includes the tools/call round trip)\n`);
+  console.log('| bus | c=1 req/s | c=1 p50 | c=1 p99 | c=16 req/s | c=16 p50 | c=16 p99 |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const name of ['memory', 'redis']) {
+    const [c1, c16] = [best(cost[name][1]), best(cost[name][16])];
+    console.log(`| ${name} | ${c1.rps.toFixed(0)} | ${c1.p50.toFixed(2)} ms | ${c1.p99.toFixed(2)} ms | ${c16.rps.toFixed(0)} | ${c16.p50.toFixed(2)} ms | ${c16.p99.toFixed(2)} ms |`);
+  }
+  const ratio = (c) => best(cost.redis[c]).rps / best(cost.memory[c]).rps;
+  console.log(`\nredis/memory req/s: ${ratio(1).toFixed(2)} (c=1), ${ratio(16).toFixed(2)} (c=16) — best of ${ROUNDS} alternated rounds`);
+} finally {
+  for (const c of children) c.kill('SIGKILL');
+}

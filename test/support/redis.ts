@@ -1,0 +1,43 @@
+// redis-server (Debian package; .ci/run installs it) on a free loopback port, no persistence.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import { freePort, waitFor } from './ports.js';
+
+const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
+
+export interface RedisServer {
+  readonly url: string;
+  readonly port: number;
+  /** Kill it (SIGKILL: a crash, not a shutdown). */
+  kill(): Promise<void>;
+  /** Start it again on the same port. */
+  start(): Promise<void>;
+}
+
+export async function startRedis(): Promise<RedisServer> {
+  if (REDIS === undefined) throw new Error('redis-server is not installed (.ci/run installs the Debian package redis-server)');
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+    await waitFor(() => new Promise<boolean>((resolve) => {
+      const s = connect(port, '127.0.0.1', () => {
+        s.end();
+        resolve(true);
+      });
+      s.once('error', () => resolve(false));
+    }));
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    start,
+    kill: () => new Promise((resolve) => {
+      if (child === undefined || child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    }),
+  };
+}
