@@ -34,8 +34,10 @@ let runtimeDependencies: RuntimeDependencies | undefined;
 export function generatedRuntimeDependencies(): RuntimeDependencies {
   if (runtimeDependencies !== undefined) return runtimeDependencies;
   const file = createRequire(import.meta.url).resolve('@mcpgen/runtime/package.json');
-  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string; peerDependencies?: Record<string, string> };
-  const packages = new Map<string, string>([[pkg.name, pkg.version], ...Object.entries(pkg.peerDependencies ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))]);
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+  // Optional peers (@redis/client, for scale-out) are installed only by services that use them.
+  const required = Object.entries(pkg.peerDependencies ?? {}).filter(([name]) => pkg.peerDependenciesMeta?.[name]?.optional !== true);
+  const packages = new Map<string, string>([[pkg.name, pkg.version], ...required.sort(([a], [b]) => (a < b ? -1 : 1))]);
   runtimeDependencies = { packages, runtimeName: pkg.name, runtimeVersion: pkg.version };
   return runtimeDependencies;
 }

@@ -145,6 +145,63 @@ describe('the official SDK client with its OAuth providers', () => {
   });
 });
 
+describe('the generated client with the runtime\'s OAuth providers', () => {
+  type SecureNotesClient = import('../../generated/secure-notes/client.js').SecureNotesClient;
+  const connect = async (url: string, scope: string, auth?: (p: OAuthClientProvider) => object) => {
+    const { SecureNotesClient } = await importCompiled<{ SecureNotesClient: typeof import('../../generated/secure-notes/client.js').SecureNotesClient }>('secure-notes', 'client.js');
+    const { clientCredentials } = await import('../../packages/runtime/src/client/index.js');
+    const provider = clientCredentials({ clientId: M2M.clientId, clientSecret: M2M.clientSecret, scope, expectedIssuer: as.issuer });
+    const client: SecureNotesClient = await SecureNotesClient.connect({ url, auth: (auth?.(provider) ?? provider) as never }, { negotiation: 'modern' });
+    return { client, provider };
+  };
+
+  it('obtains a token from the real AS for this resource and calls the generated protected server', async () => {
+    const server = await startProtected();
+    const { client, provider } = await connect(server.url, 'notes.read');
+    try {
+      const me = await client.whoami();
+      expect(me.structuredContent).toEqual({ subject: M2M.clientId, clientId: M2M.clientId, scopes: ['notes.read'] });
+      // The token is for this server (RFC 8707 resource), not merely for anyone.
+      const claims = JSON.parse(Buffer.from((await provider.tokens())!.access_token.split('.')[1]!, 'base64url').toString()) as { aud: unknown };
+      expect([claims.aud].flat()).toContain(server.url);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('steps up on 403 insufficient_scope with the union of scopes, then the call succeeds', async () => {
+    const server = await startProtected();
+    const { client, provider } = await connect(server.url, 'notes.read');
+    try {
+      const added = await client.addNote({ text: 'generated client step-up' });
+      expect(added.isError).toBe(false);
+      expect(((await provider.tokens())?.scope ?? '').split(' ').sort()).toEqual(['notes.read', 'notes.write']);
+      expect((await client.listNotes()).structuredContent).toEqual({ notes: expect.arrayContaining(['generated client step-up']) });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('re-authorizes when the token expires', async () => {
+    const server = await startProtected({ auth: { clockToleranceSec: 0 } });
+    as.accessTokenTtl = 1;
+    try {
+      const { client } = await connect(server.url, 'notes.read');
+      try {
+        await client.whoami();
+        const before = as.hits.get('/token') ?? 0;
+        await new Promise((r) => setTimeout(r, 2100));
+        expect((await client.whoami()).isError).toBe(false);
+        expect(as.hits.get('/token') ?? 0).toBeGreaterThan(before);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      as.accessTokenTtl = 300;
+    }
+  });
+});
+
 describe('tokens the server must refuse, and keys that change', () => {
   it('a token for another resource → 401 invalid_token', async () => {
     const server = await startProtected();
