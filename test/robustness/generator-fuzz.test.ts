@@ -19,6 +19,7 @@ import type { ServerModel } from '../../src/model/ir.js';
 import { check } from '../../src/pipeline.js';
 import { ROOT } from '../helpers.js';
 import { prng, type Prng } from '../support/prng.js';
+import { STRICT_COMPILER_OPTIONS } from '../support/strict-compiler.js';
 
 const COUNT = Number(process.env.GEN_FUZZ_SPECS ?? 300);
 const SEED = Number(process.env.GEN_FUZZ_SEED ?? 1010);
@@ -175,19 +176,6 @@ function bundle(schema: Record<string, unknown>, defs: ReadonlyMap<string, unkno
   return used.size === 0 ? schema : { ...schema, $defs: own([...used].map((n) => [n, defs.get(n)])) };
 }
 
-const COMPILER_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-  strict: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  verbatimModuleSyntax: true,
-  noUnusedLocals: true,
-  noUnusedParameters: true,
-  skipLibCheck: true,
-};
 
 interface Clean {
   readonly n: number;
@@ -237,7 +225,7 @@ describe('generator fuzzing', () => {
 
       // ⇒ compiles under the strict flags (one program for the whole batch).
       const files = batch.flatMap(({ n }) => ['types', 'definition', 'server', 'client', 'openai', 'index', 'main', 'handlers'].map((f) => join(DIR, 'src', String(n), `${f}.ts`)));
-      const program = ts.createProgram(files, { ...COMPILER_OPTIONS, rootDir: join(DIR, 'src'), outDir: join(DIR, 'js') });
+      const program = ts.createProgram(files, { ...STRICT_COMPILER_OPTIONS, rootDir: join(DIR, 'src'), outDir: join(DIR, 'js') });
       const emitted = program.emit();
       for (const d of [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]) {
         failures.push(`${d.file?.fileName.slice(DIR.length + 1) ?? ''}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);

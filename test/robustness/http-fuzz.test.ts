@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { base, judged, makeCase, request, sendCase, V, type Case } from '../support/hostile-cases.js';
+import { base, type Case, heapAfterGc, judged, makeCase, request, sendCase, V } from '../support/hostile-cases.js';
 import { prng } from '../support/prng.js';
 import { ROOT, startScript } from '../support/servers.js';
 
@@ -26,19 +26,6 @@ afterAll(() => {
   child.kill('SIGKILL');
 });
 
-/** The server's live heap after a full collection, in bytes: what a per-request leak would grow. */
-function heapAfterGc(): Promise<number> {
-  return new Promise((resolve) => {
-    const onData = (c: Buffer) => {
-      const m = /heap-after-gc (\d+)/.exec(c.toString());
-      if (m === null) return;
-      child.stderr!.off('data', onData);
-      resolve(Number(m[1]));
-    };
-    child.stderr!.on('data', onData);
-    child.kill('SIGUSR2');
-  });
-}
 
 function rssKb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -65,7 +52,7 @@ describe('hostile HTTP traffic', () => {
     // Warm up before measuring memory: JIT, caches and pools settle in the first requests.
     for (let i = 0; i < 100; i++) await send({ kind: 'valid', body: request('tools/list', {}), headers: base('tools/list'), expect: [] });
     const before = rssKb(child.pid!);
-    const heapBefore = await heapAfterGc();
+    const heapBefore = await heapAfterGc(child);
     const failures: string[] = [];
     const counts = new Map<string, number>();
     const cases = Array.from({ length: COUNT }, () => makeCase(r));
@@ -87,7 +74,7 @@ describe('hostile HTTP traffic', () => {
     const after = rssKb(child.pid!);
     // Let the last timeouts fire (handlers bounded at 300 ms, aborted streams) before weighing the heap.
     await new Promise((r) => setTimeout(r, 1000));
-    const heapAfter = await heapAfterGc();
+    const heapAfter = await heapAfterGc(child);
     process.stdout.write(`hostile HTTP: ${COUNT} requests; live heap ${(heapBefore / 1e6).toFixed(1)} → ${(heapAfter / 1e6).toFixed(1)} MB, RSS ${(before / 1e3).toFixed(0)} → ${(after / 1e3).toFixed(0)} MB\n`);
     // No per-request leak. What stays is one-off (validators compiled on a tool's first call, pools):
     // 3-6 MB whatever the count (seen: +6.3 MB after 2,000, +2.9 MB after 10,000). A leak of 1 KB per

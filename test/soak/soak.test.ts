@@ -5,7 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { judged, makeCase, sendCase } from '../support/hostile-cases.js';
+import { heapAfterGc, judged, makeCase, sendCase } from '../support/hostile-cases.js';
 import { prng } from '../support/prng.js';
 import { ROOT, startScript } from '../support/servers.js';
 
@@ -21,25 +21,13 @@ afterAll(() => {
   child.kill('SIGKILL');
 });
 
-function heapAfterGc(): Promise<number> {
-  return new Promise((resolve) => {
-    const onData = (c: Buffer) => {
-      const m = /heap-after-gc (\d+)/.exec(c.toString());
-      if (m === null) return;
-      child.stderr!.off('data', onData);
-      resolve(Number(m[1]));
-    };
-    child.stderr!.on('data', onData);
-    child.kill('SIGUSR2');
-  });
-}
 
 it(`soaks ${SECONDS} s at c=${CONCURRENCY} with mixed valid, hostile and disconnecting clients`, async () => {
   const r = prng(Number(process.env.SOAK_SEED ?? 20261203));
   // Warm up (JIT, validators, pools) with the same mix, unjudged.
   for (let i = 0; i < 200; i++) await sendCase(url, makeCase(r)).catch(() => undefined);
   await new Promise((res) => setTimeout(res, 1000));
-  const before = await heapAfterGc();
+  const before = await heapAfterGc(child);
   const end = Date.now() + SECONDS * 1000;
   const counts = new Map<string, number>();
   const wrong: string[] = [];
@@ -55,7 +43,7 @@ it(`soaks ${SECONDS} s at c=${CONCURRENCY} with mixed valid, hostile and disconn
   }));
   // Let handler timeouts (300 ms) and aborted streams finish before weighing.
   await new Promise((res) => setTimeout(res, 2000));
-  const after = await heapAfterGc();
+  const after = await heapAfterGc(child);
   const growth = (after - before) / 1e6;
   process.stdout.write(`soak: ${total} requests in ${SECONDS} s at c=${CONCURRENCY} (${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')})\n`);
   process.stdout.write(`soak: wrong answers ${wrong.length}; live heap after GC ${(before / 1e6).toFixed(1)} → ${(after / 1e6).toFixed(1)} MB (growth ${growth.toFixed(1)} MB)\n`);

@@ -3,6 +3,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
+import { STRICT_COMPILER_OPTIONS } from './strict-compiler.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 export const COMPILED = join(ROOT, '.tmp/compiled');
@@ -20,21 +21,7 @@ export default function setup(): void {
       return [];
     }
   });
-  const program = ts.createProgram(files, {
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-    strict: true,
-    noUncheckedIndexedAccess: true,
-    exactOptionalPropertyTypes: true,
-    verbatimModuleSyntax: true,
-    noUnusedLocals: true,
-    noUnusedParameters: true,
-    skipLibCheck: true,
-    rootDir: generated,
-    outDir: COMPILED,
-  });
+  const program = ts.createProgram(files, { ...STRICT_COMPILER_OPTIONS, rootDir: generated, outDir: COMPILED });
   const emitted = program.emit();
   const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].map((d) => ts.formatDiagnostic(d, { getCanonicalFileName: (f) => f, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' }));
   writeFileSync(COMPILE_RESULT, JSON.stringify({ files: files.length, diagnostics }, null, 2));

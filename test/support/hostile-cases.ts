@@ -2,6 +2,7 @@
 // (npm run soak) send to test/support/hostile-server.mjs (the generated sql server), and how each is
 // sent and judged: statuses and JSON-RPC codes the rules name, right answers to valid calls, and clients
 // that go away mid-call or read slowly.
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Prng } from './prng.js';
 
@@ -146,4 +147,21 @@ export async function sendCase(url: string, c: Case): Promise<{ status: number; 
 /** Whether an answer is one the case allows. */
 export function judged(c: Case, got: { status: number; outcome: Outcome }): boolean {
   return c.expect.some(([s, o]) => s === got.status && (o === 'any' || o === got.outcome));
+}
+
+/**
+ * The live heap after a full collection, in bytes, of a server started from hostile-server.mjs with
+ * --expose-gc (SIGUSR2 makes it collect and report): what a per-request leak would grow.
+ */
+export function heapAfterGc(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onData = (c: Buffer) => {
+      const m = /heap-after-gc (\d+)/.exec(c.toString());
+      if (m === null) return;
+      child.stderr!.off('data', onData);
+      resolve(Number(m[1]));
+    };
+    child.stderr!.on('data', onData);
+    child.kill('SIGUSR2');
+  });
 }
