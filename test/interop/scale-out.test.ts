@@ -9,6 +9,7 @@ import { startNginx, type Nginx, type NginxOptions } from '../support/nginx.js';
 import { freePort, waitFor } from '../support/ports.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 import { compiledMain, importCompiled, startScript, type HttpProcess } from '../support/servers.js';
+import { mcpRequest } from '../support/mcp-request.js';
 
 const { InventoryClient } = await importCompiled<{ InventoryClient: typeof InventoryClientType }>('inventory', 'client.js');
 const K1 = 'k1:first-key-of-the-test-ring-32-bytes-long';
@@ -95,14 +96,9 @@ describe('MRTR across instances (shared requestState keys)', () => {
       const params = {
         name: 'discontinue',
         arguments: { sku },
-        _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
         ...(requestState !== undefined ? { requestState, inputResponses: { confirm: { action: 'accept', content: { confirm: true } } } } : {}),
       };
-      const r = await fetch(nginx.url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'discontinue' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
-      });
+      const r = await fetch(mcpRequest('tools/call', params, { url: nginx.url, meta: { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } } }));
       const body = (await r.json()) as { result?: { resultType?: string; requestState?: string }; error?: { code: number } };
       return body.error !== undefined ? { code: body.error.code } : body.result!;
     };

@@ -6,6 +6,7 @@ import type { definition as SecureDefinition } from '../../generated/secure-note
 import type { SecureNotesHandlers } from '../../generated/secure-notes/server.js';
 import { createMcpgenServer, InvalidTokenError, type AuthPrincipal, type TokenVerifier } from '../../packages/runtime/src/server/index.js';
 import { importCompiled } from '../support/servers.js';
+import { mcpRequest } from '../support/mcp-request.js';
 
 const { definition } = await importCompiled<{ definition: typeof SecureDefinition }>('secure-notes', 'definition.js');
 const { handlers } = await importCompiled<{ handlers: SecureNotesHandlers }>('secure-notes', 'handlers.js');
@@ -30,18 +31,7 @@ function apiKeys(seen: string[]): TokenVerifier {
 }
 
 function call(handler: { fetch: (r: Request) => Promise<Response> }, key: string | undefined, method: string, params: Record<string, unknown>, url = 'http://127.0.0.1/mcp') {
-  return handler.fetch(new Request(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}),
-      ...(key !== undefined ? { authorization: `Bearer ${key}` } : {}),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }),
-  }));
+  return handler.fetch(mcpRequest(method, { ...params, _meta: META }, { url, headers: key !== undefined ? { authorization: `Bearer ${key}` } : {} }));
 }
 
 describe('a custom verifier (API keys)', () => {

@@ -5,6 +5,7 @@ import type { definition as SqlDefinition } from '../../generated/sql/definition
 import type { SqlHandlers } from '../../generated/sql/server.js';
 import { createMcpgenServer } from '../../packages/runtime/src/server/index.js';
 import { importCompiled } from '../support/servers.js';
+import { mcpRequest } from '../support/mcp-request.js';
 
 const { definition } = await importCompiled<{ definition: typeof SqlDefinition }>('sql', 'definition.js');
 const { handlers } = await importCompiled<{ handlers: SqlHandlers }>('sql', 'handlers.js');
@@ -16,11 +17,7 @@ const server = createMcpgenServer(definition, counted).http();
 
 async function executeWith(inputResponses: unknown): Promise<{ result?: { isError?: boolean; structuredContent?: { rowCount: number }; resultType?: string }; error?: { code: number; message: string } }> {
   const params = { name: 'execute_sql', arguments: { region: 'us-west1', query: 'DELETE FROM customers' }, ...(inputResponses !== undefined ? { inputResponses } : {}), _meta: META };
-  const response = await server.fetch(new Request('http://127.0.0.1/mcp', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'execute_sql', 'mcp-param-region': 'us-west1' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
-  }));
+  const response = await server.fetch(mcpRequest('tools/call', params, { headers: { 'mcp-param-region': 'us-west1' } }));
   return response.json() as never;
 }
 

@@ -3,6 +3,7 @@
 // be printed. Tools, resources, prompts and completions.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMcpgenServer, protocolError, PublicError, type ServerDefinition } from '../../packages/runtime/src/server/index.js';
+import { mcpRequest } from '../support/mcp-request.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const SECRET = '/srv/app/config/db-password.txt';
@@ -41,11 +42,7 @@ function serverThrowing(thrown: unknown, log: unknown[]) {
 }
 
 async function call(handler: { fetch: (r: Request) => Promise<Response> }, method: string, params: Record<string, unknown>, name?: string) {
-  const response = await handler.fetch(new Request('http://127.0.0.1/mcp', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(name !== undefined ? { 'mcp-name': name } : {}) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: META } }),
-  }));
+  const response = await handler.fetch(mcpRequest(method, { ...params, _meta: META }, name !== undefined ? { name } : {}));
   const text = await response.text();
   return { text, json: JSON.parse(text) as { result?: { isError?: boolean; content?: { text: string }[] }; error?: { code: number; message: string } } };
 }

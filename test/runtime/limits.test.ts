@@ -5,18 +5,12 @@ import { createMcpgenServer } from '../../packages/runtime/src/server/index.js';
 import { exceedsJsonSize } from '../../packages/runtime/src/server/response-size.js';
 import { importCompiled } from '../support/servers.js';
 import { schemaErrors } from '../support/wire.js';
+import { mcpRequest } from '../support/mcp-request.js';
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const { definition } = await importCompiled<{ definition: typeof WeatherDefinition }>('weather', 'definition.js');
 
 async function call(handler: { fetch: (r: Request) => Promise<Response> }, name: string, args: Record<string, unknown>) {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: META } });
-  const r = await handler.fetch(new Request('http://127.0.0.1/mcp', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': name },
-    body,
-  }));
-  return JSON.parse(await r.text());
+  return JSON.parse(await (await handler.fetch(mcpRequest('tools/call', { name, arguments: args }))).text());
 }
 
 describe('maxResponseBytes', () => {

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMcpgenServer, RequestStateKeyRing } from '../../packages/runtime/src/server/index.js';
 import { readOptions } from '../../packages/runtime/src/server/env-options.js';
 import { importCompiled } from '../support/servers.js';
+import { mcpRequest } from '../support/mcp-request.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
 const { definition: sql } = await importCompiled<{ definition: Parameters<typeof createMcpgenServer>[0] }>('sql', 'definition.js');
@@ -29,11 +30,7 @@ function server(ring: RequestStateKeyRing) {
 
 async function call(handler: { fetch: (r: Request) => Promise<Response> }, args: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   const params = { name: 'execute_sql', arguments: args, _meta: META, ...extra };
-  const r = await handler.fetch(new Request('http://127.0.0.1/mcp', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'execute_sql', 'mcp-param-region': String(args.region) },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
-  }));
+  const r = await handler.fetch(mcpRequest('tools/call', params, { headers: { 'mcp-param-region': String(args.region) } }));
   return JSON.parse(await r.text()) as { result?: Record<string, unknown> & { requestState?: string }; error?: { code: number; message: string } };
 }
 

@@ -5,19 +5,13 @@ import type { definition as WeatherDefinition } from '../../generated/weather/de
 import { createMcpgenServer, toolError } from '../../packages/runtime/src/server/index.js';
 import { importCompiled } from '../support/servers.js';
 import { schemaErrors } from '../support/wire.js';
+import { mcpRequest } from '../support/mcp-request.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const { definition } = await importCompiled<{ definition: typeof WeatherDefinition }>('weather', 'definition.js');
 
 function rpc(handler: { fetch: (r: Request) => Promise<Response> }, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { ...META, ...(params._meta as object | undefined) } } });
-  return handler
-    .fetch(new Request('http://127.0.0.1/mcp', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': method, ...(typeof params.name === 'string' ? { 'mcp-name': params.name } : {}), ...headers },
-      body,
-    }))
-    .then(async (r) => ({ status: r.status, json: JSON.parse(await r.text()) }));
+  return handler.fetch(mcpRequest(method, params, { headers })).then(async (r) => ({ status: r.status, json: JSON.parse(await r.text()) }));
 }
 
 const good = {

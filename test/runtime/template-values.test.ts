@@ -11,6 +11,7 @@ import { expandUriTemplate, matchUriTemplate, MAX_MATCHED_URI } from '../../pack
 import { cli, tempDir } from '../helpers.js';
 import { prng } from '../support/prng.js';
 import { importCompiled } from '../support/servers.js';
+import { mcpRequest } from '../support/mcp-request.js';
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 
@@ -37,11 +38,8 @@ const handler = createMcpgenServer(definition, { readFile: record, readLog: reco
 
 async function read(uri: string): Promise<{ vars?: unknown; code?: number; ran: boolean }> {
   const before = seen.length;
-  const response = await handler.fetch(new Request('http://127.0.0.1/mcp', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/read', 'mcp-name': encodeURI(uri) === uri ? uri : `=?base64?${Buffer.from(uri).toString('base64')}?=` },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri, _meta: META } }),
-  }));
+  const name = encodeURI(uri) === uri ? uri : `=?base64?${Buffer.from(uri).toString('base64')}?=`;
+  const response = await handler.fetch(mcpRequest('resources/read', { uri, _meta: META }, { name }));
   const json = (await response.json()) as { result?: { contents: { text: string }[] }; error?: { code: number } };
   const ran = seen.length > before;
   return json.error !== undefined ? { code: json.error.code, ran } : { vars: JSON.parse(json.result!.contents[0]!.text), ran };

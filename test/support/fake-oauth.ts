@@ -4,7 +4,7 @@
 // scopes, and records every request; the gate answers 401/403 challenges as MCP 2026-07-28 says and
 // forwards authorized requests to an MCP server.
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface AsRequest {
@@ -57,15 +57,13 @@ export class FakeAuthorizationServer {
   }
 
   async start(): Promise<this> {
-    this.#server = createServer((req, res) => void this.#handle(req, res).catch((e: unknown) => send(res, 500, { error: 'server_error', error_description: String(e) })));
-    await new Promise<void>((r) => this.#server!.listen(0, '127.0.0.1', r));
+    this.#server = await listenLocal((req, res) => void this.#handle(req, res).catch((e: unknown) => send(res, 500, { error: 'server_error', error_description: String(e) })));
     this.#url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
     return this;
   }
 
-  async stop(): Promise<void> {
-    this.#server?.closeAllConnections();
-    await new Promise((r) => this.#server?.close(r));
+  stop(): Promise<void> {
+    return stopLocal(this.#server);
   }
 
   /** Requests to one endpoint, e.g. `'/token'`. */
@@ -189,15 +187,13 @@ export class ProtectedGate {
   }
 
   async start(): Promise<this> {
-    this.#server = createServer((req, res) => void this.#handle(req, res).catch((e: unknown) => send(res, 500, { error: String(e) })));
-    await new Promise<void>((r) => this.#server!.listen(0, '127.0.0.1', r));
+    this.#server = await listenLocal((req, res) => void this.#handle(req, res).catch((e: unknown) => send(res, 500, { error: String(e) })));
     this.#url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
     return this;
   }
 
-  async stop(): Promise<void> {
-    this.#server?.closeAllConnections();
-    await new Promise((r) => this.#server?.close(r));
+  stop(): Promise<void> {
+    return stopLocal(this.#server);
   }
 
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -248,6 +244,20 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(data));
     req.on('error', reject);
   });
+}
+
+/** A node:http server on a free loopback port. */
+async function listenLocal(listener: RequestListener): Promise<Server> {
+  const server = createServer(listener);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return server;
+}
+
+/** Close, cutting open connections (a client's keep-alive must not hold the test up). */
+async function stopLocal(server: Server | undefined): Promise<void> {
+  if (server === undefined) return; // never started
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {

@@ -164,6 +164,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     if (invalid !== undefined) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`);
     const badAnswer = answerProblem(tool, ctx.mcpReq.inputResponses);
     if (badAnswer !== undefined) throw new ProtocolError(INVALID_PARAMS, badAnswer.message, { inputResponse: badAnswer.key });
+    // Bound before the handler runs: a handler that changes its arguments must not change the binding.
     const binding = bindingOf('tools/call', name, input, principalKey(ctx));
     const state = await openState(ctx, binding);
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
