@@ -99,7 +99,7 @@ export function stemNames(stem: string) {
  * `createMcpgenServer` and `McpgenClient`). The generator fuzzer checks this list against the output.
  */
 export const RUNTIME_IMPORTS: ReadonlySet<string> = new Set([
-  'createMcpgenServer', 'runMain', 'Awaitable', 'InputRequiredReply', 'McpgenServer', 'ServerOptions', 'ToolContext', 'ToolReturn', 'ContentToolReturn',
+  'createMcpgenServer', 'runMain', 'entryArgsOrExit', 'serverOptionsFromEnv', 'Awaitable', 'InputRequiredReply', 'McpgenServer', 'ServerOptions', 'ToolContext', 'ToolReturn', 'ContentToolReturn',
   'RequestContext', 'ResourceReply', 'PromptReply', 'CompleteRequestParams', 'ServerDefinition',
   'McpgenClient', 'CallOptions', 'ClientOptions', 'ClientTarget', 'ToolCallResult', 'ReadResourceResult', 'GetPromptResult',
   'dispatchToolCalls', 'OpenAiTool', 'OpenAiToolCall', 'OpenAiToolMessage', 'toOpenAiTools',
