@@ -90,6 +90,7 @@ export function stemNames(stem: string) {
     factory: `create${stem}Server`,
     client: `${stem}Client`,
     dispatcher: `dispatch${stem}ToolCalls`,
+    functionCallDispatcher: `dispatch${stem}FunctionCalls`,
   };
 }
 
@@ -103,4 +104,5 @@ export const RUNTIME_IMPORTS: ReadonlySet<string> = new Set([
   'RequestContext', 'ResourceReply', 'PromptReply', 'CompleteRequestParams', 'ServerDefinition',
   'McpgenClient', 'CallOptions', 'ClientOptions', 'ClientTarget', 'ToolCallResult', 'ReadResourceResult', 'GetPromptResult',
   'dispatchToolCalls', 'OpenAiTool', 'OpenAiToolCall', 'OpenAiToolMessage', 'toOpenAiTools',
+  'dispatchFunctionCalls', 'OpenAiResponseItem', 'OpenAiResponsesOutput', 'OpenAiResponsesTool', 'toOpenAiResponsesTools',
 ]);

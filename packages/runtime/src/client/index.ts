@@ -4,6 +4,7 @@ export type { ConnectionRetry } from './replay-fetch.js';
 export { finishAuthorization, type AuthorizationResponseSource, type ClientAuthOptions } from './oauth-fetch.js';
 export { authorizationCode, clientCredentials, privateKeyJwt, type AuthorizationCodeOptions, type AuthorizationCodeProvider, type ClientCredentialsOptions, type PrivateKeyJwtOptions } from './oauth-providers.js';
 export { InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
-export { dispatchToolCalls, toOpenAiTools, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './openai.js';
+export { dispatchToolCalls, toOpenAiTools, type OpenAiFunctionToolCall, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './openai.js';
+export { dispatchFunctionCalls, toOpenAiResponsesTools, type OpenAiCustomToolCallOutput, type OpenAiFunctionCallOutput, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool } from './openai-responses.js';
 export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '../shared/header-values.js';
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';
