@@ -2,7 +2,7 @@
 // Spec sha256: 6fc4860d84f398375c968e0408ba28481e92e2d4f19bb8c99cbf7a47843bb699
 // Regenerate: npx mcpgen generate
 
-import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient, type ReadResourceResult, type ToolCallResult } from '@mcpgen/runtime/client';
+import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient, type ReadResourceResult, type ToolCallResult } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { JsonSchema202012ToolInput, TemplateVariables, TestAudioContentInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestHeaderParamInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultPromptPromptArgs, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestPromptWithArgumentsPromptArgs, TestPromptWithEmbeddedResourcePromptArgs, TestPromptWithImagePromptArgs, TestSimplePromptPromptArgs, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithProgressInput, TestTriggerPromptChangeInput, TestTriggerToolChangeInput } from './types.js';
 

@@ -2,7 +2,7 @@
 // Spec sha256: 6fc4860d84f398375c968e0408ba28481e92e2d4f19bb8c99cbf7a47843bb699
 // Regenerate: npx mcpgen generate
 
-import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime/client';
+import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { EverythingClient } from './client.js';
 import type { JsonSchema202012ToolInput, TestAudioContentInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestHeaderParamInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithProgressInput, TestTriggerPromptChangeInput, TestTriggerToolChangeInput } from './types.js';

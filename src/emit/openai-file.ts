@@ -14,7 +14,7 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
   const names = stemNames(model.typeStem);
   file.addImportDeclarations([
     {
-      moduleSpecifier: '@mcpgen/runtime/client',
+      moduleSpecifier: '@mcpgen/runtime-client',
       namedImports: ['dispatchFunctionCalls', 'dispatchToolCalls', 'type OpenAiResponseItem', 'type OpenAiResponsesOutput', 'type OpenAiResponsesTool', 'type OpenAiTool', 'type OpenAiToolCall', 'type OpenAiToolMessage', 'toOpenAiResponsesTools', 'toOpenAiTools'],
     },
     { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },
