@@ -45,6 +45,7 @@ describe('parseEntryArgs', () => {
       kind: 'run',
       args: { transport: 'http', host: '::1', port: 0, allowedHosts: ['[::1]', 'svc'], allowedOrigins: '*' },
     });
+    expect(parseEntryArgs(['--http', '--host', '[::1]'])).toMatchObject({ args: { host: '::1' } });
     // The environment never turns stdio into HTTP, and an empty variable counts as unset.
     expect(parseEntryArgs([], env)).toEqual({ kind: 'run', args: { transport: 'stdio' } });
     expect(parseEntryArgs(['--http'], { PORT: '' })).toMatchObject({ args: { port: 3000 } });

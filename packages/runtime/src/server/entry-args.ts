@@ -94,13 +94,14 @@ export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<str
   const port = setting('--port', 'PORT');
   const portNumber = port === undefined ? 3000 : Number(port.value);
   if (port !== undefined && !(/^\d+$/.test(port.value.trim()) && portNumber <= 65535)) return usageError(`${port.source} must be a port number (0-65535), got ${JSON.stringify(port.value)}`);
+  // `[::1]` as written in URLs binds as `::1`.
   const host = setting('--host', 'HOST');
   if (host !== undefined && host.value.trim() === '') return usageError(`${host.source} must not be empty`);
   const hosts = hostList(setting('--allowed-hosts', 'MCPGEN_ALLOWED_HOSTS'));
   if (typeof hosts === 'object' && 'error' in hosts) return usageError(hosts.error);
   const origins = hostList(setting('--allowed-origins', 'MCPGEN_ALLOWED_ORIGINS'));
   if (typeof origins === 'object' && 'error' in origins) return usageError(origins.error);
-  return { kind: 'run', args: { transport: 'http', host: host?.value.trim() ?? '127.0.0.1', port: portNumber, allowedHosts: hosts, allowedOrigins: origins } };
+  return { kind: 'run', args: { transport: 'http', host: host === undefined ? '127.0.0.1' : host.value.trim().replace(/^\[(.*)\]$/, '$1'), port: portNumber, allowedHosts: hosts, allowedOrigins: origins } };
 }
 
 /**
