@@ -2,12 +2,15 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diagnosticAt, parseSource, type SourceFile } from '../parse/source.js';
+import { readAppFiles, type AppFile } from './app-files.js';
 import { expandGlob, globBase, isGlob, isInside } from './glob.js';
 
 /** One server spec: its root file and the files it pulls in with `include:`. */
 export interface LoadedSpec {
   readonly root: SourceFile;
   readonly includes: readonly SourceFile[];
+  /** MCP Apps: the `apps[i].html` files of the root spec, read and size-bounded (app-files.ts). */
+  readonly appFiles?: readonly AppFile[];
 }
 
 export interface LoadResult {
@@ -95,7 +98,7 @@ export function loadSpec(absPath: string, cwd: string, configDir?: string): Load
       }
     });
   }
-  return { spec: { root, includes }, diagnostics };
+  return { spec: { root, includes, appFiles: readAppFiles(root, absPath, cwd, project) }, diagnostics };
 }
 
 function realPath(path: string): string | undefined {

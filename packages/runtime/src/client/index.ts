@@ -7,3 +7,5 @@ export { InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } f
 export { dispatchToolCalls, toOpenAiTools, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './openai.js';
 export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '../shared/header-values.js';
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';
+export { uiResourceOf, type UiResource, type UiResourceMeta } from './ui-resource.js';
+export { UI_EXTENSION_ID, UI_MIME_TYPE } from '../shared/mcp-apps.js';
