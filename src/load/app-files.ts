@@ -23,7 +23,7 @@ export function readAppFiles(root: SourceFile, specPath: string, cwd: string, pr
     const html = typeof app === 'object' && app !== null ? (app as { html?: unknown }).html : undefined;
     if (typeof html !== 'string' || html === '') return;
     const quoted = JSON.stringify(html);
-    const where = `the spec's project ${JSON.stringify(`${displayPath(project, cwd) || '.'}/`)}`;
+    const where = `the spec's project ${JSON.stringify(`${resolve(cwd) === project ? '.' : displayPath(project, cwd)}/`)}`;
     if (isAbsolute(html) || /^[A-Za-z]:[\\/]/.test(html)) return void out.push({ index, problem: `html ${quoted} is an absolute path; give it relative to the spec, inside ${where}` });
     const abs = resolve(dirname(specPath), html);
     const real = realPath(abs);

@@ -49,7 +49,7 @@ class PageTransport implements Transport {
   constructor(private readonly page: Page) {}
   async start(): Promise<void> {}
   async send(message: JSONRPCMessage): Promise<void> {
-    await this.page.evaluate((m) => (window as unknown as { toView(m: unknown): void }).toView(m), message);
+    await this.page.evaluate((m) => (globalThis as unknown as { toView(m: unknown): void }).toView(m), message);
   }
   async close(): Promise<void> {
     this.onclose?.();
@@ -119,11 +119,13 @@ describe('MCP Apps view in chromium', () => {
       expect(await frame.locator('html').getAttribute('data-host')).toBe('mcpgen-test-host');
       // The iframe really is sandboxed (opaque origin) and under the CSP built from _meta.ui.
       const inner = page.frames().find((f) => f !== page.mainFrame())!;
-      expect(await inner.evaluate(() => window.origin)).toBe('null');
+      expect(await inner.evaluate(() => (globalThis as unknown as { origin: string }).origin)).toBe('null');
       const blocked = await inner.evaluate(
         (url) =>
           new Promise<string>((resolve) => {
-            document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
+            // Runs in the page (no DOM types in this project): the view's document and its CSP report event.
+            const doc = (globalThis as unknown as { document: { addEventListener(type: string, f: (e: { effectiveDirective: string }) => void, o: object): void } }).document;
+            doc.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
             fetch(url).catch(() => undefined);
             setTimeout(() => resolve('no violation'), 5_000);
           }),

@@ -18,7 +18,9 @@ export function checkApps(view: SpecView): Diagnostic[] {
     const problem = uiUriProblem(uri);
     if (problem !== undefined) out.push(report(app, 'MCPG090', `app URI ${JSON.stringify(uri)} ${problem}`, ['uri']));
     const first = declared.get(uri);
-    if (first !== undefined) out.push(report(app, 'MCPG090', `app URI ${JSON.stringify(uri)} is declared twice (first at ${where(first, ['uri'])})`, ['uri']));
+    if (problem !== undefined) {
+      // reported above; not a view any tool could point at
+    } else if (first !== undefined) out.push(report(app, 'MCPG090', `app URI ${JSON.stringify(uri)} is declared twice (first at ${where(first, ['uri'])})`, ['uri']));
     else if (resourceUris.has(uri)) out.push(report(app, 'MCPG090', `app URI ${JSON.stringify(uri)} is also declared under resources`, ['uri']));
     else declared.set(uri, app);
     const file = view.appFiles.get(Number(app.path[1]));
@@ -71,11 +73,15 @@ export function uiUriProblem(uri: string): string | undefined {
  * (`https://api.example.com`, `wss://live.example.com:8443`, `https://*.example.com`) means the same to all.
  */
 export function originProblem(value: string): string | undefined {
+  if (/\s/.test(value)) return 'it contains whitespace (one origin per entry)';
+  if (value.includes('@')) return 'it has user info ("user@"); give the origin only';
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/(\*\.)?([^/?#@\s]+)(.*)$/.exec(value);
   if (m === null) return 'expected scheme://host[:port], like "https://api.example.com"';
   const [, scheme, wildcard, hostPort, rest] = m as unknown as [string, string, string | undefined, string, string];
   if (!['http', 'https', 'ws', 'wss'].includes(scheme.toLowerCase())) return `scheme "${scheme}:" is not http, https, ws or wss`;
   if (rest !== '') return `it has a path, query or fragment (${JSON.stringify(rest)}); give the origin only`;
+  // Letters, digits, dots and dashes (or a bracketed IPv6): a ";" or quote would end the host's CSP directive.
+  if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*)(:\d{1,5})?$/.test(hostPort)) return `host ${JSON.stringify(hostPort)} is not a valid host[:port]`;
   let parsed: URL;
   try {
     parsed = new URL(`${scheme}://${wildcard !== undefined ? 'wildcard.' : ''}${hostPort}`);
