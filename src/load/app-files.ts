@@ -1,20 +1,19 @@
 // MCP Apps views: the HTML file each `apps:` entry names, read here (the load stage) so the validator
 // can report on it and the model can embed it; nothing later touches the file system.
-import { closeSync, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import type { SourceFile } from '../parse/source.js';
-import { isInside } from './glob.js';
-import { displayPath } from './spec-files.js';
+import { isInside, realPath } from './glob.js';
 
 /** Largest view HTML: it is embedded in the generated definition.ts and sent whole on every resources/read. */
 export const MAX_APP_HTML_BYTES = 1024 * 1024;
 
 export type AppFile =
-  | { readonly index: number; readonly file: string; readonly text: string; readonly bytes: number }
+  | { readonly index: number; readonly text: string; readonly bytes: number }
   | { readonly index: number; readonly problem: string; readonly tooLarge?: number };
 
 /** One entry per `apps[i]` whose `html` is a string; format errors in the rest are the schema's to report. */
-export function readAppFiles(root: SourceFile, specPath: string, cwd: string, project: string): AppFile[] {
+export function readAppFiles(root: SourceFile, specPath: string, project: string, projectLabel: string): AppFile[] {
   const apps = (root.value as { apps?: unknown } | null | undefined)?.apps;
   if (!Array.isArray(apps)) return [];
   const out: AppFile[] = [];
@@ -23,15 +22,13 @@ export function readAppFiles(root: SourceFile, specPath: string, cwd: string, pr
     const html = typeof app === 'object' && app !== null ? (app as { html?: unknown }).html : undefined;
     if (typeof html !== 'string' || html === '') return;
     const quoted = JSON.stringify(html);
-    const where = `the spec's project ${JSON.stringify(`${resolve(cwd) === project ? '.' : displayPath(project, cwd)}/`)}`;
-    if (isAbsolute(html) || /^[A-Za-z]:[\\/]/.test(html)) return void out.push({ index, problem: `html ${quoted} is an absolute path; give it relative to the spec, inside ${where}` });
+    if (isAbsolute(html) || /^[A-Za-z]:[\\/]/.test(html)) return void out.push({ index, problem: `html ${quoted} is an absolute path; give it relative to the spec, inside ${projectLabel}` });
     const abs = resolve(dirname(specPath), html);
     const real = realPath(abs);
     if (!isInside(abs, project) || (real !== undefined && !isInside(real, realProject))) {
-      return void out.push({ index, problem: `html ${quoted} reaches outside ${where}` });
+      return void out.push({ index, problem: `html ${quoted} reaches outside ${projectLabel}` });
     }
-    const read = readBounded(abs, quoted);
-    out.push('text' in read ? { index, file: displayPath(abs, cwd), ...read } : { index, ...read });
+    out.push({ index, ...readBounded(abs, quoted) });
   });
   return out;
 }
@@ -40,7 +37,8 @@ export function readAppFiles(root: SourceFile, specPath: string, cwd: string, pr
 function readBounded(abs: string, quoted: string): { text: string; bytes: number } | { problem: string; tooLarge?: number } {
   let fd: number;
   try {
-    fd = openSync(abs, 'r');
+    // Non-blocking: opening a FIFO for reading would otherwise wait forever for a writer.
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return { problem: `html ${quoted}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(code ?? e)}` };
@@ -63,13 +61,5 @@ function readBounded(abs: string, quoted: string): { text: string; bytes: number
     return { text: text.replace(/^\uFEFF/, ''), bytes: n };
   } finally {
     closeSync(fd);
-  }
-}
-
-function realPath(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
   }
 }

@@ -1,5 +1,6 @@
 // MCP Apps rules (MCPG090–094) beyond the one-fixture-per-code cases in rules.test.ts, and what the
 // model and the emitted definition make of a valid `apps:` section.
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +40,8 @@ describe('MCP Apps rules', () => {
     symlinkSync(join(outside, 'secret.html'), join(dir, 'ui/link.html'));
     writeFileSync(join(dir, 'ui/latin1.html'), Buffer.from([0x3c, 0x70, 0x3e, 0xe9, 0x3c, 0x2f, 0x70, 0x3e]));
     writeFileSync(join(dir, 'ui/empty.html'), '  \n');
-    const entries = ['/etc/hostname', '../x.html', 'ui/link.html', 'ui/latin1.html', 'ui/empty.html', 'ui', 'ui/none.html'];
+    execFileSync('mkfifo', [join(dir, 'ui/fifo.html')]);
+    const entries = ['/etc/hostname', '../x.html', 'ui/link.html', 'ui/latin1.html', 'ui/empty.html', 'ui', 'ui/none.html', 'ui/fifo.html'];
     const apps = entries.map((html, i) => `  - { uri: ui://apps/v${i}, name: v${i}, html: '${html}' }`).join('\n');
     const tools = entries.map((_, i) => `  - { name: t${i}, ui: ui://apps/v${i} }`).join('\n');
     writeFileSync(join(dir, 'spec.yaml'), `${HEAD}apps:\n${apps}\ntools:\n${tools}\n`);
@@ -52,6 +54,7 @@ describe('MCP Apps rules', () => {
       'MCPG091 apps[4].html: html "ui/empty.html" is empty',
       'MCPG091 apps[5].html: html "ui" is not a regular file',
       'MCPG091 apps[6].html: html "ui/none.html": no such file',
+      'MCPG091 apps[7].html: html "ui/fifo.html" is not a regular file',
     ]);
   });
 
