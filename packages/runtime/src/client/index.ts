@@ -8,4 +8,4 @@ export { dispatchToolCalls, toOpenAiTools, type OpenAiTool, type OpenAiToolCall,
 export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '../shared/header-values.js';
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';
 export { uiResourceOf, type UiResource, type UiResourceMeta } from './ui-resource.js';
-export { UI_EXTENSION_ID, UI_MIME_TYPE } from '../shared/mcp-apps.js';
+export { UI_EXTENSION_ID, UI_MIME_TYPE } from '@mcpgen/runtime/shared';

@@ -1,7 +1,7 @@
 // MCP Apps on the client side: a tool's view as a host needs it (the HTML and the `_meta.ui` that
 // tells it how to sandbox the iframe), checked rather than trusted.
 import type { ReadResourceResult } from '@modelcontextprotocol/client';
-import { UI_MIME_TYPE } from '../shared/mcp-apps.js';
+import { UI_MIME_TYPE } from '@mcpgen/runtime/shared';
 
 /** `_meta.ui` of a view: origins for the host's Content-Security-Policy, iframe permissions, and more. */
 export interface UiResourceMeta {
