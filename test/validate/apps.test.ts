@@ -5,6 +5,7 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { definitionData } from '../../src/emit/definition-file.js';
+import { emitServerPackage } from '../../src/emit/index.js';
 import { check } from '../../src/pipeline.js';
 import { originProblem, uiUriProblem } from '../../src/validate/rules/apps.js';
 import { checkText, tempDir } from '../helpers.js';
@@ -105,6 +106,15 @@ describe('MCP Apps rules', () => {
         html: VIEW['view.html'],
       },
     ]);
+  });
+
+  it('any view text survives embedding: definition.ts evaluates back to the exact HTML', () => {
+    const html = '<!doctype html><script>const s = `${"x"}`; /* */ "\\u2028" \u2028\u2029 </script>\r\n\uFEFFend\0';
+    const r = checkText(`${HEAD}apps:\n  - { uri: ui://apps/v, name: v, html: view.html }\ntools:\n  - { name: t, ui: ui://apps/v }\n`, { 'view.html': html });
+    const file = emitServerPackage(r.models[0]!).find((f) => f.path === 'definition.ts')!;
+    const literal = /export const definition: ServerDefinition = ([\s\S]*?);\s*\/\*\*/.exec(file.content)![1]!;
+    const data = new Function(`return (${literal});`)() as { apps: { html: string }[] };
+    expect(data.apps[0]!.html).toBe(html);
   });
 
   it('a spec without apps announces no extension; a changed view changes the spec hash', () => {
