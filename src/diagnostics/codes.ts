@@ -43,6 +43,11 @@ export const CODES = {
   MCPG074: { severity: 'error', title: '`scopes` on a tool, resource, template or prompt while the spec has no `auth` section' },
   MCPG075: { severity: 'error', title: 'scope name is not an OAuth scope-token, or is `offline_access` (never advertised by a resource server)' },
   MCPG076: { severity: 'warning', title: '`auth.documentation` is not an absolute http(s) URL' },
+  MCPG090: { severity: 'error', title: 'MCP Apps: a UI resource URI is not `ui://…`, is declared twice, or a tool `ui` names no declared app' },
+  MCPG091: { severity: 'error', title: 'MCP Apps: the `html` file is missing, not a file, outside the project, or not UTF-8 text' },
+  MCPG092: { severity: 'error', title: 'MCP Apps: the `html` file is larger than 1 MiB (it is embedded in the generated server)' },
+  MCPG093: { severity: 'error', title: 'MCP Apps: a CSP domain is not an origin (scheme://host[:port], `*.` wildcard allowed, no path)' },
+  MCPG094: { severity: 'warning', title: 'MCP Apps: an app no tool points at (hosts only show views through a tool)' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

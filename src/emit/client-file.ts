@@ -2,6 +2,7 @@ import { Scope, type MethodDeclarationStructure, type OptionalKind } from 'ts-mo
 import { stemNames } from '../common/names.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
+import { jsonLiteral } from './definition-file.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
 
@@ -66,6 +67,18 @@ export function emitClient(model: ServerModel, file: FileSink): void {
     });
   }
   const name = clientClassName(model);
+  const withUi = model.tools.filter((t) => t.ui !== undefined);
+  if (withUi.length > 0) {
+    runtime.add('type UiResource').add('uiResourceOf');
+    methods.push({
+      name: 'readToolUi',
+      isAsync: true,
+      docs: docs('MCP Apps: reads the view (ui:// resource) of a tool and checks it is one: its HTML and `_meta.ui` (CSP origins, permissions), for a host to render in a sandboxed iframe.'),
+      parameters: [{ name: 'tool', type: `keyof typeof ${name}.toolUi` }, { name: 'options', type: 'CallOptions', hasQuestionToken: true }],
+      returnType: 'Promise<UiResource>',
+      statements: [`const uri = ${name}.toolUi[tool];`, 'return uiResourceOf(await this.readResource(uri, options), uri);'],
+    });
+  }
   file.addImportDeclarations([
     { moduleSpecifier: '@mcpgen/runtime-client', namedImports: sortImports(runtime) },
     { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },
@@ -77,6 +90,15 @@ export function emitClient(model: ServerModel, file: FileSink): void {
     extends: 'McpgenClient',
     docs: docs(`Typed client of the ${model.name} MCP server. Sends the per-request _meta and, over HTTP, the Mcp-Name and Mcp-Param-* headers from the spec's definitions.`),
     ctors: [{ scope: Scope.Private, statements: ['super(toolDefinitions);'] }],
+    properties: withUi.length > 0
+      ? [{
+          name: 'toolUi',
+          isStatic: true,
+          isReadonly: true,
+          docs: docs('MCP Apps: the view (ui:// resource) of each tool that has one, as tools/list announces it in `_meta.ui.resourceUri`.'),
+          initializer: `${jsonLiteral(Object.fromEntries(withUi.map((t) => [t.name, t.ui!.resourceUri])))} as const`,
+        }]
+      : [],
     methods: [
       {
         name: 'connect',

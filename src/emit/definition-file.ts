@@ -1,5 +1,6 @@
 import type { FileSink } from './file-builder.js';
-import type { AuthModel, ServerModel, ToolModel } from '../model/ir.js';
+import { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from '@mcpgen/runtime/shared';
+import type { AppModel, AuthModel, ServerModel, ToolModel } from '../model/ir.js';
 
 /** The wire form of a tool, as tools/list sends it (key order fixed for stable output). */
 export function wireTool(tool: ToolModel): Record<string, unknown> {
@@ -11,6 +12,21 @@ export function wireTool(tool: ToolModel): Record<string, unknown> {
     ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
     ...(tool.icons.length > 0 ? { icons: tool.icons } : {}),
+    ...(tool.ui !== undefined ? { _meta: { ui: tool.ui, [UI_LEGACY_RESOURCE_URI_KEY]: tool.ui.resourceUri } } : {}),
+  };
+}
+
+/** An MCP Apps view as resources/list announces it and resources/read serves it (`_meta.ui` on both). */
+export function appData(app: AppModel): Record<string, unknown> {
+  const meta = compact({
+    csp: app.csp === undefined ? undefined : compact({ ...app.csp }),
+    permissions: app.permissions.length > 0 ? Object.fromEntries(app.permissions.map((p) => [p, {}])) : undefined,
+    domain: app.domain,
+    prefersBorder: app.prefersBorder,
+  });
+  return {
+    definition: compact({ uri: app.uri, name: app.name, title: app.title, description: app.description, mimeType: UI_MIME_TYPE, _meta: Object.keys(meta).length > 0 ? { ui: meta } : undefined }),
+    html: app.html,
   };
 }
 
@@ -30,6 +46,7 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
       resources: caps.resources ? compact({ subscribe: caps.resources.subscribe || undefined, listChanged: caps.resources.listChanged || undefined }) : undefined,
       prompts: caps.prompts ? (caps.prompts.listChanged ? { listChanged: true } : {}) : undefined,
       completions: caps.completions ? {} : undefined,
+      extensions: model.apps.length > 0 ? { [UI_EXTENSION_ID]: {} } : undefined,
     }),
     listCache: model.listCache,
     }),
@@ -45,6 +62,7 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
     resourceTemplates: model.resourceTemplates.map((t) => compact({ definition: compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, icons: t.icons }), method: t.method, cache: t.cache, scopes: t.scopes })),
     prompts: model.prompts.map((p) => compact({ definition: compact({ name: p.name, title: p.title, description: p.description, icons: p.icons, arguments: p.arguments.map((a) => compact({ ...a, required: a.required || undefined })) }), method: p.method, scopes: p.scopes })),
     ...(model.auth !== undefined ? { auth: authData(model.auth) } : {}),
+    ...(model.apps.length > 0 ? { apps: model.apps.map(appData) } : {}),
   };
 }
 

@@ -95,3 +95,12 @@ export function globRegExp(pattern: string): RegExp {
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** The target of a path with every symbolic link resolved; undefined when it does not exist. */
+export function realPath(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,13 +1,16 @@
-import { readFileSync, realpathSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diagnosticAt, parseSource, type SourceFile } from '../parse/source.js';
-import { expandGlob, globBase, isGlob, isInside } from './glob.js';
+import { readAppFiles, type AppFile } from './app-files.js';
+import { expandGlob, globBase, isGlob, isInside, realPath } from './glob.js';
 
 /** One server spec: its root file and the files it pulls in with `include:`. */
 export interface LoadedSpec {
   readonly root: SourceFile;
   readonly includes: readonly SourceFile[];
+  /** MCP Apps: the `apps[i].html` files of the root spec, read and size-bounded (app-files.ts). */
+  readonly appFiles?: readonly AppFile[];
 }
 
 export interface LoadResult {
@@ -95,13 +98,6 @@ export function loadSpec(absPath: string, cwd: string, configDir?: string): Load
       }
     });
   }
-  return { spec: { root, includes }, diagnostics };
-}
-
-function realPath(path: string): string | undefined {
-  try {
-    return realpathSync(path);
-  } catch {
-    return undefined;
-  }
+  const projectLabel = `the spec's project ${JSON.stringify(`${resolve(cwd) === project ? '.' : displayPath(project, cwd)}/`)}`;
+  return { spec: { root, includes, appFiles: readAppFiles(root, absPath, project, projectLabel) }, diagnostics };
 }

@@ -4,7 +4,7 @@ import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, to
 import { parseUriTemplate } from '@mcpgen/runtime/shared';
 import type { JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
 import type { SpecView } from '../validate/view.js';
-import type { AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, ToolModel } from './ir.js';
+import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, ToolModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
 export const DEFAULT_LIST_CACHE: CacheHintModel = { ttlMs: 0, cacheScope: 'public' };
@@ -66,11 +66,13 @@ export function buildModel(view: SpecView): ServerModel {
     arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...opt('title', a.title), ...opt('description', a.description), required: a.required ?? false })),
     scopes: p.scopes ?? [],
   }));
+  const apps = buildApps(view);
   const model: ServerModel = {
     kind: 'server',
     label: `server ${JSON.stringify(server.name)}`,
     specFile: view.root.file,
-    specHash: specHash(view.files.map((f) => f.text)),
+    // The views' HTML is part of what generate reads: a changed file changes the banner's key too.
+    specHash: specHash([...view.files.map((f) => f.text), ...apps.map((a) => a.html)]),
     name: server.name,
     version: server.version,
     ...opt('title', server.title),
@@ -81,7 +83,7 @@ export function buildModel(view: SpecView): ServerModel {
     typeStem: pascalCase(server.name),
     protocolVersion: spec.protocol?.version ?? '2026-07-28',
     legacy: spec.protocol?.legacy ?? true,
-    capabilities: deriveCapabilities(view, tools.length, resources.length + resourceTemplates.length, prompts.length),
+    capabilities: deriveCapabilities(view, tools.length, resources.length + resourceTemplates.length + apps.length, prompts.length),
     listCache: cacheHint(spec.cache, undefined) ?? DEFAULT_LIST_CACHE,
     tools,
     resources,
@@ -92,8 +94,31 @@ export function buildModel(view: SpecView): ServerModel {
       return { kind: 'def' as const, label: `$defs ${JSON.stringify(name)}`, name, typeName: typeName(name), schema: d.value };
     }),
     ...opt('auth', authModel(spec.auth)),
+    apps,
   };
   return deepFreeze(model);
+}
+
+/** Views whose HTML the loader read; a validated spec has one for every `apps` entry. */
+function buildApps(view: SpecView): AppModel[] {
+  return view.apps.flatMap(({ value: a, path }) => {
+    const file = view.appFiles.get(Number(path[1]));
+    if (file === undefined || !('text' in file)) return [];
+    return [{
+      kind: 'app' as const,
+      label: `app ${JSON.stringify(a.uri)}`,
+      uri: a.uri,
+      name: a.name,
+      ...opt('title', a.title),
+      ...opt('description', a.description),
+      html: file.text,
+      htmlFile: a.html,
+      ...opt('csp', a.csp),
+      permissions: a.permissions ?? [],
+      ...opt('domain', a.domain),
+      ...opt('prefersBorder', a.prefersBorder),
+    }];
+  });
 }
 
 function authModel(auth: RawAuth | undefined): AuthModel | undefined {
@@ -136,6 +161,7 @@ function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel
     progress: t.progress ?? false,
     ...opt('timeoutMs', t.timeoutMs),
     scopes: t.scopes ?? [],
+    ...opt('ui', t.ui === undefined ? undefined : typeof t.ui === 'string' ? { resourceUri: t.ui } : { resourceUri: t.ui.resource, ...opt('visibility', t.ui.visibility) }),
   };
 }
 

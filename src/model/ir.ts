@@ -1,7 +1,7 @@
 // The intermediate representation every emitter reads. Read-only, tagged, sorted where order is free,
 // and carrying a `label` for messages. Built only from a spec that validated without errors.
 import type { TemplateVariable } from '@mcpgen/runtime/shared';
-import type { JsonObjectSchema, JsonSchema, RawIcon } from '../validate/spec-types.js';
+import type { JsonObjectSchema, JsonSchema, RawIcon, RawUiCsp, UiPermission, UiVisibility } from '../validate/spec-types.js';
 
 export interface CacheHintModel {
   readonly ttlMs: number;
@@ -36,6 +36,31 @@ export interface ServerModel {
   readonly defs: readonly DefModel[];
   /** The spec's `auth:` (HTTP bearer tokens); absent: the server is open. */
   readonly auth?: AuthModel;
+  /** MCP Apps views (io.modelcontextprotocol/ui), in spec order; non-empty: server/discover announces the extension. */
+  readonly apps: readonly AppModel[];
+}
+
+/** An MCP Apps view: a ui:// resource whose HTML was read from the spec's project at generate time. */
+export interface AppModel {
+  readonly kind: 'app';
+  readonly label: string;
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly html: string;
+  /** The HTML file as given in the spec (for docs and messages). */
+  readonly htmlFile: string;
+  readonly csp?: RawUiCsp;
+  readonly permissions: readonly UiPermission[];
+  readonly domain?: string;
+  readonly prefersBorder?: boolean;
+}
+
+/** A tool's `_meta.ui`: where its view is, and who may call it. */
+export interface ToolUiModel {
+  readonly resourceUri: string;
+  readonly visibility?: readonly UiVisibility[];
 }
 
 export interface AuthModel {
@@ -102,6 +127,8 @@ export interface ToolModel {
   readonly timeoutMs?: number;
   /** Scopes a token needs to call it (empty: none beyond `auth.requiredScopes`). */
   readonly scopes: readonly string[];
+  /** MCP Apps: the tool's view. */
+  readonly ui?: ToolUiModel;
 }
 
 export interface ResourceModel {

@@ -1,6 +1,7 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedSpec } from '../load/spec-files.js';
 import type { SourceFile } from '../parse/source.js';
+import { checkApps } from './rules/apps.js';
 import { checkAuth } from './rules/auth.js';
 import { checkCapabilities } from './rules/capabilities.js';
 import { checkElicit } from './rules/elicit.js';
@@ -25,6 +26,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkElicit,
   checkCapabilities,
   checkAuth,
+  checkApps,
 ];
 
 export interface ValidationResult {
@@ -44,7 +46,7 @@ export function validateSpec(spec: LoadedSpec): ValidationResult {
   const root = sanitize(spec.root, 'root');
   const includes = spec.includes.flatMap((s) => sanitize(s, 'include') ?? []);
   if (root === undefined) return { diagnostics, view: undefined };
-  const view = buildView(root, includes);
+  const view = buildView(root, includes, spec.appFiles);
   for (const rule of RULES) diagnostics.push(...rule(view));
   return { diagnostics, view: hasErrors(diagnostics) ? undefined : view };
 }

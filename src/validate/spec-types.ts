@@ -51,6 +51,37 @@ export interface RawTool {
   readonly progress?: boolean;
   readonly timeoutMs?: number;
   readonly scopes?: readonly string[];
+  /** MCP Apps: the ui:// resource of the tool's view (a string is `{ resource }`). */
+  readonly ui?: string | RawToolUi;
+}
+
+export type UiVisibility = 'model' | 'app';
+
+export interface RawToolUi {
+  readonly resource: string;
+  readonly visibility?: readonly UiVisibility[];
+}
+
+export type UiPermission = 'camera' | 'microphone' | 'geolocation' | 'clipboardWrite';
+
+export interface RawUiCsp {
+  readonly connectDomains?: readonly string[];
+  readonly resourceDomains?: readonly string[];
+  readonly frameDomains?: readonly string[];
+  readonly baseUriDomains?: readonly string[];
+}
+
+/** `apps:` — an MCP Apps view: a ui:// resource whose HTML comes from a file beside the spec. */
+export interface RawApp {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly html: string;
+  readonly csp?: RawUiCsp;
+  readonly permissions?: readonly UiPermission[];
+  readonly domain?: string;
+  readonly prefersBorder?: boolean;
 }
 
 export interface RawResource {
@@ -125,4 +156,5 @@ export interface RawSpecFile {
   readonly resources?: readonly RawResource[];
   readonly resourceTemplates?: readonly RawResourceTemplate[];
   readonly prompts?: readonly RawPrompt[];
+  readonly apps?: readonly RawApp[];
 }

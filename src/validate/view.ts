@@ -1,5 +1,6 @@
 import type { JsonPath, SourceFile } from '../parse/source.js';
-import type { JsonSchema, RawPrompt, RawResource, RawResourceTemplate, RawSpecFile, RawTool } from './spec-types.js';
+import type { AppFile } from '../load/app-files.js';
+import type { JsonSchema, RawApp, RawPrompt, RawResource, RawResourceTemplate, RawSpecFile, RawTool } from './spec-types.js';
 
 /** A value from a spec file together with where it stands, so any rule can point at it. */
 export interface Located<T> {
@@ -19,6 +20,9 @@ export interface SpecView {
   readonly resourceTemplates: readonly Located<RawResourceTemplate>[];
   readonly prompts: readonly Located<RawPrompt>[];
   readonly defs: readonly Located<JsonSchema>[];
+  /** MCP Apps views (root file only) and their HTML files as the loader read them, by `apps` index. */
+  readonly apps: readonly Located<RawApp>[];
+  readonly appFiles: ReadonlyMap<number, AppFile>;
 }
 
 export function at<T>(item: Located<unknown>, value: T, ...segments: JsonPath): Located<T> {
@@ -26,7 +30,7 @@ export function at<T>(item: Located<unknown>, value: T, ...segments: JsonPath): 
 }
 
 /** Merge the root file and its includes in declaration order (root first, then includes as listed). */
-export function buildView(root: SourceFile, includes: readonly SourceFile[]): SpecView {
+export function buildView(root: SourceFile, includes: readonly SourceFile[], appFiles: readonly AppFile[] = []): SpecView {
   const files = [root, ...includes];
   const collect = <K extends 'tools' | 'resources' | 'resourceTemplates' | 'prompts'>(key: K) =>
     files.flatMap((source) => {
@@ -45,6 +49,8 @@ export function buildView(root: SourceFile, includes: readonly SourceFile[]): Sp
     resourceTemplates: collect('resourceTemplates'),
     prompts: collect('prompts'),
     defs,
+    apps: ((root.value as RawSpecFile).apps ?? []).flatMap((value, i) => (value === undefined ? [] : [{ value, source: root, path: ['apps', i] }])),
+    appFiles: new Map(appFiles.map((f) => [f.index, f])),
   };
 }
 

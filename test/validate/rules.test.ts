@@ -72,6 +72,11 @@ const CASES: Record<string, Want[]> = {
   'MCPG074-scopes-without-auth.yaml': [{ code: 'MCPG074', line: 5, column: 5, message: 'this entry lists `scopes`, but the spec has no `auth:` section' }],
   'MCPG075-offline-access.yaml': [{ code: 'MCPG075', line: 6, column: 5, message: 'scope "offline_access" is `offline_access`' }],
   'MCPG076-documentation.yaml': [{ code: 'MCPG076', line: 5, column: 18, message: 'auth.documentation "docs/auth.md" is not an absolute http(s) URL' }],
+  'MCPG090-ui-unknown.yaml': [{ code: 'MCPG090', line: 7, column: 23, message: 'tool "typo": ui "ui://apps/veiw" names no app declared under `apps` (did you mean "ui://apps/view"?)', path: 'tools[1].ui' }],
+  'MCPG091-html-missing.yaml': [{ code: 'MCPG091', line: 6, column: 11, message: 'html "MCPG09x/missing.html": no such file', path: 'apps[0].html' }],
+  'MCPG092-html-too-large.yaml': [{ code: 'MCPG092', line: 6, column: 11, message: 'html "MCPG09x/too-large.html" is 1048577 bytes; views are embedded in the generated server and sent whole, at most 1048576 bytes' }],
+  'MCPG093-csp-origin.yaml': [{ code: 'MCPG093', line: 8, column: 49, message: 'csp.connectDomains entry "https://api.example.com/v1/" is not an origin: it has a path', path: 'apps[0].csp.connectDomains[1]' }],
+  'MCPG094-app-unused.yaml': [{ code: 'MCPG094', line: 4, column: 10, message: 'app "ui://apps/view" is not the `ui` of any tool' }],
 };
 
 describe('one fixture per rule', () => {

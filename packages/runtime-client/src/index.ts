@@ -9,3 +9,5 @@ export { dispatchToolCalls, toOpenAiTools, type OpenAiFunctionToolCall, type Ope
 export { dispatchFunctionCalls, toOpenAiResponsesTools, type OpenAiCustomToolCallOutput, type OpenAiFunctionCallOutput, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool } from './openai-responses.js';
 export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '@mcpgen/runtime/shared';
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';
+export { uiResourceOf, type UiResource, type UiResourceMeta } from './ui-resource.js';
+export { UI_EXTENSION_ID, UI_MIME_TYPE } from '@mcpgen/runtime/shared';

@@ -60,7 +60,8 @@ function watchSpecs(args: Parsed, io: Io, once: () => Promise<number>): Promise<
     }, 100);
   };
   const watchers = [...dirs].map((d) => watch(d, { recursive: true }, (_event, name) => {
-    if (name !== null && /\.ya?ml$/i.test(String(name))) rerun();
+    // .html: MCP Apps views are embedded at generate time, so editing one regenerates too.
+    if (name !== null && /\.(ya?ml|html?)$/i.test(String(name))) rerun();
   }));
   io.stderr(`watching ${[...dirs].join(', ')} for spec changes (Ctrl-C to stop)\n`);
   return new Promise((resolve) => {

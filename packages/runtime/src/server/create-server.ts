@@ -16,7 +16,7 @@ import {
 import { matchUriTemplate, templateValueProblem } from '../shared/uri-template.js';
 import { missingScopes, principalOf, type AuthOptions } from './auth.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
-import type { ServerDefinition, ToolSpec } from './definition.js';
+import type { AppSpec, ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
 import { exceedsJsonSize } from './response-size.js';
 import { bindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
@@ -122,11 +122,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     ]),
   );
   const resources = new Map(def.resources.map((r) => [r.definition.uri, r]));
+  const apps = new Map((def.apps ?? []).map((a) => [a.definition.uri, a]));
   const templates = def.resourceTemplates.map((t) => ({ spec: t, match: (uri: string) => matchUriTemplate(t.definition.uriTemplate, uri) }));
   const prompts = new Map(def.prompts.map((p) => [p.definition.name, p]));
   const pages = {
     tools: paginate(def.tools.map((t) => t.definition), pageSize),
-    resources: paginate(def.resources.map((r) => r.definition), pageSize),
+    resources: paginate([...def.resources.map((r) => r.definition), ...(def.apps ?? []).map((a) => a.definition)], pageSize),
     resourceTemplates: paginate(def.resourceTemplates.map((t) => t.definition), pageSize),
     prompts: paginate(def.prompts.map((p) => p.definition), pageSize),
   };
@@ -222,6 +223,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   }
 
   async function readResource(uri: string, ctx: ServerContext): Promise<ReadResourceResult | ReturnType<typeof inputRequired>> {
+    const app = apps.get(uri);
+    if (app !== undefined) return appContents(app, def.listCache);
     const fixed = resources.get(uri);
     let out: unknown;
     let mimeType: string | undefined;
@@ -442,6 +445,12 @@ function toContents(out: ResourceReply, uri: string, mimeType: string | undefine
   if (out instanceof Uint8Array) return [{ uri, ...mt, blob: Buffer.from(out).toString('base64') }];
   if (Array.isArray(out)) return out;
   return (out as { contents: ReadResourceResult['contents'] }).contents;
+}
+
+/** A view's HTML, embedded at generate time: the same `_meta.ui` as its list entry (hosts read it here first). */
+function appContents(app: AppSpec, cache: { ttlMs: number; cacheScope: 'public' | 'private' }): ReadResourceResult {
+  const { uri, mimeType, _meta } = app.definition;
+  return { contents: [{ uri, ...(mimeType !== undefined ? { mimeType } : {}), text: app.html, ...(_meta !== undefined ? { _meta } : {}) }], ...cache };
 }
 
 function toPromptResult(out: PromptReply, description: string | undefined): GetPromptResult {

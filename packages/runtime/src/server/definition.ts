@@ -79,4 +79,12 @@ export interface ServerDefinition {
   readonly prompts: readonly PromptSpec[];
   /** Present when the spec declares `auth:`: every HTTP request then needs a bearer token. */
   readonly auth?: AuthSpec;
+  /** MCP Apps views: served by the runtime itself (no handler), listed with the resources. */
+  readonly apps?: readonly AppSpec[];
+}
+
+/** An MCP Apps view: its resources/list entry (mimeType `text/html;profile=mcp-app`, `_meta.ui`) and its HTML. */
+export interface AppSpec {
+  readonly definition: Resource;
+  readonly html: string;
 }

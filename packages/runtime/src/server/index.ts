@@ -2,7 +2,7 @@
 export { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './create-server.js';
 export { AuthUnavailableError, InvalidTokenError, type AuthOptions, type AuthPrincipal, type TokenVerifier } from './auth.js';
 export { createJwtVerifier } from './jwt-verifier.js';
-export type { AuthSpec, CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './definition.js';
+export type { AppSpec, AuthSpec, CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './definition.js';
 export type { ChangeNotifier, Elicitation, ElicitResponse, InputRequest, RequestContext, ToolContext } from './context.js';
 export { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
 export { listen, type ListenOptions, type RunningServer } from './node-http.js';

@@ -4,3 +4,4 @@ export { createAjv, type Ajv2020 } from './ajv.js';
 export { absoluteUriProblem, expandUriTemplate, matchUriTemplate, parseUriTemplate, type TemplateParse, type TemplateVariable } from './uri-template.js';
 export { checkParamHeaders, decodeHeaderValue, encodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from './header-values.js';
 export { didYouMean, editDistance } from './suggest.js';
+export { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from './mcp-apps.js';
