@@ -128,6 +128,33 @@ describe('task runner', () => {
     expect(await until(task.taskId, (t) => t.status === 'completed')).toMatchObject({ result: { content: [{ type: 'text', text: 'hi Ada' }] } });
   });
 
+  it('subscriptions/listen with taskIds: ack naming the live tasks of the caller, the current state, then each status change', async () => {
+    const task = await start('progress');
+    await until(task.taskId, (t) => t.statusMessage !== undefined);
+    const response = await server.fetch(mcpRequest('subscriptions/listen', { notifications: { taskIds: [task.taskId, 'no-such-task'] } }, { meta: META }));
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    const frames: Record<string, any>[] = []; // eslint-disable-line @typescript-eslint/no-explicit-any
+    let text = '';
+    const next = async () => {
+      while (!text.includes('\n\n')) text += new TextDecoder().decode((await reader.read()).value);
+      const [frame, ...rest] = text.split('\n\n');
+      text = rest.join('\n\n');
+      frames.push(JSON.parse(frame!.split('\n').find((l) => l.startsWith('data: '))!.slice(6)));
+      return frames.at(-1)!;
+    };
+    expect(await next()).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [task.taskId] } } });
+    expect(await next()).toMatchObject({ method: 'notifications/tasks', params: { taskId: task.taskId, status: 'working', statusMessage: 'half way' } });
+    release();
+    expect(await next()).toMatchObject({ method: 'notifications/tasks', params: { taskId: task.taskId, status: 'completed', result: { content: [{ type: 'text', text: 'done' }] } } });
+    await reader.cancel();
+  });
+
+  it('subscriptions/listen with taskIds from a client without the extension is -32021', async () => {
+    const response = await server.fetch(mcpRequest('subscriptions/listen', { notifications: { taskIds: ['x'] } }));
+    expect(((await response.json()) as { error: { code: number; data: unknown } }).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+  });
+
   it('the given taskStore holds the records', () => {
     expect(created.map((r) => r.toolName)).toEqual(expect.arrayContaining(['wait', 'short', 'progress', 'boom', 'ask_first']));
   });
