@@ -159,3 +159,22 @@ describe('task runner', () => {
     expect(created.map((r) => r.toolName)).toEqual(expect.arrayContaining(['wait', 'short', 'progress', 'boom', 'ask_first']));
   });
 });
+
+describe('tasks belong to the principal that created them (spec with auth:)', () => {
+  const verifier = { verify: async (token: string) => ({ subject: token, clientId: 'c', scopes: [], claims: {}, expiresAt: undefined }) };
+  const secured: ServerDefinition = { ...definition, auth: { authorizationServers: ['https://id.example.com'], scopes: {}, requiredScopes: [] } };
+  const guarded = createMcpgenServer(secured, handlers, { auth: { verifier } }).http();
+  const as = async (who: string, method: string, params: Record<string, unknown>) => {
+    const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
+    const response = await guarded.fetch(mcpRequest(method, params, { meta: META, headers: { authorization: `Bearer ${who}` }, ...(name !== undefined ? { name } : {}) }));
+    return (await response.json()) as { result?: Record<string, any>; error?: { code: number } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  };
+
+  it('another principal gets -32602 on tasks/get, tasks/update and tasks/cancel; the owner reads it', async () => {
+    const created = (await as('alice', 'tools/call', { name: 'wait', arguments: {} })).result!;
+    expect(created.resultType).toBe('task');
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) expect((await as('bob', method, { taskId: created.taskId, inputResponses: {} })).error?.code, method).toBe(-32602);
+    expect((await as('alice', 'tasks/get', { taskId: created.taskId })).result?.status).toBe('working');
+    await as('alice', 'tasks/cancel', { taskId: created.taskId });
+  });
+});
