@@ -23,6 +23,7 @@ const definition: ServerDefinition = {
     tool('short', settings(300)),
     tool('progress', settings()),
     tool('boom', settings()),
+    tool('ask_again', settings(), { confirm: { mode: 'form', message: 'Sure?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } } }),
     tool('ask_first', settings(60_000, { beforeTask: ['name'] }), { name: { mode: 'form', message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } }),
   ],
   resources: [],
@@ -47,6 +48,10 @@ const handlers = {
   },
   boom() {
     throw new Error('secret detail');
+  },
+  ask_again: (_: unknown, ctx: ToolContext<{ confirm: { ok?: boolean } }>) => {
+    const r = ctx.elicit.confirm.response;
+    return r?.action === 'accept' ? `ok=${String(r.content.ok)}` : ctx.elicit.confirm.ask({ message: r === undefined ? 'Sure?' : 'Really?' });
   },
   ask_first: (_: unknown, ctx: ToolContext<{ name: { name?: string } }>) => {
     const r = ctx.elicit.name.response;
@@ -153,6 +158,19 @@ describe('task runner', () => {
   it('subscriptions/listen with taskIds from a client without the extension is -32021', async () => {
     const response = await server.fetch(mcpRequest('subscriptions/listen', { notifications: { taskIds: ['x'] } }));
     expect(((await response.json()) as { error: { code: number; data: unknown } }).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+  });
+
+  it('a key asked again after an answer gets a fresh wire key (never reused); the answer reaches the handler under its own key', async () => {
+    const task = await start('ask_again');
+    const first = await until(task.taskId, (t) => t.status === 'input_required');
+    expect(Object.keys(first.inputRequests as object)).toEqual(['confirm']);
+    await rpc('tasks/update', { taskId: task.taskId, inputResponses: { confirm: { action: 'decline' } } });
+    const second = await until(task.taskId, (t) => t.status === 'input_required' && !Object.hasOwn(t.inputRequests as object, 'confirm'));
+    expect(second.inputRequests).toMatchObject({ 'confirm~2': { params: { message: 'Really?' } } });
+    // Answers under the renamed key are still checked against the tool's schema for `confirm`.
+    expect((await rpc('tasks/update', { taskId: task.taskId, inputResponses: { 'confirm~2': { action: 'accept', content: { ok: 'yes' } } } })).error?.code).toBe(-32602);
+    await rpc('tasks/update', { taskId: task.taskId, inputResponses: { 'confirm~2': { action: 'accept', content: { ok: true } } } });
+    expect(await until(task.taskId, (t) => t.status === 'completed')).toMatchObject({ result: { content: [{ type: 'text', text: 'ok=true' }] } });
   });
 
   it('the given taskStore holds the records', () => {
