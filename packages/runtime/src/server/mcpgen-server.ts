@@ -1,11 +1,11 @@
 import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import type { ChangeNotifier } from './context.js';
+import { MemoryTaskStore } from './tasks/memory-store.js';
 import { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './create-server.js';
 import type { ServerDefinition } from './definition.js';
 import { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
 import { listen, type ListenOptions, type RunningServer } from './node-http.js';
 import { serveStdio } from './stdio.js';
-import { MemoryTaskStore } from './tasks/memory-store.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
 export interface McpgenServer {
