@@ -129,6 +129,16 @@ export interface ToolModel {
   readonly scopes: readonly string[];
   /** MCP Apps: the tool's view. */
   readonly ui?: ToolUiModel;
+  /** Present when the tool can run as a task (`task:` other than `never`), defaults filled in. */
+  readonly task?: TaskModel;
+}
+
+export interface TaskModel {
+  readonly support: 'optional' | 'required';
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  /** `elicit` keys gathered by MRTR rounds before the task is created. */
+  readonly beforeTask: readonly string[];
 }
 
 export interface ResourceModel {

@@ -9,6 +9,7 @@ import { checkIcons } from './rules/icons.js';
 import { checkJsonSchemas } from './rules/json-schema.js';
 import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
+import { checkTasks } from './rules/tasks.js';
 import { checkUriFields } from './rules/uris.js';
 import { checkMcpHeaders } from './rules/x-mcp-header.js';
 import { validateSpecFormat } from './spec-format.js';
@@ -27,6 +28,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkCapabilities,
   checkAuth,
   checkApps,
+  checkTasks,
 ];
 
 export interface ValidationResult {

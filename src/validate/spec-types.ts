@@ -53,6 +53,17 @@ export interface RawTool {
   readonly scopes?: readonly string[];
   /** MCP Apps: the ui:// resource of the tool's view (a string is `{ resource }`). */
   readonly ui?: string | RawToolUi;
+  /** Runs as a task (io.modelcontextprotocol/tasks): the support level alone, or the full settings. */
+  readonly task?: RawTaskSupport | RawTask;
+}
+
+export type RawTaskSupport = 'never' | 'optional' | 'required';
+
+export interface RawTask {
+  readonly support?: RawTaskSupport;
+  readonly ttlMs?: number;
+  readonly pollIntervalMs?: number;
+  readonly beforeTask?: readonly string[];
 }
 
 export type UiVisibility = 'model' | 'app';

@@ -1,5 +1,6 @@
 import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
 import type { ChangeNotifier } from './context.js';
+import { MemoryTaskStore } from './tasks/memory-store.js';
 import { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './create-server.js';
 import type { ServerDefinition } from './definition.js';
 import { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
@@ -29,11 +30,13 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
     resourcesChanged: () => bus.publish({ kind: 'resources_list_changed' }),
     resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
   };
-  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options });
+  // One task store per server, shared by the factory (tasks/*) and the HTTP face (notifications/tasks).
+  const taskStore = options.taskStore ?? (definition.tools.some((t) => t.task !== undefined) ? new MemoryTaskStore() : undefined);
+  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}) });
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
   const legacy = options.legacy ?? true;
   const http = (httpOptions: HttpOptions = {}) =>
-    createHttpHandler(factory, definition, { legacy, bus, ...(options.auth !== undefined ? { auth: options.auth } : {}), ...httpOptions });
+    createHttpHandler(factory, definition, { legacy, bus, ...(options.auth !== undefined ? { auth: options.auth } : {}), ...(taskStore !== undefined ? { taskStore } : {}), ...httpOptions });
   return {
     factory,
     http,

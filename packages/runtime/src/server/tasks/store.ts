@@ -1,0 +1,47 @@
+// packages/runtime/src/server/tasks/store.ts — the task store contract (io.modelcontextprotocol/tasks, SEP-2663)
+// Tasks outlive the request that created them and may be read or cancelled through another instance, so every piece
+// of task state lives behind this interface: in memory by default (memory-store.ts), Redis when REDIS_URL is set.
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+export interface TaskRecord {
+  readonly taskId: string;
+  readonly toolName: string;
+  /** Who created it (the auth principal's subject) when auth is on; tasks/* from anyone else is "not found". */
+  readonly owner?: string;
+  readonly status: TaskStatus;
+  readonly statusMessage?: string;
+  readonly createdAt: string;      // ISO 8601
+  readonly lastUpdatedAt: string;  // ISO 8601
+  readonly ttlMs: number;          // the record expires ttlMs after createdAt
+  readonly pollIntervalMs?: number;
+  /** Once completed: the CallToolResult (isError results are `completed` too). */
+  readonly result?: Record<string, unknown>;
+  /** Once failed: the JSON-RPC error. */
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
+  /** While input_required: the pending input requests, keyed as in an InputRequiredResult. */
+  readonly inputRequests?: Record<string, unknown>;
+}
+
+export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests'>>;
+
+/** Signals that must reach whichever instance runs the task's handler, and status changes for notifications/tasks. */
+export type TaskEvent =
+  | { readonly type: 'status'; readonly record: TaskRecord }
+  | { readonly type: 'cancel'; readonly taskId: string }
+  | { readonly type: 'input'; readonly taskId: string; readonly responses: Record<string, unknown> };
+
+export interface TaskStore {
+  /** Resolves only once the record is durable (every instance can read it). */
+  create(record: TaskRecord): Promise<void>;
+  /** undefined when unknown or expired. */
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /** Compare-and-set: applies the patch (and sets lastUpdatedAt) only while the task is not terminal; returns the
+   *  record after the patch, or undefined when unknown, expired or already terminal. A status change publishes a
+   *  'status' event to every instance's subscribers (this one included). */
+  update(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined>;
+  /** Delivers an event to every instance's subscribers (this one included). */
+  publish(event: TaskEvent): Promise<void>;
+  subscribe(listener: (event: TaskEvent) => void): () => void;
+  close(): Promise<void>;
+}
