@@ -43,6 +43,11 @@ export const CODES = {
   MCPG074: { severity: 'error', title: '`scopes` on a tool, resource, template or prompt while the spec has no `auth` section' },
   MCPG075: { severity: 'error', title: 'scope name is not an OAuth scope-token, or is `offline_access` (never advertised by a resource server)' },
   MCPG076: { severity: 'warning', title: '`auth.documentation` is not an absolute http(s) URL' },
+  MCPG095: { severity: 'error', title: '`skills:` folder missing, not a folder, outside the project, or holding no skill' },
+  MCPG096: { severity: 'error', title: 'SKILL.md frontmatter missing or invalid (YAML, `name`, `description`, `compatibility`, `metadata`)' },
+  MCPG097: { severity: 'error', title: 'skill over the SEP-2640 publication limits (512 files, 16 MiB)' },
+  MCPG098: { severity: 'error', title: 'skill holds a symbolic link, special file or unreadable file (the SDK would skip the skill)' },
+  MCPG099: { severity: 'error', title: 'a spec resource or template uses the skill:// scheme the skills extension serves' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

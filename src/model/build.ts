@@ -3,8 +3,9 @@ import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.
 import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared';
 import type { JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
+import type { SkillFile } from '../validate/skills.js';
 import type { SpecView } from '../validate/view.js';
-import type { AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, ToolModel } from './ir.js';
+import type { AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, SkillFileModel, ToolModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
 export const DEFAULT_LIST_CACHE: CacheHintModel = { ttlMs: 0, cacheScope: 'public' };
@@ -16,7 +17,7 @@ export function specHash(texts: readonly string[]): string {
 }
 
 /** The IR of one validated server spec. Deterministic: same spec, same model, deeply frozen. */
-export function buildModel(view: SpecView): ServerModel {
+export function buildModel(view: SpecView, skills?: readonly SkillFile[]): ServerModel {
   const spec = view.spec;
   const server = spec.server!;
   const defs = new Map<string, JsonSchema>();
@@ -92,8 +93,20 @@ export function buildModel(view: SpecView): ServerModel {
       return { kind: 'def' as const, label: `$defs ${JSON.stringify(name)}`, name, typeName: typeName(name), schema: d.value };
     }),
     ...opt('auth', authModel(spec.auth)),
+    ...opt('skills', skills?.map(skillFileModel)),
   };
   return deepFreeze(model);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Text when the bytes are UTF-8 (kept byte for byte, BOM included: the digest covers the bytes), else base64. */
+function skillFileModel(file: SkillFile): SkillFileModel {
+  try {
+    return { path: file.path, text: utf8.decode(file.bytes) };
+  } catch {
+    return { path: file.path, base64: Buffer.from(file.bytes).toString('base64') };
+  }
 }
 
 function authModel(auth: RawAuth | undefined): AuthModel | undefined {

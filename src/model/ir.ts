@@ -36,7 +36,12 @@ export interface ServerModel {
   readonly defs: readonly DefModel[];
   /** The spec's `auth:` (HTTP bearer tokens); absent: the server is open. */
   readonly auth?: AuthModel;
+  /** The files of the spec's `skills:` folder (SEP-2640), embedded into the generated server. */
+  readonly skills?: readonly SkillFileModel[];
 }
+
+/** One skill file: `path` relative to the skills folder; UTF-8 text as `text`, other bytes as `base64`. */
+export type SkillFileModel = { readonly path: string } & ({ readonly text: string } | { readonly base64: string });
 
 export interface AuthModel {
   readonly authorizationServers: readonly string[];

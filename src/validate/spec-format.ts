@@ -25,7 +25,7 @@ export function validateAgainstPackagedSchema(source: SourceFile, file: string):
 }
 
 /** Keys only the root file of a server may hold. */
-const ROOT_ONLY = ['server', 'protocol', 'capabilities', 'cache', 'auth', 'include'] as const;
+const ROOT_ONLY = ['server', 'protocol', 'capabilities', 'cache', 'auth', 'include', 'skills'] as const;
 
 export interface FormatResult {
   readonly diagnostics: Diagnostic[];

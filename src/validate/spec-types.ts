@@ -125,4 +125,6 @@ export interface RawSpecFile {
   readonly resources?: readonly RawResource[];
   readonly resourceTemplates?: readonly RawResourceTemplate[];
   readonly prompts?: readonly RawPrompt[];
+  /** Folder of skills (SEP-2640), relative to the spec file. Root file only. */
+  readonly skills?: string;
 }

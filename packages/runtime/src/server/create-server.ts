@@ -20,6 +20,8 @@ import type { ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
 import { exceedsJsonSize } from './response-size.js';
 import { bindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
+import { serverWithSkills, type SkillResources } from './skills.js';
+import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { createValidatorCompiler, type Validator } from './validators.js';
 
 const INVALID_PARAMS = -32602;
@@ -63,6 +65,11 @@ export interface ServerOptions {
    * in this process only; `createRedisEventBus` shares them between instances.
    */
   readonly bus?: ServerEventBus;
+  /**
+   * Skills (SEP-2640) this server serves: the catalog a generated `skills.ts` embeds, or any SDK
+   * SkillsExtension (`await loadSkills(dir)` reads a folder at start-up instead).
+   */
+  readonly skills?: SkillsExtension;
 }
 
 const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
@@ -221,8 +228,10 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     }
   }
 
-  async function readResource(uri: string, ctx: ServerContext): Promise<ReadResourceResult | ReturnType<typeof inputRequired>> {
+  async function readResource(uri: string, ctx: ServerContext, skills?: SkillResources): Promise<ReadResourceResult | ReturnType<typeof inputRequired>> {
     const fixed = resources.get(uri);
+    const skillFile = fixed === undefined ? skills?.read(uri, ctx) : undefined;
+    if (skillFile !== undefined) return skillFile;
     let out: unknown;
     let mimeType: string | undefined;
     let cache: { ttlMs: number; cacheScope: 'public' | 'private' } | undefined;
@@ -297,19 +306,21 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   };
 
   return () => {
-    const server = new Server(def.info, {
-      capabilities: def.capabilities,
-      ...(def.instructions !== undefined ? { instructions: def.instructions } : {}),
-      cacheHints,
-    });
+    const serverOptions = { capabilities: def.capabilities, ...(def.instructions !== undefined ? { instructions: def.instructions } : {}), cacheHints };
+    // With skills the extension attaches first; the handlers below then replace the McpServer's resources ones.
+    const withSkills = options.skills !== undefined ? serverWithSkills(def.info, serverOptions, options.skills) : undefined;
+    const server = withSkills?.server ?? new Server(def.info, serverOptions);
+    const skills = withSkills?.resources;
     if (def.capabilities.tools) {
       server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
       server.setRequestHandler('tools/call', (req, ctx) => callTool(req.params.name, req.params.arguments, ctx, server) as never);
     }
-    if (def.capabilities.resources) {
-      server.setRequestHandler('resources/list', (req) => page(pages.resources, req.params?.cursor, (items) => ({ resources: items })));
+    if (def.capabilities.resources || skills !== undefined) {
+      // Skill resources follow the spec's, paged together (the catalog can change on reload()).
+      const listed = async (ctx: ServerContext) => (skills === undefined ? pages.resources : paginate([...def.resources.map((r) => r.definition), ...(await skills.list(ctx))], pageSize));
+      server.setRequestHandler('resources/list', async (req, ctx) => page(await listed(ctx), req.params?.cursor, (items) => ({ resources: items })));
       server.setRequestHandler('resources/templates/list', (req) => page(pages.resourceTemplates, req.params?.cursor, (items) => ({ resourceTemplates: items })));
-      server.setRequestHandler('resources/read', (req, ctx) => readResource(req.params.uri, ctx) as never);
+      server.setRequestHandler('resources/read', (req, ctx) => readResource(req.params.uri, ctx, skills) as never);
     }
     if (def.capabilities.prompts) {
       server.setRequestHandler('prompts/list', (req) => page(pages.prompts, req.params?.cursor, (items) => ({ prompts: items })));
