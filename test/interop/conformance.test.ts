@@ -21,6 +21,9 @@ const AUTH_SCENARIOS = [
   'pre-registration', 'resource-mismatch', 'offline-access-scope', 'offline-access-not-supported', 'authorization-server-migration', 'iss-supported',
   'iss-not-advertised', 'iss-supported-missing', 'iss-wrong-issuer', 'iss-unexpected', 'iss-normalized', 'metadata-issuer-mismatch',
 ].map((name) => `auth/${name}`);
+// Skills (SEP-2640): the server serves specs/skills/everything; the client lists, and loads with verification.
+const SKILLS_SERVER_SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
+const SKILLS_CLIENT_SCENARIOS = ['sep-2640-client-no-prefetch', 'sep-2640-client-verify-digest', 'sep-2640-client-verify-size', 'sep-2640-client-verify-frontmatter'];
 
 afterAll(async () => {
   await Promise.all(running.map((r) => r.stop()));
@@ -70,6 +73,10 @@ describe('official conformance suite, 2026-07-28 requirements', () => {
     for (const scenario of ['server-stateless', 'http-header-validation', 'http-custom-header-server-validation', 'caching', 'dns-rebinding-protection', 'json-schema-2020-12', 'sep-2164-resource-not-found', 'input-required-result-tampered-state']) {
       expect(output, scenario).toMatch(new RegExp(`^✓ ${scenario}: \\d+ passed, 0 failed`, 'm'));
     }
+    // Skills (SEP-2640, an extension: reported, not scored by the suite's exit code) against specs/skills/everything.
+    for (const scenario of SKILLS_SERVER_SCENARIOS) {
+      expect(output, scenario).toMatch(new RegExp(`^(✓ ${scenario}: \\d+ passed, 0 failed|\\s+✓ ${scenario} \\(extension\\))`, 'm'));
+    }
   }, 300_000);
 
   it('client scenarios pass with the generated client runtime', async () => {
@@ -97,7 +104,7 @@ describe('official conformance suite, 2026-07-28 requirements', () => {
     }
     // Extension scenarios are reported but not scored: the suite's exit code does not cover them.
     // (Listed with their checks in the run's summary; the "Not scored" list is printed only without a baseline file.)
-    for (const scenario of ['auth/client-credentials-basic', 'auth/client-credentials-jwt', 'auth/dpop', 'auth/dpop-nonce', 'auth/enterprise-managed-authorization']) {
+    for (const scenario of ['auth/client-credentials-basic', 'auth/client-credentials-jwt', 'auth/dpop', 'auth/dpop-nonce', 'auth/enterprise-managed-authorization', ...SKILLS_CLIENT_SCENARIOS]) {
       expect(output, scenario).toMatch(new RegExp(`^(✓ ${scenario}: \\d+ passed, 0 failed|\\s+✓ ${scenario} \\(extension\\))`, 'm'));
     }
   }, 600_000);

@@ -7,3 +7,5 @@ export { InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } f
 export { dispatchToolCalls, toOpenAiTools, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './openai.js';
 export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '../shared/header-values.js';
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';
+export { McpgenSkills, skillsClientFor, type LoadedSkill } from './skills.js';
+export { SkillVerificationError, type Skill, type SkillFile, type SkillListing, type SkillVerificationReason } from '@modelcontextprotocol/client/ext/skills';
