@@ -1,6 +1,7 @@
 // Skills (SEP-2640) end to end: the generated everything server (specs/skills/everything embedded at
 // generate time) over real HTTP and stdio, read by the official SDK client and by the generated client,
 // every byte compared with the files on disk.
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EverythingClient as EverythingClientType } from '../../generated/everything/client.js';
 import type { createEverythingServer as CreateEverythingServer, EverythingHandlers } from '../../generated/everything/server.js';
 import { tempDir } from '../helpers.js';
-import { compiledMain, importCompiled, ROOT, startHttp, type HttpProcess } from '../support/servers.js';
+import { compiledMain, importCompiled, ROOT, startHttp, startScript, type HttpProcess } from '../support/servers.js';
 
 const SKILLS_DIR = join(ROOT, 'specs/skills/everything');
 const onDisk = (path: string) => readFileSync(join(SKILLS_DIR, path));
@@ -114,5 +115,24 @@ describe('skills from a folder at run time', () => {
     stops.push(() => running.close(500));
     const { skills } = await new SkillsClient(await officialClient(running.url)).list();
     expect(skills.map((s) => s.uri)).toEqual(['skill://live-notes/SKILL.md']);
+  });
+
+  it('MCPGEN_SKILLS_DIR makes the built entry point read the folder; a bad skill stops start-up with one line', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'ops-runbook'), { recursive: true });
+    writeFileSync(join(dir, 'ops-runbook/SKILL.md'), '---\nname: ops-runbook\ndescription: Steps for the on-call engineer.\n---\n');
+    const live = await startScript(compiledMain('everything'), [], { env: { MCPGEN_SKILLS_DIR: dir } });
+    stops.push(async () => void (await live.stop()));
+    const { skills } = await new SkillsClient(await officialClient(live.url)).list();
+    expect(skills.map((s) => s.uri)).toEqual(['skill://ops-runbook/SKILL.md']);
+
+    writeFileSync(join(dir, 'ops-runbook/SKILL.md'), '---\nname: wrong-name\ndescription: x\n---\n');
+    const child = spawn(process.execPath, [compiledMain('everything'), '--http', '--port', '0'], { env: { ...process.env, MCPGEN_SKILLS_DIR: dir }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('ops-runbook/SKILL.md: frontmatter name "wrong-name" must match the last path segment "ops-runbook"');
   });
 });

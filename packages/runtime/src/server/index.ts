@@ -16,4 +16,4 @@ export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './mcpgen-server.js';
 export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';
 export { MissingRequiredClientCapabilityError, ProtocolError } from '@modelcontextprotocol/server';
-export { embeddedSkills, serverWithSkills, type EmbeddedSkillFile, type SkillResources } from './skills.js';
+export { embeddedSkills, serverWithSkills, skillsFromFolder, type EmbeddedSkillFile, type SkillResources } from './skills.js';
