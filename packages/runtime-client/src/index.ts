@@ -1,11 +1,12 @@
-// @mcpgen/runtime/client: what generated clients build on.
+// @mcpgen/runtime-client: what generated clients build on (kept out of the server runtime, so a service
+// that deploys only its server never installs the client SDK).
 export { McpgenClient, HEADER_MISMATCH, type CallOptions, type ChangeNotification, type ClientOptions, type ClientTarget, type ElicitAnswer, type ElicitRequestInfo, type ListenFilter, type Subscription, type ToolCallResult } from './base-client.js';
 export type { ConnectionRetry } from './replay-fetch.js';
 export { finishAuthorization, type AuthorizationResponseSource, type ClientAuthOptions } from './oauth-fetch.js';
 export { authorizationCode, clientCredentials, privateKeyJwt, type AuthorizationCodeOptions, type AuthorizationCodeProvider, type ClientCredentialsOptions, type PrivateKeyJwtOptions } from './oauth-providers.js';
 export { InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 export { dispatchToolCalls, toOpenAiTools, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './openai.js';
-export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '../shared/header-values.js';
+export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '@mcpgen/runtime/shared';
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';
 export { McpgenSkills, skillsClientFor, type LoadedSkill } from './skills.js';
 export { SkillVerificationError, type Skill, type SkillFile, type SkillListing, type SkillVerificationReason } from '@modelcontextprotocol/client/ext/skills';
