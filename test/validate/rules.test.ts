@@ -1,5 +1,6 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check } from '../../src/pipeline.js';
 import { CODES } from '../../src/diagnostics/codes.js';
 import { checkText, ROOT } from '../helpers.js';
@@ -72,7 +73,20 @@ const CASES: Record<string, Want[]> = {
   'MCPG074-scopes-without-auth.yaml': [{ code: 'MCPG074', line: 5, column: 5, message: 'this entry lists `scopes`, but the spec has no `auth:` section' }],
   'MCPG075-offline-access.yaml': [{ code: 'MCPG075', line: 6, column: 5, message: 'scope "offline_access" is `offline_access`' }],
   'MCPG076-documentation.yaml': [{ code: 'MCPG076', line: 5, column: 18, message: 'auth.documentation "docs/auth.md" is not an absolute http(s) URL' }],
+  'MCPG095-skills-missing.yaml': [{ code: 'MCPG095', line: 4, column: 9, message: 'skills folder "MCPG095-no-such-folder": no such folder', path: 'skills' }],
+  'MCPG096-skill-frontmatter.yaml': [{ code: 'MCPG096', line: 2, column: 7, file: 'test/fixtures/invalid/MCPG096/report/SKILL.md', message: 'name "reports" must equal the skill\'s folder name "report"', path: 'name' }],
+  'MCPG097-skill-limits.yaml': [{ code: 'MCPG097', line: 1, column: 1, file: 'test/fixtures/invalid/MCPG097/big/SKILL.md', message: 'skill "big" has 513 files' }],
+  'MCPG098-skill-symlink.yaml': [{ code: 'MCPG098', line: 4, column: 9, message: 'skill "linked": "linked/outside" is a symbolic link (never followed)' }],
+  'MCPG099-skill-scheme.yaml': [{ code: 'MCPG099', line: 6, column: 12, message: 'resource "skill://notes/SKILL.md" uses the skill:// scheme', path: 'resources[0].uri' }],
 };
+
+// MCPG097's skill needs 513 files: 512 one-byte fillers are written here rather than kept in git.
+const FILLER = join(FIXTURES, 'MCPG097/big/filler');
+beforeAll(() => {
+  mkdirSync(FILLER, { recursive: true });
+  for (let i = 0; i < 512; i++) writeFileSync(join(FILLER, `${i}.txt`), 'x');
+});
+afterAll(() => rmSync(FILLER, { recursive: true, force: true }));
 
 describe('one fixture per rule', () => {
   it('covers every diagnostic code', () => {
