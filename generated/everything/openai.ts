@@ -2,17 +2,20 @@
 // Spec sha256: b306a41c23ee9e56d76d6ca85a3d642563e6e28a18f8f9c51fb0f60487d21fc1
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
+import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { EverythingClient } from './client.js';
 import type { JsonSchema202012ToolInput, TestAudioContentInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestHeaderParamInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithProgressInput, TestTriggerPromptChangeInput, TestTriggerToolChangeInput } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
-export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
+export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
-/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
-export function dispatchEverythingToolCalls(client: EverythingClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
-  return dispatchToolCalls({
+/** The same tools in the Responses API form (`client.responses.create({ tools })`). */
+export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions);
+
+/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
+function toolCallers(client: EverythingClient) {
+  return {
     ["test_simple_text"]: (args: unknown) => client.testSimpleText(args as TestSimpleTextInput),
     ["test_image_content"]: (args: unknown) => client.testImageContent(args as TestImageContentInput),
     ["test_audio_content"]: (args: unknown) => client.testAudioContent(args as TestAudioContentInput),
@@ -35,5 +38,15 @@ export function dispatchEverythingToolCalls(client: EverythingClient, calls: rea
     ["test_trigger_prompt_change"]: (args: unknown) => client.testTriggerPromptChange(args as TestTriggerPromptChangeInput),
     ["test_header_param"]: (args: unknown) => client.testHeaderParam(args as TestHeaderParamInput),
     ["json_schema_2020_12_tool"]: (args: unknown) => client.jsonSchema202012Tool(args as JsonSchema202012ToolInput),
-  }, calls);
+  };
+}
+
+/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
+export function dispatchEverythingToolCalls(client: EverythingClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
+  return dispatchToolCalls(toolCallers(client), calls);
+}
+
+/** Runs the `function_call` items of a Responses API `response.output` through the client and answers each with a `function_call_output` item for the next `input` (errors included, never thrown); other items are skipped. */
+export function dispatchEverythingFunctionCalls(client: EverythingClient, items: readonly OpenAiResponseItem[]): Promise<OpenAiResponsesOutput[]> {
+  return dispatchFunctionCalls(toolCallers(client), items);
 }

@@ -2,18 +2,31 @@
 // Spec sha256: 33839f9382583a1d86cf161bd72edfb1319f37b3231fb616655477b5d7725b57
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
+import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { InventoryClient } from './client.js';
 import type { DiscontinueInput, RestockInput } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
-export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
+export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
-/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
-export function dispatchInventoryToolCalls(client: InventoryClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
-  return dispatchToolCalls({
+/** The same tools in the Responses API form (`client.responses.create({ tools })`). */
+export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions);
+
+/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
+function toolCallers(client: InventoryClient) {
+  return {
     ["restock"]: (args: unknown) => client.restock(args as RestockInput),
     ["discontinue"]: (args: unknown) => client.discontinue(args as DiscontinueInput),
-  }, calls);
+  };
+}
+
+/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
+export function dispatchInventoryToolCalls(client: InventoryClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
+  return dispatchToolCalls(toolCallers(client), calls);
+}
+
+/** Runs the `function_call` items of a Responses API `response.output` through the client and answers each with a `function_call_output` item for the next `input` (errors included, never thrown); other items are skipped. */
+export function dispatchInventoryFunctionCalls(client: InventoryClient, items: readonly OpenAiResponseItem[]): Promise<OpenAiResponsesOutput[]> {
+  return dispatchFunctionCalls(toolCallers(client), items);
 }

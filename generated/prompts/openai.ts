@@ -2,16 +2,29 @@
 // Spec sha256: ab638395d5be6f154a8dea334a8833fa444ac71fd42bb2f1e88ad46218e28b2d
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
+import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { PromptsClient } from './client.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
-export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
+export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
-/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
-export function dispatchPromptsToolCalls(_client: PromptsClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
-  return dispatchToolCalls({
+/** The same tools in the Responses API form (`client.responses.create({ tools })`). */
+export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions);
 
-  }, calls);
+/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
+function toolCallers(_client: PromptsClient) {
+  return {
+
+  };
+}
+
+/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
+export function dispatchPromptsToolCalls(client: PromptsClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
+  return dispatchToolCalls(toolCallers(client), calls);
+}
+
+/** Runs the `function_call` items of a Responses API `response.output` through the client and answers each with a `function_call_output` item for the next `input` (errors included, never thrown); other items are skipped. */
+export function dispatchPromptsFunctionCalls(client: PromptsClient, items: readonly OpenAiResponseItem[]): Promise<OpenAiResponsesOutput[]> {
+  return dispatchFunctionCalls(toolCallers(client), items);
 }

@@ -2,11 +2,15 @@
 // Spec sha256: 8ef8f61369cf7b49f5588764da15533a381a6be2e6c2ab3ced25c81a26de3841
 // Regenerate: npx mcpgen generate
 
-import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
+import { entryArgsOrExit, runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createSecureNotesServer } from './server.js';
+
+// --http, --host, --port, --allowed-hosts, --allowed-origins (or HOST, PORT, MCPGEN_ALLOWED_HOSTS,
+// MCPGEN_ALLOWED_ORIGINS); `node main.js --help` lists them. Unknown flags exit 2.
+const args = entryArgsOrExit();
 
 // Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal
 // aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.
 // Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.
-await runMain(createSecureNotesServer(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv("secure-notes")) }));
+await runMain(createSecureNotesServer(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv("secure-notes")) }), args);

@@ -2,20 +2,33 @@
 // Spec sha256: 8ef8f61369cf7b49f5588764da15533a381a6be2e6c2ab3ced25c81a26de3841
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
+import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { SecureNotesClient } from './client.js';
 import type { AddNoteInput, ListNotesInput, PurgeNotesInput, WhoamiInput } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
-export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
+export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
-/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
-export function dispatchSecureNotesToolCalls(client: SecureNotesClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
-  return dispatchToolCalls({
+/** The same tools in the Responses API form (`client.responses.create({ tools })`). */
+export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions);
+
+/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
+function toolCallers(client: SecureNotesClient) {
+  return {
     ["whoami"]: (args: unknown) => client.whoami(args as WhoamiInput),
     ["list_notes"]: (args: unknown) => client.listNotes(args as ListNotesInput),
     ["add_note"]: (args: unknown) => client.addNote(args as AddNoteInput),
     ["purge_notes"]: (args: unknown) => client.purgeNotes(args as PurgeNotesInput),
-  }, calls);
+  };
+}
+
+/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
+export function dispatchSecureNotesToolCalls(client: SecureNotesClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
+  return dispatchToolCalls(toolCallers(client), calls);
+}
+
+/** Runs the `function_call` items of a Responses API `response.output` through the client and answers each with a `function_call_output` item for the next `input` (errors included, never thrown); other items are skipped. */
+export function dispatchSecureNotesFunctionCalls(client: SecureNotesClient, items: readonly OpenAiResponseItem[]): Promise<OpenAiResponsesOutput[]> {
+  return dispatchFunctionCalls(toolCallers(client), items);
 }

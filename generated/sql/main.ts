@@ -2,11 +2,15 @@
 // Spec sha256: ff41333088f97de4399a5baae559b18d613642e93c26e87cb32b5c58d519a459
 // Regenerate: npx mcpgen generate
 
-import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
+import { entryArgsOrExit, runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createSqlServer } from './server.js';
+
+// --http, --host, --port, --allowed-hosts, --allowed-origins (or HOST, PORT, MCPGEN_ALLOWED_HOSTS,
+// MCPGEN_ALLOWED_ORIGINS); `node main.js --help` lists them. Unknown flags exit 2.
+const args = entryArgsOrExit();
 
 // Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal
 // aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.
 // Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.
-await runMain(createSqlServer(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv("sql")) }));
+await runMain(createSqlServer(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv("sql")) }), args);

@@ -2,11 +2,15 @@
 // Spec sha256: 5311afa11efd6fec1b32b00e6174fee1d76af112ff7a146e761e81402ab301b6
 // Regenerate: npx mcpgen generate
 
-import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
+import { entryArgsOrExit, runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
 import { handlers } from './handlers.js';
 import { createWeatherServer } from './server.js';
+
+// --http, --host, --port, --allowed-hosts, --allowed-origins (or HOST, PORT, MCPGEN_ALLOWED_HOSTS,
+// MCPGEN_ALLOWED_ORIGINS); `node main.js --help` lists them. Unknown flags exit 2.
+const args = entryArgsOrExit();
 
 // Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal
 // aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.
 // Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.
-await runMain(createWeatherServer(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv("weather")) }));
+await runMain(createWeatherServer(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv("weather")) }), args);

@@ -2,19 +2,32 @@
 // Spec sha256: 5311afa11efd6fec1b32b00e6174fee1d76af112ff7a146e761e81402ab301b6
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
+import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { WeatherClient } from './client.js';
 import type { AddInput, GetAlertsInput, GetForecastInput } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
-export const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);
+export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
 
-/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown). */
-export function dispatchWeatherToolCalls(client: WeatherClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
-  return dispatchToolCalls({
+/** The same tools in the Responses API form (`client.responses.create({ tools })`). */
+export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions);
+
+/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
+function toolCallers(client: WeatherClient) {
+  return {
     ["get_forecast"]: (args: unknown) => client.getForecast(args as GetForecastInput),
     ["get_alerts"]: (args: unknown) => client.getAlerts(args as GetAlertsInput),
     ["add"]: (args: unknown) => client.add(args as AddInput),
-  }, calls);
+  };
+}
+
+/** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
+export function dispatchWeatherToolCalls(client: WeatherClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
+  return dispatchToolCalls(toolCallers(client), calls);
+}
+
+/** Runs the `function_call` items of a Responses API `response.output` through the client and answers each with a `function_call_output` item for the next `input` (errors included, never thrown); other items are skipped. */
+export function dispatchWeatherFunctionCalls(client: WeatherClient, items: readonly OpenAiResponseItem[]): Promise<OpenAiResponsesOutput[]> {
+  return dispatchFunctionCalls(toolCallers(client), items);
 }

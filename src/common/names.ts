@@ -92,6 +92,7 @@ export function stemNames(stem: string) {
     factory: `create${stem}Server`,
     client: `${stem}Client`,
     dispatcher: `dispatch${stem}ToolCalls`,
+    functionCallDispatcher: `dispatch${stem}FunctionCalls`,
   };
 }
 
@@ -101,8 +102,9 @@ export function stemNames(stem: string) {
  * `createMcpgenServer` and `McpgenClient`). The generator fuzzer checks this list against the output.
  */
 export const RUNTIME_IMPORTS: ReadonlySet<string> = new Set([
-  'createMcpgenServer', 'runMain', 'Awaitable', 'InputRequiredReply', 'McpgenServer', 'ServerOptions', 'ToolContext', 'ToolReturn', 'ContentToolReturn',
+  'createMcpgenServer', 'runMain', 'entryArgsOrExit', 'serverOptionsFromEnv', 'Awaitable', 'InputRequiredReply', 'McpgenServer', 'ServerOptions', 'ToolContext', 'ToolReturn', 'ContentToolReturn',
   'RequestContext', 'ResourceReply', 'PromptReply', 'CompleteRequestParams', 'ServerDefinition',
   'McpgenClient', 'CallOptions', 'ClientOptions', 'ClientTarget', 'ToolCallResult', 'ReadResourceResult', 'GetPromptResult',
   'dispatchToolCalls', 'OpenAiTool', 'OpenAiToolCall', 'OpenAiToolMessage', 'toOpenAiTools',
+  'dispatchFunctionCalls', 'OpenAiResponseItem', 'OpenAiResponsesOutput', 'OpenAiResponsesTool', 'toOpenAiResponsesTools',
 ]);

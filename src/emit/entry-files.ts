@@ -16,19 +16,25 @@ export function emitIndex(file: FileSink): void {
   ]);
 }
 
-/** main.ts: `node main.js` serves stdio; `node main.js --http --port 3000` serves Streamable HTTP. */
+/**
+ * main.ts: `node main.js` serves stdio; `node main.js --http --port 3000` serves Streamable HTTP. The flags
+ * (and --help) are the runtime's entryArgsOrExit, read before the server or its Redis bus is built.
+ */
 export function emitMain(model: ServerModel, file: FileSink): void {
   file.addImportDeclarations([
-    { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['runMain', 'serverOptionsFromEnv'] },
+    { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['entryArgsOrExit', 'runMain', 'serverOptionsFromEnv'] },
     { moduleSpecifier: './handlers.js', namedImports: ['handlers'] },
     { moduleSpecifier: './server.js', namedImports: [serverFactoryName(model)] },
   ]);
   // Entry-point limits and deployment settings from the environment (Redis bus, requestState keys).
   file.addStatements([
+    '// --http, --host, --port, --allowed-hosts, --allowed-origins (or HOST, PORT, MCPGEN_ALLOWED_HOSTS,\n' +
+      '// MCPGEN_ALLOWED_ORIGINS); `node main.js --help` lists them. Unknown flags exit 2.\n' +
+      'const args = entryArgsOrExit();',
     '// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal\n' +
       '// aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.\n' +
       '// Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.\n' +
-      `await runMain(${serverFactoryName(model)}(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv(${literal(model.name)})) }));`,
+      `await runMain(${serverFactoryName(model)}(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv(${literal(model.name)})) }), args);`,
   ]);
 }
 

@@ -4,27 +4,54 @@ import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
 import { docs, literal } from './doc.js';
 
-/** openai.ts: the tools as chat-completions `tools`, and a dispatcher from `tool_calls` to the typed client. */
+/**
+ * openai.ts: the tools in both OpenAI forms (chat-completions `tools`, Responses API `tools`) and a
+ * dispatcher for each (`tool_calls` → role:"tool" messages, `function_call` items → `function_call_output`
+ * items), all through the typed client. Structural types: no dependency on the `openai` package.
+ */
 export function emitOpenAi(model: ServerModel, file: FileSink): void {
   const client = clientClassName(model);
+  const names = stemNames(model.typeStem);
   file.addImportDeclarations([
-    { moduleSpecifier: '@mcpgen/runtime-client', namedImports: ['dispatchToolCalls', 'type OpenAiTool', 'type OpenAiToolCall', 'type OpenAiToolMessage', 'toOpenAiTools'] },
+    {
+      moduleSpecifier: '@mcpgen/runtime-client',
+      namedImports: ['dispatchFunctionCalls', 'dispatchToolCalls', 'type OpenAiResponseItem', 'type OpenAiResponsesOutput', 'type OpenAiResponsesTool', 'type OpenAiTool', 'type OpenAiToolCall', 'type OpenAiToolMessage', 'toOpenAiResponsesTools', 'toOpenAiTools'],
+    },
     { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },
     { moduleSpecifier: './client.js', isTypeOnly: true, namedImports: [client] },
     ...(model.tools.length > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: model.tools.map((t) => t.inputType).sort() }] : []),
   ]);
-  file.addStatements(['/** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */\nexport const openAiTools: readonly OpenAiTool[] = toOpenAiTools(toolDefinitions);']);
+  // Mutable arrays: `openai` types `tools` as `Array<…>`, and a readonly array is not assignable to one.
+  file.addStatements([
+    '/** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */\nexport const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);',
+    '/** The same tools in the Responses API form (`client.responses.create({ tools })`). */\nexport const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions);',
+  ]);
   // A tool named `__proto__` as a plain key would set the literal's prototype: computed keys are always
   // data. `args: unknown` is spelled out: TypeScript types a callback keyed `isPrototypeOf` (or any other
   // Object.prototype member) from Object's method instead of the record's value type.
   const entries = model.tools.map((t) => `[${literal(t.name)}]: (args: unknown) => client.${t.method}(args as ${t.inputType}),`);
+  // A server without tools never reads the client; the underscore keeps noUnusedParameters quiet.
+  const clientParam = { name: model.tools.length > 0 ? 'client' : '_client', type: client };
   file.addFunction({
-    name: stemNames(model.typeStem).dispatcher,
+    name: 'toolCallers',
+    docs: docs('Each tool by name, called through the typed client (both dispatchers run calls through it).'),
+    parameters: [clientParam],
+    statements: [`return {\n${entries.map((e) => `  ${e}`).join('\n')}\n};`],
+  });
+  file.addFunction({
+    name: names.dispatcher,
     isExported: true,
-    docs: docs("Runs a model's `tool_calls` through the client and answers each with a `role: \"tool\"` message (errors included, never thrown)."),
-    // A server without tools never reads the client; the underscore keeps noUnusedParameters quiet.
-    parameters: [{ name: model.tools.length > 0 ? 'client' : '_client', type: client }, { name: 'calls', type: 'readonly OpenAiToolCall[]' }],
+    docs: docs("Runs a model's `tool_calls` through the client and answers each with a `role: \"tool\"` message (errors included, never thrown); calls that are not function calls are refused in their answer."),
+    parameters: [{ name: 'client', type: client }, { name: 'calls', type: 'readonly OpenAiToolCall[]' }],
     returnType: 'Promise<OpenAiToolMessage[]>',
-    statements: [`return dispatchToolCalls({\n${entries.map((e) => `  ${e}`).join('\n')}\n}, calls);`],
+    statements: ['return dispatchToolCalls(toolCallers(client), calls);'],
+  });
+  file.addFunction({
+    name: names.functionCallDispatcher,
+    isExported: true,
+    docs: docs("Runs the `function_call` items of a Responses API `response.output` through the client and answers each with a `function_call_output` item for the next `input` (errors included, never thrown); other items are skipped."),
+    parameters: [{ name: 'client', type: client }, { name: 'items', type: 'readonly OpenAiResponseItem[]' }],
+    returnType: 'Promise<OpenAiResponsesOutput[]>',
+    statements: ['return dispatchFunctionCalls(toolCallers(client), items);'],
   });
 }

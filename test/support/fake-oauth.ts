@@ -236,7 +236,7 @@ export class ProtectedGate {
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+export function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let data = '';
     req.setEncoding('utf8');
@@ -247,20 +247,20 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** A node:http server on a free loopback port. */
-async function listenLocal(listener: RequestListener): Promise<Server> {
+export async function listenLocal(listener: RequestListener): Promise<Server> {
   const server = createServer(listener);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return server;
 }
 
 /** Close, cutting open connections (a client's keep-alive must not hold the test up). */
-async function stopLocal(server: Server | undefined): Promise<void> {
+export async function stopLocal(server: Server | undefined): Promise<void> {
   if (server === undefined) return; // never started
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+export function send(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) return void res.end();
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }

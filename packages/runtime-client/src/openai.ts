@@ -1,16 +1,25 @@
 import type { Tool } from '@modelcontextprotocol/client';
 
 // The host loop's half of function calling: a model's tool_calls → the typed client → role:"tool" messages.
+// Chat Completions here, the Responses API in openai-responses.ts. The types are structural and assignable
+// to the `openai` package's (6.x/7.x): `tools` and the messages go into its calls without casts.
 export interface OpenAiTool {
   readonly type: 'function';
   readonly function: { readonly name: string; readonly description?: string; readonly parameters: Readonly<Record<string, unknown>> };
 }
 
-export interface OpenAiToolCall {
+export interface OpenAiFunctionToolCall {
   readonly id: string;
   readonly type?: 'function';
   readonly function: { readonly name: string; readonly arguments: string };
 }
+
+/**
+ * One entry of an assistant message's `tool_calls`, as the `openai` package types it (function or custom
+ * calls): structural, so generated code never imports `openai`. Calls that are not function calls are
+ * answered with a refusal (every tool_call_id needs its tool message), never run.
+ */
+export type OpenAiToolCall = OpenAiFunctionToolCall | { readonly id: string; readonly type: string };
 
 export interface OpenAiToolMessage {
   readonly role: 'tool';
@@ -19,7 +28,7 @@ export interface OpenAiToolMessage {
 }
 
 /**
- * MCP tool definitions as chat-completions `tools`. `parameters` must be plain JSON Schema, so the
+ * MCP tool definitions as chat-completions `tools` (a mutable array: `openai` types `tools` as one). `parameters` must be plain JSON Schema, so the
  * MCP-only `x-mcp-header` annotations are dropped.
  */
 export function toOpenAiTools(tools: readonly Tool[]): OpenAiTool[] {
@@ -31,35 +40,42 @@ export function toOpenAiTools(tools: readonly Tool[]): OpenAiTool[] {
   });
 }
 
-type Caller = (args: unknown) => Promise<{ isError: boolean; content: readonly { type: string; text?: string }[]; structuredContent?: unknown }>;
+export type OpenAiCaller = (args: unknown) => Promise<{ isError: boolean; content: readonly { type: string; text?: string }[]; structuredContent?: unknown }>;
 
 /**
- * Run each call (in order) and answer each with a tool message. Bad JSON, unknown tools and tool
- * errors become messages the model can read, never exceptions that end the host loop.
+ * Run each call (in order) and answer each with a tool message. Bad JSON, unknown tools, tool errors
+ * and calls of other kinds than "function" become messages the model can read, never exceptions that
+ * end the host loop.
  */
-export async function dispatchToolCalls(callers: Readonly<Record<string, Caller>>, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
+export async function dispatchToolCalls(callers: Readonly<Record<string, OpenAiCaller>>, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
   const out: OpenAiToolMessage[] = [];
   for (const call of calls) {
-    const answer = (content: string) => out.push({ role: 'tool', tool_call_id: call.id, content });
-    const caller = Object.hasOwn(callers, call.function.name) ? callers[call.function.name] : undefined;
-    if (caller === undefined) {
-      answer(JSON.stringify({ error: `unknown tool ${call.function.name}` }));
-      continue;
-    }
-    let args: unknown;
-    try {
-      args = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
-    } catch {
-      answer(JSON.stringify({ error: 'arguments are not valid JSON' }));
-      continue;
-    }
-    try {
-      const result = await caller(args);
-      const text = result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : result.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
-      answer(result.isError ? JSON.stringify({ error: text }) : text);
-    } catch (e) {
-      answer(JSON.stringify({ error: e instanceof Error ? e.message : String(e) }));
-    }
+    const content = 'function' in call && (call.type === undefined || call.type === 'function') ? await runToolCall(callers, call.function.name, call.function.arguments) : refusal(call.type);
+    out.push({ role: 'tool', tool_call_id: call.id, content });
   }
   return out;
+}
+
+/** The answer to a call this bridge does not run (only function tools are declared). */
+export function refusal(kind: string | undefined): string {
+  return JSON.stringify({ error: `${kind ?? 'this'} tool calls are not supported: only function tools are available` });
+}
+
+/** One function call by name with its JSON arguments text → the text the model reads (errors included). */
+export async function runToolCall(callers: Readonly<Record<string, OpenAiCaller>>, name: string, argumentsText: string): Promise<string> {
+  const caller = Object.hasOwn(callers, name) ? callers[name] : undefined;
+  if (caller === undefined) return JSON.stringify({ error: `unknown tool ${name}` });
+  let args: unknown;
+  try {
+    args = argumentsText.trim() === '' ? {} : JSON.parse(argumentsText);
+  } catch {
+    return JSON.stringify({ error: 'arguments are not valid JSON' });
+  }
+  try {
+    const result = await caller(args);
+    const text = result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : result.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
+    return result.isError ? JSON.stringify({ error: text }) : text;
+  } catch (e) {
+    return JSON.stringify({ error: e instanceof Error ? e.message : String(e) });
+  }
 }

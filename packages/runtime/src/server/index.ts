@@ -14,6 +14,7 @@ export { RequestStateKeyRing, InvalidRequestState, type RequestStateKey } from '
 export { serverOptionsFromEnv } from './env-options.js';
 export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './mcpgen-server.js';
+export { entryArgsOrExit, entryUsage, parseEntryArgs, type EntryArgs, type EntryCommand, type HttpEntryArgs } from './entry-args.js';
 export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';
 export { MissingRequiredClientCapabilityError, ProtocolError } from '@modelcontextprotocol/server';
 export { embeddedSkills, serverWithSkills, skillsFromFolder, type EmbeddedSkillFile, type SkillResources } from './skills.js';

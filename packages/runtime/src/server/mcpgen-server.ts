@@ -5,6 +5,7 @@ import type { ServerDefinition } from './definition.js';
 import { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
 import { listen, type ListenOptions, type RunningServer } from './node-http.js';
 import { serveStdio } from './stdio.js';
+import { entryArgsOrExit, exposureWarning, httpEntryOptions, isEntryArgs, type EntryArgs } from './entry-args.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
 export interface McpgenServer {
@@ -45,21 +46,23 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
 }
 
 /**
- * The entry point of a generated `main.ts`: `--stdio` (default) or `--http [--port N] [--host H]`.
+ * The entry point of a generated `main.ts`: `--stdio` (default) or `--http [--port N] [--host H]
+ * [--allowed-hosts …] [--allowed-origins …]` (entry-args.ts; argv is parsed here when not parsed yet).
  * On SIGTERM/SIGINT an HTTP server stops accepting, drains in-flight requests, then exits.
  */
-export async function runMain(server: McpgenServer, argv: readonly string[] = process.argv.slice(2), listenOptions: ListenOptions & HttpOptions = {}): Promise<void> {
-  const value = (flag: string) => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  if (!argv.includes('--http')) {
+export async function runMain(server: McpgenServer, argv: readonly string[] | EntryArgs = process.argv.slice(2), listenOptions: ListenOptions & HttpOptions = {}): Promise<void> {
+  const args = isEntryArgs(argv) ? argv : entryArgsOrExit(argv);
+  if (args.transport === 'stdio') {
     server.stdio();
     return;
   }
-  const port = Number(value('--port') ?? process.env.PORT ?? 3000);
-  const host = value('--host') ?? '127.0.0.1';
-  const running = await server.listen({ ...listenOptions, port, host });
+  const warning = exposureWarning(args);
+  if (warning !== undefined) process.stderr.write(`${warning}\n`);
+  // A port in use or an address not on this machine is one line and exit 1, not a stack trace.
+  const running = await server.listen({ ...listenOptions, ...httpEntryOptions(args) }).catch((e: unknown) => {
+    process.stderr.write(`cannot listen on ${args.host}:${args.port}: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
   process.stderr.write(`listening on ${running.url}\n`);
   const stop = () => {
     void running.close().then(() => process.exit(0));

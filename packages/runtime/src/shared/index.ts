@@ -3,3 +3,4 @@
 export { createAjv, type Ajv2020 } from './ajv.js';
 export { absoluteUriProblem, expandUriTemplate, matchUriTemplate, parseUriTemplate, type TemplateParse, type TemplateVariable } from './uri-template.js';
 export { checkParamHeaders, decodeHeaderValue, encodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from './header-values.js';
+export { didYouMean, editDistance } from './suggest.js';
