@@ -9,6 +9,7 @@ import { buildModel } from './model/build.js';
 import type { ServerModel } from './model/ir.js';
 import { validateAgainstPackagedSchema } from './validate/spec-format.js';
 import { validateSpec } from './validate/index.js';
+import { checkSkills } from './validate/skills.js';
 import { portablePath } from './common/portable-path.js';
 import { beginWriteStage } from './write/fs-ops.js';
 import { applyPlan, planOutput, recoverOutput, staleList, type OutputPlan } from './write/output.js';
@@ -68,7 +69,10 @@ export function check(files: readonly string[], cwd: string, configDir?: string)
     if (loaded.spec.root.value === undefined) continue; // YAML errors already reported
     const validation = validateSpec(loaded.spec);
     diagnostics.push(...validation.diagnostics);
-    if (validation.view !== undefined && !hasErrors(loaded.diagnostics)) models.push(buildModel(validation.view));
+    const skills = checkSkills(loaded.spec, abs, cwd, configDir);
+    diagnostics.push(...skills.diagnostics);
+    for (const [file, text] of skills.sources) sources.set(file, text);
+    if (validation.view !== undefined && !hasErrors(loaded.diagnostics) && !hasErrors(skills.diagnostics)) models.push(buildModel(validation.view, skills.files));
   }
   return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources };
 }

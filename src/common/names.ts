@@ -52,6 +52,8 @@ export function safe(id: string): string {
  * `complete` (completions): generated methods avoid them.
  */
 export const CLIENT_MEMBERS = new Set(['close', 'connect', 'open', 'sdk', 'listen', 'listAllTools', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'discover', 'raw', 'callTool', 'readResource', 'readTemplate', 'getPrompt', 'options', 'complete', 'readToolUi']);
+// McpgenClient.skills (SEP-2640): a tool named "skills" becomes `skills_`.
+CLIENT_MEMBERS.add('skills');
 
 function clientSafe(id: string): string {
   return CLIENT_MEMBERS.has(id) || NOT_METHODS.has(id) ? `${id}_` : id;

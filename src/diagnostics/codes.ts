@@ -52,6 +52,11 @@ export const CODES = {
   MCPG092: { severity: 'error', title: 'MCP Apps: the `html` file is larger than 1 MiB (it is embedded in the generated server)' },
   MCPG093: { severity: 'error', title: 'MCP Apps: a CSP domain is not an origin (scheme://host[:port], `*.` wildcard allowed, no path)' },
   MCPG094: { severity: 'warning', title: 'MCP Apps: an app no tool points at (hosts only show views through a tool)' },
+  MCPG095: { severity: 'error', title: '`skills:` folder missing, not a folder, outside the project, or holding no skill' },
+  MCPG096: { severity: 'error', title: 'SKILL.md frontmatter missing or invalid (YAML, `name`, `description`, `compatibility`, `metadata`)' },
+  MCPG097: { severity: 'error', title: 'skill over the SEP-2640 publication limits (512 files, 16 MiB)' },
+  MCPG098: { severity: 'error', title: 'skill holds a symbolic link, special file or unreadable file (the SDK would skip the skill)' },
+  MCPG099: { severity: 'error', title: 'a spec resource or template uses the skill:// scheme the skills extension serves' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -8,6 +8,7 @@ import { FileBuilder, FileSink, type GeneratedFile } from './file-builder.js';
 import { emitOpenAi } from './openai-file.js';
 import { packageJson, readme, tsconfigJson } from './package-files.js';
 import { emitServer } from './server-file.js';
+import { emitSkills } from './skills-file.js';
 import { emitTypes } from './types-file.js';
 
 export type { GeneratedFile } from './file-builder.js';
@@ -30,7 +31,8 @@ const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink) => void][] = [
 
 export function emitServerPackage(model: ServerModel, options: EmitOptions = {}, builder = new FileBuilder()): GeneratedFile[] {
   const head = banner(model);
-  const files: GeneratedFile[] = CODE_FILES.map(([path, emit]) => {
+  const code = model.skills !== undefined ? [...CODE_FILES, ['skills.ts', emitSkills] as const] : CODE_FILES;
+  const files: GeneratedFile[] = code.map(([path, emit]) => {
     const sink = new FileSink();
     emit(model, sink);
     return { path, content: builder.print(`${model.name}/${path}`, sink, head), kind: 'generated' as const };

@@ -65,6 +65,7 @@ export function emitServer(model: ServerModel, file: FileSink): void {
     { moduleSpecifier: '@mcpgen/runtime/server', namedImports: sortImports(runtime) },
     { moduleSpecifier: './definition.js', namedImports: ['definition'] },
     ...(typeImports.size > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: [...typeImports].sort() }] : []),
+    ...(model.skills !== undefined ? [{ moduleSpecifier: './skills.js', namedImports: ['skills'] }] : []),
   ]);
   file.addInterface({
     name: handlersInterfaceName(model),
@@ -81,7 +82,7 @@ export function emitServer(model: ServerModel, file: FileSink): void {
       { name: 'options', type: 'ServerOptions', initializer: '{}' },
     ],
     returnType: 'McpgenServer',
-    statements: [`return createMcpgenServer(definition, handlers, { legacy: ${model.legacy}, ...options });`],
+    statements: [`return createMcpgenServer(definition, handlers, { legacy: ${model.legacy}, ${model.skills !== undefined ? 'skills, ' : ''}...options });`],
   });
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,

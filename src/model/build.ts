@@ -4,8 +4,9 @@ import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, to
 import { parseUriTemplate } from '@mcpgen/runtime/shared';
 import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/task-defaults.js';
 import type { JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
+import type { SkillFile } from '../validate/skills.js';
 import type { SpecView } from '../validate/view.js';
-import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, TaskModel, ToolModel } from './ir.js';
+import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, SkillFileModel, TaskModel, ToolModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
 export const DEFAULT_LIST_CACHE: CacheHintModel = { ttlMs: 0, cacheScope: 'public' };
@@ -17,7 +18,7 @@ export function specHash(texts: readonly string[]): string {
 }
 
 /** The IR of one validated server spec. Deterministic: same spec, same model, deeply frozen. */
-export function buildModel(view: SpecView): ServerModel {
+export function buildModel(view: SpecView, skills?: readonly SkillFile[]): ServerModel {
   const spec = view.spec;
   const server = spec.server!;
   const defs = new Map<string, JsonSchema>();
@@ -96,6 +97,7 @@ export function buildModel(view: SpecView): ServerModel {
     }),
     ...opt('auth', authModel(spec.auth)),
     apps,
+    ...opt('skills', skills?.map(skillFileModel)),
   };
   return deepFreeze(model);
 }
@@ -120,6 +122,17 @@ function buildApps(view: SpecView): AppModel[] {
       ...opt('prefersBorder', a.prefersBorder),
     }];
   });
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Text when the bytes are UTF-8 (kept byte for byte, BOM included: the digest covers the bytes), else base64. */
+function skillFileModel(file: SkillFile): SkillFileModel {
+  try {
+    return { path: file.path, text: utf8.decode(file.bytes) };
+  } catch {
+    return { path: file.path, base64: Buffer.from(file.bytes).toString('base64') };
+  }
 }
 
 function authModel(auth: RawAuth | undefined): AuthModel | undefined {

@@ -38,6 +38,8 @@ export interface ServerModel {
   readonly auth?: AuthModel;
   /** MCP Apps views (io.modelcontextprotocol/ui), in spec order; non-empty: server/discover announces the extension. */
   readonly apps: readonly AppModel[];
+  /** The files of the spec's `skills:` folder (SEP-2640), embedded into the generated server. */
+  readonly skills?: readonly SkillFileModel[];
 }
 
 /** An MCP Apps view: a ui:// resource whose HTML was read from the spec's project at generate time. */
@@ -62,6 +64,9 @@ export interface ToolUiModel {
   readonly resourceUri: string;
   readonly visibility?: readonly UiVisibility[];
 }
+
+/** One skill file: `path` relative to the skills folder; UTF-8 text as `text`, other bytes as `base64`. */
+export type SkillFileModel = { readonly path: string } & ({ readonly text: string } | { readonly base64: string });
 
 export interface AuthModel {
   readonly authorizationServers: readonly string[];

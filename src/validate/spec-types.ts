@@ -168,4 +168,6 @@ export interface RawSpecFile {
   readonly resourceTemplates?: readonly RawResourceTemplate[];
   readonly prompts?: readonly RawPrompt[];
   readonly apps?: readonly RawApp[];
+  /** Folder of skills (SEP-2640), relative to the spec file. Root file only. */
+  readonly skills?: string;
 }

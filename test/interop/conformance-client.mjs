@@ -68,8 +68,16 @@ const attempt = async (what, fn) => {
   }
 };
 try {
-  const tools = await client.listAllTools();
-  if (scenario === 'json-schema-ref-no-deref') {
+  const tools = scenario.startsWith('sep-2640-') ? [] : await client.listAllTools();
+  if (scenario === 'sep-2640-client-no-prefetch') {
+    // A host lists skills to offer them; it reads no file until it decides to use one.
+    await client.skills.list();
+  } else if (scenario.startsWith('sep-2640-client-verify-')) {
+    // Using a skill: load it (SKILL.md first, verified); a file that fails size, digest or frontmatter
+    // verification throws before any further file is requested.
+    const { skills } = await client.skills.list();
+    for (const skill of skills) await attempt(skill.uri, () => client.skills.load(skill));
+  } else if (scenario === 'json-schema-ref-no-deref') {
     // Listing is the whole scenario: the client must not fetch the schemas' network $refs.
   } else if (scenario === 'json-schema-2020-12-preservation') {
     const focal = tools.find((t) => t.name === 'json_schema_2020_12_tool');

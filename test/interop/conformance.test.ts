@@ -26,6 +26,9 @@ const TASKS_SCENARIOS = [
   'tasks-lifecycle', 'tasks-capability-negotiation', 'tasks-wire-fields', 'tasks-request-state-removal', 'tasks-mrtr-input',
   'tasks-request-headers', 'tasks-dispatch-and-envelope', 'tasks-required-task-error', 'tasks-mrtr-composition',
 ];
+// Skills (SEP-2640): the server serves specs/skills/everything; the client lists, and loads with verification.
+const SKILLS_SERVER_SCENARIOS = ['sep-2640-skills-enumeration', 'sep-2640-skills-manifest', 'sep-2640-skills-directory'];
+const SKILLS_CLIENT_SCENARIOS = ['sep-2640-client-no-prefetch', 'sep-2640-client-verify-digest', 'sep-2640-client-verify-size', 'sep-2640-client-verify-frontmatter'];
 
 afterAll(async () => {
   await Promise.all(running.map((r) => r.stop()));
@@ -108,4 +111,22 @@ describe('official conformance suite, 2026-07-28 requirements', () => {
       expect(output, scenario).toMatch(new RegExp(`^(✓ ${scenario}: \\d+ passed, 0 failed|\\s+✓ ${scenario} \\(extension\\))`, 'm'));
     }
   }, 600_000);
+
+  // Extension scenarios outside the 2026-07-28 requirement set, so run by name: every check must pass.
+  it('skills (SEP-2640) scenarios pass: the everything server\'s skills, and the generated client runtime as host', async () => {
+    const server = await startHttp('everything');
+    running.push(server);
+    const command = `${process.execPath} ${join(ROOT, 'test/interop/conformance-client.mjs')}`;
+    const runs = [
+      ...SKILLS_SERVER_SCENARIOS.map((name) => ({ name, args: ['server', '--url', server.url, '--scenario', name] })),
+      ...SKILLS_CLIENT_SCENARIOS.map((name) => ({ name, args: ['client', '--command', command, '--scenario', name, '--timeout', '120000'] })),
+    ];
+    for (const run of runs) {
+      const { code, output } = await conformance(run.args);
+      const line = /^Passed: (\d+)\/(\d+), (\d+) failed.*$/m.exec(output);
+      process.stdout.write(`conformance ${run.args[0]} ${run.name}: exit ${code}, ${line?.[0] ?? '(no summary)'}\n`);
+      expect(line, `${run.name}\n${output.slice(-3000)}`).not.toBeNull();
+      expect({ code, passed: line![1], failed: line![3] }, run.name).toEqual({ code: 0, passed: line![2], failed: '0' });
+    }
+  }, 300_000);
 });

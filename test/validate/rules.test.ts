@@ -1,5 +1,6 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check } from '../../src/pipeline.js';
 import { CODES } from '../../src/diagnostics/codes.js';
 import { checkText, ROOT } from '../helpers.js';
@@ -81,7 +82,20 @@ const CASES: Record<string, Want[]> = {
   'MCPG092-html-too-large.yaml': [{ code: 'MCPG092', line: 6, column: 11, message: 'html "MCPG09x/too-large.html" is 1048577 bytes; views are embedded in the generated server and sent whole, at most 1048576 bytes' }],
   'MCPG093-csp-origin.yaml': [{ code: 'MCPG093', line: 8, column: 49, message: 'csp.connectDomains entry "https://api.example.com/v1/" is not an origin: it has a path', path: 'apps[0].csp.connectDomains[1]' }],
   'MCPG094-app-unused.yaml': [{ code: 'MCPG094', line: 4, column: 10, message: 'app "ui://apps/view" is not the `ui` of any tool' }],
+  'MCPG095-skills-missing.yaml': [{ code: 'MCPG095', line: 4, column: 9, message: 'skills folder "MCPG095-no-such-folder": no such folder', path: 'skills' }],
+  'MCPG096-skill-frontmatter.yaml': [{ code: 'MCPG096', line: 2, column: 7, file: 'test/fixtures/invalid/MCPG096/report/SKILL.md', message: 'name "reports" must equal the skill\'s folder name "report"', path: 'name' }],
+  'MCPG097-skill-limits.yaml': [{ code: 'MCPG097', line: 1, column: 1, file: 'test/fixtures/invalid/MCPG097/big/SKILL.md', message: 'skill "big" has 513 files' }],
+  'MCPG098-skill-symlink.yaml': [{ code: 'MCPG098', line: 4, column: 9, message: 'skill "linked": "linked/outside" is a symbolic link (never followed)' }],
+  'MCPG099-skill-scheme.yaml': [{ code: 'MCPG099', line: 6, column: 12, message: 'resource "skill://notes/SKILL.md" uses the skill:// scheme', path: 'resources[0].uri' }],
 };
+
+// MCPG097's skill needs 513 files: 512 one-byte fillers are written here rather than kept in git.
+const FILLER = join(FIXTURES, 'MCPG097/big/filler');
+beforeAll(() => {
+  mkdirSync(FILLER, { recursive: true });
+  for (let i = 0; i < 512; i++) writeFileSync(join(FILLER, `${i}.txt`), 'x');
+});
+afterAll(() => rmSync(FILLER, { recursive: true, force: true }));
 
 describe('one fixture per rule', () => {
   it('covers every diagnostic code', () => {

@@ -9,6 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expandUriTemplate } from '@mcpgen/runtime/shared';
 import { oauthFetch, type ClientAuthOptions } from './oauth-fetch.js';
 import { replayingFetch, replayPolicy, type ConnectionRetry } from './replay-fetch.js';
+import { skillsClientFor, type McpgenSkills } from './skills.js';
 
 export const HEADER_MISMATCH = -32020;
 
@@ -100,6 +101,11 @@ export abstract class McpgenClient {
   get sdk(): Client {
     if (this.#sdk === undefined) throw new Error('client is not connected');
     return this.#sdk;
+  }
+
+  /** The server's skills (SEP-2640): list, get, read and load, every file verified against its entry. */
+  get skills(): McpgenSkills {
+    return skillsClientFor(this.sdk);
   }
 
   protected async open(target: ClientTarget, options: ClientOptions, defaultName: string): Promise<void> {

@@ -11,3 +11,5 @@ export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDecla
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';
 export { uiResourceOf, type UiResource, type UiResourceMeta } from './ui-resource.js';
 export { UI_EXTENSION_ID, UI_MIME_TYPE } from '@mcpgen/runtime/shared';
+export { McpgenSkills, skillsClientFor, type LoadedSkill } from './skills.js';
+export { SkillVerificationError, type Skill, type SkillFile, type SkillListing, type SkillVerificationReason } from '@modelcontextprotocol/client/ext/skills';

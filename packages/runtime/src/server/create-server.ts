@@ -20,6 +20,8 @@ import type { AppSpec, ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
 import { exceedsJsonSize } from './response-size.js';
 import { bindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
+import { serverWithSkills, type SkillResources } from './skills.js';
+import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { createValidatorCompiler, type Validator } from './validators.js';
 import { MemoryTaskStore } from './tasks/memory-store.js';
 import { registerTaskMethods } from './tasks/methods.js';
@@ -74,6 +76,11 @@ export interface ServerOptions {
    * instances behind a balancer need a shared one.
    */
   readonly taskStore?: TaskStore;
+  /**
+   * Skills (SEP-2640) this server serves: the catalog a generated `skills.ts` embeds, or any SDK
+   * SkillsExtension (`await loadSkills(dir)` reads a folder at start-up instead).
+   */
+  readonly skills?: SkillsExtension;
 }
 
 const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
@@ -298,10 +305,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     throw new TaskCreated(createTaskResult(record));
   }
 
-  async function readResource(uri: string, ctx: ServerContext): Promise<ReadResourceResult | ReturnType<typeof inputRequired>> {
+  async function readResource(uri: string, ctx: ServerContext, skills?: SkillResources): Promise<ReadResourceResult | ReturnType<typeof inputRequired>> {
     const app = apps.get(uri);
     if (app !== undefined) return appContents(app, def.listCache);
     const fixed = resources.get(uri);
+    const skillFile = fixed === undefined ? skills?.read(uri, ctx) : undefined;
+    if (skillFile !== undefined) return skillFile;
     let out: unknown;
     let mimeType: string | undefined;
     let cache: { ttlMs: number; cacheScope: 'public' | 'private' } | undefined;
@@ -376,12 +385,19 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   };
 
   return () => {
-    const server = new TaskAwareServer(def.info, {
-      // The extension is announced in server/discover under `extensions` (never a `tasks` capability).
+    const serverOptions = {
+      // The tasks extension is announced in server/discover under `extensions` (never a `tasks` capability).
       capabilities: taskRunner === undefined ? def.capabilities : { ...def.capabilities, extensions: { ...(def.capabilities as { extensions?: object }).extensions, [TASKS_EXTENSION]: {} } },
       ...(def.instructions !== undefined ? { instructions: def.instructions } : {}),
       cacheHints,
-    });
+    };
+    // With skills the extension attaches first; the handlers below then replace the McpServer's resources ones.
+    const withSkills = options.skills !== undefined ? serverWithSkills(def.info, serverOptions, options.skills) : undefined;
+    // The McpServer built that Server itself: give it TaskAwareServer's tools/call wrapping before any
+    // handler is registered (the subclass only overrides a method and holds no state of its own).
+    if (withSkills !== undefined) Object.setPrototypeOf(withSkills.server, TaskAwareServer.prototype);
+    const server = withSkills?.server ?? new TaskAwareServer(def.info, serverOptions);
+    const skills = withSkills?.resources;
     if (def.capabilities.tools) {
       server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
       server.setRequestHandler('tools/call', (req, ctx) => callTool(req.params.name, req.params.arguments, ctx, server) as never);
@@ -396,10 +412,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
         });
       }
     }
-    if (def.capabilities.resources) {
-      server.setRequestHandler('resources/list', (req) => page(pages.resources, req.params?.cursor, (items) => ({ resources: items })));
+    if (def.capabilities.resources || skills !== undefined) {
+      // Skill resources follow the spec's, paged together (the catalog can change on reload()).
+      const listed = async (ctx: ServerContext) => (skills === undefined ? pages.resources : paginate([...def.resources.map((r) => r.definition), ...(await skills.list(ctx))], pageSize));
+      server.setRequestHandler('resources/list', async (req, ctx) => page(await listed(ctx), req.params?.cursor, (items) => ({ resources: items })));
       server.setRequestHandler('resources/templates/list', (req) => page(pages.resourceTemplates, req.params?.cursor, (items) => ({ resourceTemplates: items })));
-      server.setRequestHandler('resources/read', (req, ctx) => readResource(req.params.uri, ctx) as never);
+      server.setRequestHandler('resources/read', (req, ctx) => readResource(req.params.uri, ctx, skills) as never);
     }
     if (def.capabilities.prompts) {
       server.setRequestHandler('prompts/list', (req) => page(pages.prompts, req.params?.cursor, (items) => ({ prompts: items })));

@@ -4,9 +4,11 @@
 //   MCPGEN_REDIS_CHANNEL                the pub/sub channel (default mcpgen:events:<server name>)
 //   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
+//   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
 import type { ServerOptions } from './create-server.js';
 import { createRedisEventBus } from './redis-bus.js';
 import { parseKeyList, RequestStateKeyRing } from './request-state.js';
+import { skillsFromFolder } from './skills.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
 export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {
@@ -27,5 +29,6 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
   if (env.REDIS_URL) {
     options.bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
   }
+  if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
   return options;
 }

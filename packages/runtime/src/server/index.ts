@@ -20,3 +20,4 @@ export { MissingRequiredClientCapabilityError, ProtocolError } from '@modelconte
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-store.js';
 export { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './tasks/store.js';
 export type { TaskSettings } from './tasks/runner.js';
+export { embeddedSkills, serverWithSkills, skillsFromFolder, type EmbeddedSkillFile, type SkillResources } from './skills.js';
