@@ -1,6 +1,7 @@
 // @mcpgen/runtime/client: what generated clients build on.
 export { McpgenClient, HEADER_MISMATCH, type CallOptions, type ChangeNotification, type ClientOptions, type ClientTarget, type ElicitAnswer, type ElicitRequestInfo, type ListenFilter, type Subscription, type ToolCallResult } from './base-client.js';
 export type { ConnectionRetry } from './replay-fetch.js';
+export { TaskCancelledError, TASKS_EXTENSION, type TaskHandle, type TaskRequestOptions, type TaskState, type TaskStatus, type ToolStart } from './tasks.js';
 export { finishAuthorization, type AuthorizationResponseSource, type ClientAuthOptions } from './oauth-fetch.js';
 export { authorizationCode, clientCredentials, privateKeyJwt, type AuthorizationCodeOptions, type AuthorizationCodeProvider, type ClientCredentialsOptions, type PrivateKeyJwtOptions } from './oauth-providers.js';
 export { InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
