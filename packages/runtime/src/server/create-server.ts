@@ -21,6 +21,12 @@ import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, typ
 import { exceedsJsonSize } from './response-size.js';
 import { bindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
 import { createValidatorCompiler, type Validator } from './validators.js';
+import { MemoryTaskStore } from './tasks/memory-store.js';
+import { registerTaskMethods } from './tasks/methods.js';
+import { TaskRunner, type TaskSettings } from './tasks/runner.js';
+import { TaskAwareServer, TaskCreated } from './tasks/server-class.js';
+import type { TaskStore } from './tasks/store.js';
+import { createTaskResult, declaresTasks, missingTasksCapability, TASKS_EXTENSION } from './tasks/wire.js';
 
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
@@ -63,6 +69,11 @@ export interface ServerOptions {
    * in this process only; `createRedisEventBus` shares them between instances.
    */
   readonly bus?: ServerEventBus;
+  /**
+   * Where tasks (tools with `task:` in the spec) live. Default: in this process (MemoryTaskStore);
+   * instances behind a balancer need a shared one.
+   */
+  readonly taskStore?: TaskStore;
 }
 
 const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
@@ -121,6 +132,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       },
     ]),
   );
+  // Built only when some tool can run as a task; shared by every per-request Server, like the store.
+  const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), onError) : undefined;
   const resources = new Map(def.resources.map((r) => [r.definition.uri, r]));
   const templates = def.resourceTemplates.map((t) => ({ spec: t, match: (uri: string) => matchUriTemplate(t.definition.uriTemplate, uri) }));
   const prompts = new Map(def.prompts.map((p) => [p.definition.name, p]));
@@ -167,7 +180,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     // Bound before the handler runs: a handler that changes its arguments must not change the binding.
     const binding = bindingOf('tools/call', name, input, principalKey(ctx));
     const state = await openState(ctx, binding);
-    const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
+    const task = tool.spec.task;
+    if (task !== undefined && taskRunner !== undefined) {
+      // The server alone decides, per request: a task only for a client that declared the extension.
+      if (declaresTasks(ctx)) return startTask(tool, name, input, task, ctx, server, binding, state);
+      if (task.support === 'required') throw missingTasksCapability(`Tool ${name}`);
+    }
     const abort = new AbortController();
     const onAbort = () => abort.abort(ctx.mcpReq.signal.reason);
     ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
@@ -183,6 +201,20 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
         });
       },
     };
+    try {
+      const out = await runTool(tool, name, input, context, abort, server);
+      return isInputRequiredReply(out) ? await inputRequiredResult(out, binding) : out;
+    } finally {
+      ctx.mcpReq.signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * One run of a tool's handler: its reply as the CallToolResult to send, or the input it asks for.
+   * ProtocolErrors propagate; every other failure is an `isError` result.
+   */
+  async function runTool(tool: PreparedTool, name: string, input: unknown, context: ToolContext<Record<string, unknown>>, abort: AbortController, server: Server): Promise<CallToolResult | InputRequiredReply> {
+    const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     try {
       const run = Promise.resolve(handler(tool.spec.method)(input, context));
@@ -192,7 +224,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
           reject(new ToolTimeout(timeoutMs));
         }, timeoutMs);
       })]);
-      if (isInputRequiredReply(out)) return await inputRequiredResult(out, binding);
+      if (isInputRequiredReply(out)) return out;
       const result = toCallToolResult(out, tool.spec.definition.outputSchema !== undefined);
       if (options.maxResponseBytes !== undefined && exceedsJsonSize(result, options.maxResponseBytes)) {
         onError(new Error(`result exceeds maxResponseBytes (${options.maxResponseBytes})`), `tool ${name}`);
@@ -217,8 +249,50 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       return errorResult(`Tool ${name} failed`);
     } finally {
       if (timer !== undefined) clearTimeout(timer);
-      ctx.mcpReq.signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * tools/call of a task tool from a client that declared the extension: MRTR rounds first for the keys
+   * the spec gathers before the task (`beforeTask`), then the task is created and the CreateTaskResult
+   * returned (thrown past the SDK's CallToolResult check: TaskAwareServer). The handler runs in the
+   * background, in rounds (tasks/runner.ts).
+   */
+  async function startTask(tool: PreparedTool, name: string, input: unknown, task: TaskSettings, ctx: ServerContext, server: Server, binding: string, state: string | undefined): Promise<ReturnType<typeof inputRequired>> {
+    const given = ctx.mcpReq.inputResponses ?? {};
+    const missing = (task.beforeTask ?? []).filter((key) => !Object.hasOwn(given, key));
+    if (missing.length > 0) {
+      const asks = buildElicit(tool.spec.elicit, undefined);
+      const inputRequests = Object.assign({}, ...missing.map((key) => asks[key]!.ask().inputRequests)) as InputRequiredReply['inputRequests'];
+      return inputRequiredResult(inputRequiredReply(inputRequests), binding);
+    }
+    const base = requestContext(ctx, ctx.mcpReq.signal, notifier, state);
+    const owner = principalKey(ctx);
+    const record = await taskRunner!.start({
+      toolName: name,
+      ...(owner !== '' ? { owner } : {}),
+      settings: task,
+      inputResponses: ctx.mcpReq.inputResponses,
+      requestState: state,
+      step: async (round) => {
+        const abort = new AbortController();
+        round.signal.addEventListener('abort', () => abort.abort(round.signal.reason), { once: true });
+        const context: ToolContext<Record<string, unknown>> = {
+          ...base,
+          signal: abort.signal,
+          inputResponses: round.inputResponses,
+          requestState: round.requestState,
+          elicit: buildElicit(tool.spec.elicit, round.inputResponses as Record<string, unknown> | undefined),
+          // Progress inside a task is the task's statusMessage (SEP-2663 sends no progress for tasks).
+          progress: (progress, total, message) => round.statusMessage(message ?? (total !== undefined ? `${progress}/${total}` : `${progress}`)),
+        };
+        const out = await runTool(tool, name, input, context, abort, server);
+        return isInputRequiredReply(out)
+          ? { kind: 'input', inputRequests: out.inputRequests, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) }
+          : { kind: 'result', result: out as Record<string, unknown> };
+      },
+    });
+    throw new TaskCreated(createTaskResult(record));
   }
 
   async function readResource(uri: string, ctx: ServerContext): Promise<ReadResourceResult | ReturnType<typeof inputRequired>> {
@@ -297,14 +371,25 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   };
 
   return () => {
-    const server = new Server(def.info, {
-      capabilities: def.capabilities,
+    const server = new TaskAwareServer(def.info, {
+      // The extension is announced in server/discover under `extensions` (never a `tasks` capability).
+      capabilities: taskRunner === undefined ? def.capabilities : { ...def.capabilities, extensions: { ...(def.capabilities as { extensions?: object }).extensions, [TASKS_EXTENSION]: {} } },
       ...(def.instructions !== undefined ? { instructions: def.instructions } : {}),
       cacheHints,
     });
     if (def.capabilities.tools) {
       server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
       server.setRequestHandler('tools/call', (req, ctx) => callTool(req.params.name, req.params.arguments, ctx, server) as never);
+      if (taskRunner !== undefined) {
+        registerTaskMethods(server, {
+          store: taskRunner.store,
+          ownerOf: principalKey,
+          answerProblem: (toolName, responses) => {
+            const tool = tools.get(toolName);
+            return tool === undefined ? undefined : answerProblem(tool, responses);
+          },
+        });
+      }
     }
     if (def.capabilities.resources) {
       server.setRequestHandler('resources/list', (req) => page(pages.resources, req.params?.cursor, (items) => ({ resources: items })));

@@ -1,6 +1,7 @@
 // What generated code hands the runtime: the server's wire definitions as data.
 import type { Implementation, Prompt, Resource, ResourceTemplateType, ServerCapabilities, Tool } from '@modelcontextprotocol/server';
 import type { HeaderDeclaration } from '../shared/header-values.js';
+import type { TaskSettings } from './tasks/runner.js';
 
 export interface CacheHintSpec {
   readonly ttlMs: number;
@@ -28,6 +29,8 @@ export interface ToolSpec {
   readonly timeoutMs?: number;
   /** Scopes a token needs to call the tool (403 insufficient_scope otherwise). */
   readonly scopes?: readonly string[];
+  /** Runs as a task (io.modelcontextprotocol/tasks) for clients that declare the extension. */
+  readonly task?: TaskSettings;
 }
 
 export interface ResourceSpec {

@@ -17,3 +17,6 @@ export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './mcpgen-server.js';
 export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';
 export { MissingRequiredClientCapabilityError, ProtocolError } from '@modelcontextprotocol/server';
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-store.js';
+export { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './tasks/store.js';
+export type { TaskSettings } from './tasks/runner.js';
