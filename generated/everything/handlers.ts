@@ -4,7 +4,8 @@
 // The conformance suite's fixtures (github:modelcontextprotocol/conformance, everything-server),
 // implemented on the generated EverythingHandlers.
 import { createHmac, randomUUID } from 'node:crypto';
-import { MissingRequiredClientCapabilityError, ProtocolError, PublicError, type RequestContext } from '@mcpgen/runtime/server';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MissingRequiredClientCapabilityError, ProtocolError, PublicError, toolError, type RequestContext } from '@mcpgen/runtime/server';
 import type { EverythingHandlers } from './server.js';
 
 const IMAGE = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
@@ -162,4 +163,38 @@ export const handlers: EverythingHandlers = {
     return ctx.inputRequired({ user_context: form('What context should the prompt use?', { context: { type: 'string' } }, ['context']) });
   },
   complete: () => [],
+  // Tasks (io.modelcontextprotocol/tasks): the same handlers as synchronous tools; the spec's `task:`
+  // makes the runtime run them as tasks, their ctx.signal aborts on tasks/cancel.
+  greet: ({ name }) => text(`Hello, ${name}!`),
+  async slowCompute({ seconds = 0, label = 'result' }, ctx) {
+    if (seconds > 0) await sleep(seconds * 1000, undefined, { signal: ctx.signal });
+    return text(`Computed ${label} after ${seconds} s`);
+  },
+  async failingJob(_args, ctx) {
+    await sleep(1000, undefined, { signal: ctx.signal });
+    return toolError('failing_job: the job failed');
+  },
+  async protocolErrorJob() {
+    await sleep(100);
+    throw new ProtocolError(-32603, 'protocol_error_job: internal failure');
+  },
+  confirmDelete({ filename }, ctx) {
+    const answer = ctx.elicit.confirm.response;
+    if (answer === undefined) return ctx.elicit.confirm.ask({ message: `Delete ${filename}?` });
+    return text(answer.action === 'accept' && answer.content.confirm === true ? `Deleted ${filename}` : `Kept ${filename}`);
+  },
+  multiInput(_args, ctx) {
+    const { name, confirm } = ctx.elicit;
+    if (name.response === undefined || confirm.response === undefined) {
+      // Both questions at once: the task shows two pending input requests.
+      return ctx.inputRequired({ ...name.ask().inputRequests, ...confirm.ask().inputRequests } as Parameters<RequestContext['inputRequired']>[0]);
+    }
+    const who = name.response.action === 'accept' ? (name.response.content.name ?? 'someone') : 'someone';
+    return text(`${who} ${confirm.response.action === 'accept' && confirm.response.content.confirm === true ? 'confirmed' : 'did not confirm'}`);
+  },
+  testToolWithTask(_args, ctx) {
+    // user_name is gathered by MRTR before the task exists (task.beforeTask in the spec).
+    const answer = ctx.elicit.user_name.response;
+    return text(answer?.action === 'accept' ? `Hello, ${answer.content.name}!` : 'Hello, stranger!');
+  },
 };

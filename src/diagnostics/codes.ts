@@ -43,6 +43,10 @@ export const CODES = {
   MCPG074: { severity: 'error', title: '`scopes` on a tool, resource, template or prompt while the spec has no `auth` section' },
   MCPG075: { severity: 'error', title: 'scope name is not an OAuth scope-token, or is `offline_access` (never advertised by a resource server)' },
   MCPG076: { severity: 'warning', title: '`auth.documentation` is not an absolute http(s) URL' },
+  MCPG080: { severity: 'error', title: '`task.beforeTask` names a key the tool does not declare under `elicit`' },
+  MCPG081: { severity: 'error', title: '`task.pollIntervalMs` is longer than `task.ttlMs` (the task expires before the first poll)' },
+  MCPG082: { severity: 'error', title: 'task settings on a tool whose `task.support` is `never`' },
+  MCPG083: { severity: 'warning', title: "a task tool's `timeoutMs` is longer than its `task.ttlMs` (the record expires while the handler runs)" },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -2,9 +2,10 @@ import { createHash } from 'node:crypto';
 import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
 import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared';
+import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/task-defaults.js';
 import type { JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
 import type { SpecView } from '../validate/view.js';
-import type { AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, ToolModel } from './ir.js';
+import type { AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, TaskModel, ToolModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
 export const DEFAULT_LIST_CACHE: CacheHintModel = { ttlMs: 0, cacheScope: 'public' };
@@ -136,6 +137,19 @@ function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel
     progress: t.progress ?? false,
     ...opt('timeoutMs', t.timeoutMs),
     scopes: t.scopes ?? [],
+    ...opt('task', taskOf(t.task)),
+  };
+}
+
+function taskOf(raw: RawTool['task']): TaskModel | undefined {
+  const settings = typeof raw === 'string' ? { support: raw } : raw;
+  const support = settings === undefined ? 'never' : (settings.support ?? 'optional');
+  if (settings === undefined || support === 'never') return undefined;
+  return {
+    support,
+    ttlMs: settings.ttlMs ?? DEFAULT_TASK_TTL_MS,
+    pollIntervalMs: settings.pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS,
+    beforeTask: settings.beforeTask ?? [],
   };
 }
 

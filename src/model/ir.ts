@@ -102,6 +102,16 @@ export interface ToolModel {
   readonly timeoutMs?: number;
   /** Scopes a token needs to call it (empty: none beyond `auth.requiredScopes`). */
   readonly scopes: readonly string[];
+  /** Present when the tool can run as a task (`task:` other than `never`), defaults filled in. */
+  readonly task?: TaskModel;
+}
+
+export interface TaskModel {
+  readonly support: 'optional' | 'required';
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  /** `elicit` keys gathered by MRTR rounds before the task is created. */
+  readonly beforeTask: readonly string[];
 }
 
 export interface ResourceModel {

@@ -8,6 +8,7 @@ import { checkIcons } from './rules/icons.js';
 import { checkJsonSchemas } from './rules/json-schema.js';
 import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
+import { checkTasks } from './rules/tasks.js';
 import { checkUriFields } from './rules/uris.js';
 import { checkMcpHeaders } from './rules/x-mcp-header.js';
 import { validateSpecFormat } from './spec-format.js';
@@ -25,6 +26,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkElicit,
   checkCapabilities,
   checkAuth,
+  checkTasks,
 ];
 
 export interface ValidationResult {

@@ -51,6 +51,17 @@ export interface RawTool {
   readonly progress?: boolean;
   readonly timeoutMs?: number;
   readonly scopes?: readonly string[];
+  /** Runs as a task (io.modelcontextprotocol/tasks): the support level alone, or the full settings. */
+  readonly task?: RawTaskSupport | RawTask;
+}
+
+export type RawTaskSupport = 'never' | 'optional' | 'required';
+
+export interface RawTask {
+  readonly support?: RawTaskSupport;
+  readonly ttlMs?: number;
+  readonly pollIntervalMs?: number;
+  readonly beforeTask?: readonly string[];
 }
 
 export interface RawResource {

@@ -21,6 +21,11 @@ const AUTH_SCENARIOS = [
   'pre-registration', 'resource-mismatch', 'offline-access-scope', 'offline-access-not-supported', 'authorization-server-migration', 'iss-supported',
   'iss-not-advertised', 'iss-supported-missing', 'iss-wrong-issuer', 'iss-unexpected', 'iss-normalized', 'metadata-issuer-mismatch',
 ].map((name) => `auth/${name}`);
+// The io.modelcontextprotocol/tasks server scenarios with checks (tasks-status-notifications has none yet).
+const TASKS_SCENARIOS = [
+  'tasks-lifecycle', 'tasks-capability-negotiation', 'tasks-wire-fields', 'tasks-request-state-removal', 'tasks-mrtr-input',
+  'tasks-request-headers', 'tasks-dispatch-and-envelope', 'tasks-required-task-error', 'tasks-mrtr-composition',
+];
 
 afterAll(async () => {
   await Promise.all(running.map((r) => r.stop()));
@@ -70,6 +75,8 @@ describe('official conformance suite, 2026-07-28 requirements', () => {
     for (const scenario of ['server-stateless', 'http-header-validation', 'http-custom-header-server-validation', 'caching', 'dns-rebinding-protection', 'json-schema-2020-12', 'sep-2164-resource-not-found', 'input-required-result-tampered-state']) {
       expect(output, scenario).toMatch(new RegExp(`^✓ ${scenario}: \\d+ passed, 0 failed`, 'm'));
     }
+    // The tasks extension (SEP-2663): reported, not scored by the suite, so asserted here one by one.
+    for (const scenario of TASKS_SCENARIOS) expect(output, scenario).toMatch(new RegExp(`^✓ ${scenario}: [1-9]\\d* passed, 0 failed`, 'm'));
   }, 300_000);
 
   it('client scenarios pass with the generated client runtime', async () => {

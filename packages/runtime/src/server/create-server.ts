@@ -23,7 +23,7 @@ import { bindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateK
 import { createValidatorCompiler, type Validator } from './validators.js';
 import { MemoryTaskStore } from './tasks/memory-store.js';
 import { registerTaskMethods } from './tasks/methods.js';
-import { TaskRunner, type TaskSettings } from './tasks/runner.js';
+import { TaskRunner, TaskStopped, type TaskSettings } from './tasks/runner.js';
 import { TaskAwareServer, TaskCreated } from './tasks/server-class.js';
 import type { TaskStore } from './tasks/store.js';
 import { createTaskResult, declaresTasks, missingTasksCapability, TASKS_EXTENSION } from './tasks/wire.js';
@@ -245,6 +245,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       if (c.kind === 'timeout') return errorResult(`Tool ${name} timed out after ${(e as ToolTimeout).ms} ms`);
       if (c.kind === 'protocol') throw e;
       if (c.kind === 'public') return errorResult(c.message);
+      // A task stopped on purpose (tasks/cancel, TTL): the handler's AbortError is no failure to report.
+      if (abort.signal.reason instanceof TaskStopped) return errorResult(`Tool ${name} was stopped`);
       onError(e, `tool ${name}`);
       return errorResult(`Tool ${name} failed`);
     } finally {

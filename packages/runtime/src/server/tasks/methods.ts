@@ -17,26 +17,24 @@ export interface TaskMethodHooks {
 
 interface TaskParams {
   readonly taskId: string;
-  readonly inputResponses?: Record<string, unknown>;
 }
 
-/** A hand-written Standard Schema (the SDK's custom-method contract): `taskId` string, optional `inputResponses` object. */
-function paramsSchema(withResponses: boolean): StandardSchemaV1<unknown, TaskParams> {
-  return {
-    '~standard': {
-      version: 1,
-      vendor: 'mcpgen',
-      validate(value: unknown) {
-        const v = value as { taskId?: unknown; inputResponses?: unknown } | undefined;
-        if (typeof v !== 'object' || v === null || typeof v.taskId !== 'string') return { issues: [{ message: 'params.taskId must be a string', path: ['taskId'] }] };
-        if (withResponses && (typeof v.inputResponses !== 'object' || v.inputResponses === null || Array.isArray(v.inputResponses))) {
-          return { issues: [{ message: 'params.inputResponses must be an object', path: ['inputResponses'] }] };
-        }
-        return { value: v as TaskParams };
-      },
+/**
+ * A hand-written Standard Schema (the SDK's custom-method contract) for `{ taskId: string }`. tasks/update's
+ * `inputResponses` is lifted out of params by the SDK (as on any 2026-07-28 request): it arrives in
+ * `ctx.mcpReq.inputResponses`.
+ */
+const PARAMS: StandardSchemaV1<unknown, TaskParams> = {
+  '~standard': {
+    version: 1,
+    vendor: 'mcpgen',
+    validate(value: unknown) {
+      const v = value as { taskId?: unknown } | undefined;
+      if (typeof v !== 'object' || v === null || typeof v.taskId !== 'string') return { issues: [{ message: 'params.taskId must be a string', path: ['taskId'] }] };
+      return { value: v as TaskParams };
     },
-  };
-}
+  },
+};
 
 export function registerTaskMethods(server: Server, hooks: TaskMethodHooks): void {
   const { store } = hooks;
@@ -49,15 +47,15 @@ export function registerTaskMethods(server: Server, hooks: TaskMethodHooks): voi
     return record;
   }
 
-  server.setRequestHandler('tasks/get', { params: paramsSchema(false) }, async (params, ctx) => detailedTask(await taskOf('tasks/get', params.taskId, ctx)));
+  server.setRequestHandler('tasks/get', { params: PARAMS }, async (params, ctx) => detailedTask(await taskOf('tasks/get', params.taskId, ctx)));
 
-  server.setRequestHandler('tasks/update', { params: paramsSchema(true) }, async (params, ctx) => {
+  server.setRequestHandler('tasks/update', { params: PARAMS }, async (params, ctx) => {
     const record = await taskOf('tasks/update', params.taskId, ctx);
     if (record.status !== 'input_required') return {};
     // Only keys still outstanding count; others (never issued, answered, superseded) are ignored.
     const outstanding = { ...(record.inputRequests ?? {}) };
     const accepted: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(params.inputResponses ?? {})) {
+    for (const [key, value] of Object.entries(ctx.mcpReq.inputResponses ?? {})) {
       if (!Object.hasOwn(outstanding, key)) continue;
       accepted[key] = value;
       delete outstanding[key];
@@ -72,7 +70,7 @@ export function registerTaskMethods(server: Server, hooks: TaskMethodHooks): voi
     return {};
   });
 
-  server.setRequestHandler('tasks/cancel', { params: paramsSchema(false) }, async (params, ctx) => {
+  server.setRequestHandler('tasks/cancel', { params: PARAMS }, async (params, ctx) => {
     const record = await taskOf('tasks/cancel', params.taskId, ctx);
     if (TERMINAL_STATUSES.has(record.status)) return {};
     // Marked at once (the status event stops the handler wherever it runs); a handler that finishes

@@ -40,6 +40,9 @@ export interface StartTask {
   readonly step: TaskStep;
 }
 
+/** Why a task's handler signal aborted: cancelled, expired or the server closing (not a handler failure). */
+export class TaskStopped extends Error {}
+
 interface Running {
   readonly abort: AbortController;
   /** Keys of the current round's input requests not answered yet. */
@@ -77,7 +80,7 @@ export class TaskRunner {
     this.#running.set(record.taskId, running);
     running.abort.signal.addEventListener('abort', () => running.wake?.(), { once: true });
     // Past its TTL the record is gone: stop the handler and forget the task.
-    const expiry = setTimeout(() => running.abort.abort(new Error('task expired')), request.settings.ttlMs);
+    const expiry = setTimeout(() => running.abort.abort(new TaskStopped('task expired')), request.settings.ttlMs);
     expiry.unref();
     void this.#run(record.taskId, request, running).finally(() => {
       clearTimeout(expiry);
@@ -94,7 +97,7 @@ export class TaskRunner {
 
   close(): void {
     this.#unsubscribe();
-    for (const r of this.#running.values()) r.abort.abort(new Error('server closing'));
+    for (const r of this.#running.values()) r.abort.abort(new TaskStopped('server closing'));
   }
 
   async #run(taskId: string, request: StartTask, running: Running): Promise<void> {
@@ -104,7 +107,7 @@ export class TaskRunner {
     const statusMessage = async (message: string) => {
       if (signal.aborted) return;
       const updated = await this.store.update(taskId, { statusMessage: message });
-      if (updated === undefined) running.abort.abort(new Error('task ended'));
+      if (updated === undefined) running.abort.abort(new TaskStopped('task ended'));
     };
     try {
       for (;;) {
@@ -137,13 +140,13 @@ export class TaskRunner {
     if (event.type === 'status') {
       // Any instance may end the task (tasks/cancel): stop our handler when it is no longer live.
       const running = this.#running.get(event.record.taskId);
-      if (running !== undefined && event.record.status === 'cancelled') running.abort.abort(new Error('task cancelled'));
+      if (running !== undefined && event.record.status === 'cancelled') running.abort.abort(new TaskStopped('task cancelled'));
       return;
     }
     const running = this.#running.get(event.taskId);
     if (running === undefined) return;
     if (event.type === 'cancel') {
-      running.abort.abort(new Error('task cancelled'));
+      running.abort.abort(new TaskStopped('task cancelled'));
       return;
     }
     for (const [key, value] of Object.entries(event.responses)) {
