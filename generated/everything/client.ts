@@ -2,7 +2,7 @@
 // Spec sha256: eb100b07008f6fd849370674a2d01374aec35fa7f5eec35d7af3bfadb54a736b
 // Regenerate: npx mcpgen generate
 
-import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient, type ReadResourceResult, type ToolCallResult, type ToolStart } from '@mcpgen/runtime/client';
+import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient, type ReadResourceResult, type ToolCallResult, type ToolStart } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { ConfirmDeleteInput, FailingJobInput, GreetInput, JsonSchema202012ToolInput, MultiInputInput, ProtocolErrorJobInput, SlowComputeInput, TemplateVariables, TestAudioContentInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestHeaderParamInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultPromptPromptArgs, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestPromptWithArgumentsPromptArgs, TestPromptWithEmbeddedResourcePromptArgs, TestPromptWithImagePromptArgs, TestSimplePromptPromptArgs, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithProgressInput, TestToolWithTaskInput, TestTriggerPromptChangeInput, TestTriggerToolChangeInput } from './types.js';
 

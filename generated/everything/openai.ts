@@ -2,7 +2,7 @@
 // Spec sha256: eb100b07008f6fd849370674a2d01374aec35fa7f5eec35d7af3bfadb54a736b
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { EverythingClient } from './client.js';
 import type { ConfirmDeleteInput, FailingJobInput, GreetInput, JsonSchema202012ToolInput, MultiInputInput, ProtocolErrorJobInput, SlowComputeInput, TestAudioContentInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestHeaderParamInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithProgressInput, TestToolWithTaskInput, TestTriggerPromptChangeInput, TestTriggerToolChangeInput } from './types.js';

@@ -2,7 +2,7 @@
 // Spec sha256: ec1d38e165f1ca23ffe1b4e088281e5d70b8a5fcadd1952eeed2dd3c9c28b199
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { FilesClient } from './client.js';
 import type { SearchFilesInput } from './types.js';

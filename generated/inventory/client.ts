@@ -2,7 +2,7 @@
 // Spec sha256: 33839f9382583a1d86cf161bd72edfb1319f37b3231fb616655477b5d7725b57
 // Regenerate: npx mcpgen generate
 
-import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ReadResourceResult, type ToolCallResult } from '@mcpgen/runtime/client';
+import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ReadResourceResult, type ToolCallResult } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { DiscontinueInput, DiscontinueOutput, ItemVariables, RestockInput, RestockOutput } from './types.js';
 

@@ -2,7 +2,7 @@
 // Spec sha256: 33839f9382583a1d86cf161bd72edfb1319f37b3231fb616655477b5d7725b57
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { InventoryClient } from './client.js';
 import type { DiscontinueInput, RestockInput } from './types.js';

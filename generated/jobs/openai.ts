@@ -2,7 +2,7 @@
 // Spec sha256: 1080f7259c894716efba69fabb4f8de8b04e494e60184940f4e4d4dbff1a1d77
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { JobsClient } from './client.js';
 import type { CheckFeedInput, ImportFeedInput, PurgeInput, RenderInput, SnapshotInput } from './types.js';

@@ -2,7 +2,7 @@
 // Spec sha256: ab638395d5be6f154a8dea334a8833fa444ac71fd42bb2f1e88ad46218e28b2d
 // Regenerate: npx mcpgen generate
 
-import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient } from '@mcpgen/runtime/client';
+import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { CodeReviewPromptArgs, DailyStandupPromptArgs, SummarizePromptArgs } from './types.js';
 

@@ -2,7 +2,7 @@
 // Spec sha256: 8ef8f61369cf7b49f5588764da15533a381a6be2e6c2ab3ced25c81a26de3841
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { SecureNotesClient } from './client.js';
 import type { AddNoteInput, ListNotesInput, PurgeNotesInput, WhoamiInput } from './types.js';

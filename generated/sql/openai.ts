@@ -2,7 +2,7 @@
 // Spec sha256: ff41333088f97de4399a5baae559b18d613642e93c26e87cb32b5c58d519a459
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { SqlClient } from './client.js';
 import type { ExecuteSqlInput, ListTablesInput } from './types.js';

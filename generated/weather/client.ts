@@ -2,7 +2,7 @@
 // Spec sha256: 5311afa11efd6fec1b32b00e6174fee1d76af112ff7a146e761e81402ab301b6
 // Regenerate: npx mcpgen generate
 
-import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ToolCallResult } from '@mcpgen/runtime/client';
+import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ToolCallResult } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { AddInput, AddOutput, GetAlertsInput, GetAlertsOutput, GetForecastInput, GetForecastOutput } from './types.js';
 

@@ -2,7 +2,7 @@
 // Spec sha256: 5311afa11efd6fec1b32b00e6174fee1d76af112ff7a146e761e81402ab301b6
 // Regenerate: npx mcpgen generate
 
-import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime/client';
+import { dispatchToolCalls, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { WeatherClient } from './client.js';
 import type { AddInput, GetAlertsInput, GetForecastInput } from './types.js';

@@ -72,7 +72,7 @@ export function emitClient(model: ServerModel, file: FileSink): void {
   }
   const name = clientClassName(model);
   file.addImportDeclarations([
-    { moduleSpecifier: '@mcpgen/runtime/client', namedImports: sortImports(runtime) },
+    { moduleSpecifier: '@mcpgen/runtime-client', namedImports: sortImports(runtime) },
     { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },
     ...(types.size > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: [...types].sort() }] : []),
   ]);

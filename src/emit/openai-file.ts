@@ -8,7 +8,7 @@ import { docs, literal } from './doc.js';
 export function emitOpenAi(model: ServerModel, file: FileSink): void {
   const client = clientClassName(model);
   file.addImportDeclarations([
-    { moduleSpecifier: '@mcpgen/runtime/client', namedImports: ['dispatchToolCalls', 'type OpenAiTool', 'type OpenAiToolCall', 'type OpenAiToolMessage', 'toOpenAiTools'] },
+    { moduleSpecifier: '@mcpgen/runtime-client', namedImports: ['dispatchToolCalls', 'type OpenAiTool', 'type OpenAiToolCall', 'type OpenAiToolMessage', 'toOpenAiTools'] },
     { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },
     { moduleSpecifier: './client.js', isTypeOnly: true, namedImports: [client] },
     ...(model.tools.length > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: model.tools.map((t) => t.inputType).sort() }] : []),

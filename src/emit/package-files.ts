@@ -9,7 +9,8 @@ export function packageJson(model: ServerModel): string {
     packageName: `${model.name.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}-mcp`,
     version: model.version,
     description: model.description ?? model.title ?? `${model.name} MCP server`,
-    dependencies: Object.fromEntries(generatedRuntimeDependencies().packages),
+    dependencies: Object.fromEntries(generatedRuntimeDependencies().server.packages),
+    devDependencies: Object.fromEntries(generatedRuntimeDependencies().client.packages),
   });
 }
 
@@ -29,6 +30,7 @@ export function readme(model: ServerModel): string {
     clientName: clientClassName(model),
     legacy: model.legacy,
     install: installLine(),
+    clientInstall: clientInstallLine(),
     tools: model.tools.map((t) => ({ name: codeSpan(t.name), summary: summary(t.title ?? t.description), headers: t.headers.map((h) => codeSpan(`Mcp-Param-${h.header}`)).join(', ') })),
     resources: [...model.resources.map((r) => ({ uri: codeSpan(r.uri), summary: summary(r.title ?? r.description) })), ...model.resourceTemplates.map((t) => ({ uri: codeSpan(t.uriTemplate), summary: summary(t.title ?? t.description) }))],
     prompts: model.prompts.map((p) => ({ name: codeSpan(p.name), summary: summary(p.title ?? p.description) })),
@@ -36,9 +38,14 @@ export function readme(model: ServerModel): string {
   });
 }
 
-/** The exact `npm install` line for what generated code loads (also printed by `generate` when missing). */
+/** The exact `npm install` line for what the generated server loads (also printed by `generate` when missing). */
 export function installLine(): string {
-  return npmInstallLine(generatedRuntimeDependencies().packages);
+  return npmInstallLine(generatedRuntimeDependencies().server.packages);
+}
+
+/** The same for the generated client (client.ts, openai.ts), as dev dependencies. */
+export function clientInstallLine(): string {
+  return npmInstallLine(generatedRuntimeDependencies().client.packages, true);
 }
 
 /** Spec text in Markdown: one line, no HTML, no accidental formatting, invisible characters made visible. */

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, cli, tempDir } from '../helpers.js';
 
-const runtime = JSON.parse(readFileSync(join(ROOT, 'packages/runtime/package.json'), 'utf8')) as { version: string; peerDependencies: Record<string, string> };
+type Pkg = { version: string; peerDependencies: Record<string, string> };
+const runtime = JSON.parse(readFileSync(join(ROOT, 'packages/runtime/package.json'), 'utf8')) as Pkg;
+const runtimeClient = JSON.parse(readFileSync(join(ROOT, 'packages/runtime-client/package.json'), 'utf8')) as Pkg;
 const SPEC = 'mcpgen: 1\nserver: { name: w, version: "1" }\ntools:\n  - name: ping\n';
 
 function project(): string {
@@ -19,13 +21,19 @@ describe('generate: runtime dependencies of the generated code', () => {
     const dir = project();
     const r = await cli(['generate', 'w.yaml', '--out', 'out'], dir);
     expect(r.code).toBe(0);
-    const client = runtime.peerDependencies['@modelcontextprotocol/client'];
+    const client = runtimeClient.peerDependencies['@modelcontextprotocol/client'];
     const server = runtime.peerDependencies['@modelcontextprotocol/server'];
-    expect(r.stderr).toContain(`mcpgen: warning: the code generated in out will not run: @mcpgen/runtime is not installed; @modelcontextprotocol/client is not installed; @modelcontextprotocol/server is not installed`);
-    expect(r.stderr).toContain(`\n  npm install @mcpgen/runtime@${runtime.version} '@modelcontextprotocol/client@${client}' '@modelcontextprotocol/server@${server}'\n`);
+    expect(r.stderr).toContain(
+      'mcpgen: warning: the code generated in out will not run: @mcpgen/runtime is not installed; @modelcontextprotocol/server is not installed; @mcpgen/runtime-client is not installed; @modelcontextprotocol/client is not installed',
+    );
+    // The server half as dependencies, the client half as dev dependencies (a server deploy leaves it out).
+    expect(r.stderr).toContain(`\n  npm install @mcpgen/runtime@${runtime.version} '@modelcontextprotocol/server@${server}'\n`);
+    expect(r.stderr).toContain(`\n  npm install --save-dev @mcpgen/runtime-client@${runtimeClient.version} '@modelcontextprotocol/client@${client}'   # client.ts, openai.ts`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     // The generated package.json names the same packages and versions.
-    expect(JSON.parse(readFileSync(join(dir, 'out/w/package.json'), 'utf8')).dependencies).toEqual({ '@mcpgen/runtime': runtime.version, '@modelcontextprotocol/client': client, '@modelcontextprotocol/server': server });
+    const pkg = JSON.parse(readFileSync(join(dir, 'out/w/package.json'), 'utf8')) as { dependencies: unknown; devDependencies: unknown };
+    expect(pkg.dependencies).toEqual({ '@mcpgen/runtime': runtime.version, '@modelcontextprotocol/server': server });
+    expect(pkg.devDependencies).toEqual({ '@mcpgen/runtime-client': runtimeClient.version, '@modelcontextprotocol/client': client });
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -38,16 +46,18 @@ describe('generate: runtime dependencies of the generated code', () => {
     install('@mcpgen/runtime', '0.0.1');
     install('@modelcontextprotocol/client', '2.4.0');
     install('@modelcontextprotocol/server', '2.4.0');
+    install('@mcpgen/runtime-client', runtimeClient.version);
     const r = await cli(['generate', 'w.yaml', '--out', 'out'], dir);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`@mcpgen/runtime is 0.0.1, this mcpgen generates for ${runtime.version}`);
     expect(r.stderr).toContain(`\n  npm install @mcpgen/runtime@${runtime.version}\n`);
+    expect(r.stderr).not.toContain('--save-dev');
     install('@mcpgen/runtime', runtime.version);
     expect((await cli(['generate', 'w.yaml', '--out', 'out'], dir)).stderr).not.toContain('mcpgen: warning');
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('is quiet in this repository, where the workspace links @mcpgen/runtime', async () => {
+  it('is quiet in this repository, where the workspaces link @mcpgen/runtime and @mcpgen/runtime-client', async () => {
     const r = await cli(['generate', '--check']);
     expect(r.code).toBe(0);
     expect(r.stderr).not.toContain('npm install');

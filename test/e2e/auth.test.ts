@@ -149,7 +149,7 @@ describe('the generated client with the runtime\'s OAuth providers', () => {
   type SecureNotesClient = import('../../generated/secure-notes/client.js').SecureNotesClient;
   const connect = async (url: string, scope: string, auth?: (p: OAuthClientProvider) => object) => {
     const { SecureNotesClient } = await importCompiled<{ SecureNotesClient: typeof import('../../generated/secure-notes/client.js').SecureNotesClient }>('secure-notes', 'client.js');
-    const { clientCredentials } = await import('../../packages/runtime/src/client/index.js');
+    const { clientCredentials } = await import('../../packages/runtime-client/src/index.js');
     const provider = clientCredentials({ clientId: M2M.clientId, clientSecret: M2M.clientSecret, scope, expectedIssuer: as.issuer });
     const client: SecureNotesClient = await SecureNotesClient.connect({ url, auth: (auth?.(provider) ?? provider) as never }, { negotiation: 'modern' });
     return { client, provider };

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WeatherClient as WeatherClientType } from '../../generated/weather/client.js';
 import type { createWeatherServer as CreateWeatherServer, WeatherHandlers } from '../../generated/weather/server.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
-import { authorizationCode, clientCredentials, finishAuthorization, InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } from '../../packages/runtime/src/client/index.js';
+import { authorizationCode, clientCredentials, finishAuthorization, InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } from '../../packages/runtime-client/src/index.js';
 import { FakeAuthorizationServer, ProtectedGate, type FakeAsOptions } from '../support/fake-oauth.js';
 import { importCompiled, ROOT } from '../support/servers.js';
 

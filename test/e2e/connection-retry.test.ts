@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlClient as SqlClientType } from '../../generated/sql/client.js';
-import type { ClientOptions } from '../../packages/runtime/src/client/index.js';
+import type { ClientOptions } from '../../packages/runtime-client/src/index.js';
 import { startDroppingProxy, type DroppingProxy } from '../support/dropping-proxy.js';
 import { importCompiled, ROOT, startScript, type HttpProcess } from '../support/servers.js';
 

@@ -5,7 +5,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { JobsClient as JobsClientType } from '../../generated/jobs/client.js';
-import { ProtocolError, type ClientOptions, type TaskState } from '../../packages/runtime/src/client/index.js';
+import { ProtocolError, type ClientOptions, type TaskState } from '../../packages/runtime-client/src/index.js';
 import { readFileSync } from 'node:fs';
 import { createAjv } from '../../packages/runtime/src/shared/ajv.js';
 import { ROOT } from '../helpers.js';

@@ -1,10 +1,10 @@
 // The client the conformance suite drives: `conformance client --command "node this-file"` appends the
 // server URL and sets MCP_CONFORMANCE_SCENARIO (and MCP_CONFORMANCE_CONTEXT). It is a generic host
-// built on the generated clients' base class (@mcpgen/runtime/client): it takes the server's live tool
+// built on the generated clients' base class (@mcpgen/runtime-client): it takes the server's live tool
 // definitions, as a host that was not generated for this server would, and exercises what the
 // scenario serves.
 import { CrossAppAccessProvider, requestJwtAuthorizationGrant } from '@modelcontextprotocol/client';
-import { authorizationCode, clientCredentials, McpgenClient, privateKeyJwt } from '@mcpgen/runtime/client';
+import { authorizationCode, clientCredentials, McpgenClient, privateKeyJwt } from '@mcpgen/runtime-client';
 
 class HostClient extends McpgenClient {
   constructor() {

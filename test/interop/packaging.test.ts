@@ -1,4 +1,4 @@
-// What README's "Use mcpgen in your project" says, done for real: the two packages packed from this
+// What README's "Use mcpgen in your project" says, done for real: the three packages packed from this
 // repository, installed into an empty service in a temporary directory (outside the repository, so
 // nothing resolves from its node_modules) by README's own commands, a server generated from
 // `mcpgen init`'s spec, compiled by the service's TypeScript, installed for production with
@@ -14,7 +14,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.js';
 import { startScript } from '../support/servers.js';
 
-const NEVER_IN_PRODUCTION = ['ts-morph', 'typescript', 'handlebars', 'yaml', 'minimatch', 'mcpgen'];
+// The generator and everything it loads, and the client half (a dev dependency of a service that deploys its server).
+const NEVER_IN_PRODUCTION = ['ts-morph', 'typescript', 'handlebars', 'yaml', 'minimatch', 'mcpgen', '@mcpgen/runtime-client', '@modelcontextprotocol/client'];
 const MODERN: ClientOptions = { versionNegotiation: { mode: { pin: '2026-07-28' } } };
 
 // npm run exports npm_* settings (prefix, package name…) that would point npm back at this repository.
@@ -70,10 +71,14 @@ describe('a downstream service, set up as README says', () => {
   it('installs, generates, compiles, deploys without dev dependencies, and serves the official client over stdio and HTTP', async () => {
     const packs = join(tmp, 'packs');
     mkdirSync(packs);
-    run(ROOT, 'npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packs, '--workspace', '@mcpgen/runtime']);
+    for (const workspace of ['@mcpgen/runtime', '@mcpgen/runtime-client']) run(ROOT, 'npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packs, '--workspace', workspace]);
     run(ROOT, 'npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packs]);
     const version = (JSON.parse(readFileSync(join(ROOT, 'packages/runtime/package.json'), 'utf8')) as { version: string }).version;
-    const tarballs = new Map([[`@mcpgen/runtime@${version}`, join(packs, `mcpgen-runtime-${version}.tgz`)], [`mcpgen@${version}`, join(packs, `mcpgen-${version}.tgz`)]]);
+    const tarballs = new Map([
+      [`@mcpgen/runtime@${version}`, join(packs, `mcpgen-runtime-${version}.tgz`)],
+      [`@mcpgen/runtime-client@${version}`, join(packs, `mcpgen-runtime-client-${version}.tgz`)],
+      [`mcpgen@${version}`, join(packs, `mcpgen-${version}.tgz`)],
+    ]);
 
     const svc = join(tmp, 'svc');
     mkdirSync(svc);
@@ -92,7 +97,7 @@ describe('a downstream service, set up as README says', () => {
         expect(run(svc, 'npx', ['mcpgen', 'generate', '--check'])).not.toContain('npm install');
       }
     }
-    expect(substituted, 'README installs both packages by name@version').toBe(2);
+    expect(substituted, 'README installs the three packages by name@version').toBe(3);
     const main = join(svc, 'generated/hello/dist/main.js');
     expect(existsSync(main)).toBe(true);
 
@@ -144,8 +149,8 @@ describe('a downstream service, set up as README says', () => {
     }
     const mb = (n: number) => (n / 1e6).toFixed(2);
     process.stdout.write(`production node_modules: mcpgen service ${mb(sizes.mcpgen!)} MB (${production.length} packages); SDK server only ${mb(sizes.sdkServer!)} MB; SDK server + client ${mb(sizes.sdkServerAndClient!)} MB\n`);
-    // What mcpgen adds over the same SDK packages: the runtime, ajv and ajv-formats.
-    expect(sizes.mcpgen! - sizes.sdkServerAndClient!).toBeLessThan(3e6);
+    // What mcpgen adds to a server deploy over the SDK server alone: the runtime, ajv, ajv-formats and jose.
+    expect(sizes.mcpgen! - sizes.sdkServer!).toBeLessThan(3e6);
   }, 480_000);
 });
 

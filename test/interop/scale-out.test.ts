@@ -4,7 +4,7 @@
 import { createClient } from '@redis/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InventoryClient as InventoryClientType } from '../../generated/inventory/client.js';
-import type { ChangeNotification, Subscription } from '../../packages/runtime/src/client/index.js';
+import type { ChangeNotification, Subscription } from '../../packages/runtime-client/src/index.js';
 import { startNginx, type Nginx, type NginxOptions } from '../support/nginx.js';
 import { freePort, waitFor } from '../support/ports.js';
 import { startRedis, type RedisServer } from '../support/redis.js';

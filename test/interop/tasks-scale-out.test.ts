@@ -5,7 +5,7 @@
 // which instance answered each leg.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobsClient as JobsClientType } from '../../generated/jobs/client.js';
-import type { TaskState } from '../../packages/runtime/src/client/index.js';
+import type { TaskState } from '../../packages/runtime-client/src/index.js';
 import { startNginx, type Nginx } from '../support/nginx.js';
 import { freePort, waitFor } from '../support/ports.js';
 import { startRedis, type RedisServer } from '../support/redis.js';

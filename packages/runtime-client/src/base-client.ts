@@ -1,4 +1,4 @@
-// @mcpgen/runtime/client: the base of generated clients, on the SDK's Client. The SDK sends the per-request
+// @mcpgen/runtime-client: the base of generated clients, on the SDK's Client. The SDK sends the per-request
 // _meta envelope, the standard headers and (given a toolDefinition) Mcp-Param-*; it fulfils MRTR input
 // requests through the elicitation handler. What we add: static tool definitions on every call (no
 // tools/list round trip first), one refresh-and-retry on HeaderMismatch, typed results, listen() as an
@@ -6,7 +6,7 @@
 // and OAuth 2.1 authorization on the SDK's auth() (oauth-fetch.ts, oauth-providers.ts).
 import { Client, ProtocolError, type OAuthClientProvider, StreamableHTTPClientTransport, type CallToolResult, type ContentBlock, type GetPromptResult, type ReadResourceResult, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { expandUriTemplate } from '../shared/uri-template.js';
+import { expandUriTemplate } from '@mcpgen/runtime/shared';
 import { oauthFetch, type ClientAuthOptions } from './oauth-fetch.js';
 import { replayingFetch, replayPolicy, type ConnectionRetry } from './replay-fetch.js';
 import { interceptTaskAnswers, taskFromError, taskHandle, TASKS_EXTENSION, type TaskState, type ToolStart } from './tasks.js';

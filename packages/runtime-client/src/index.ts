@@ -1,4 +1,5 @@
-// @mcpgen/runtime/client: what generated clients build on.
+// @mcpgen/runtime-client: what generated clients build on (kept out of the server runtime, so a service
+// that deploys only its server never installs the client SDK).
 export { McpgenClient, HEADER_MISMATCH, type CallOptions, type ChangeNotification, type ClientOptions, type ClientTarget, type ElicitAnswer, type ElicitRequestInfo, type ListenFilter, type Subscription, type ToolCallResult } from './base-client.js';
 export type { ConnectionRetry } from './replay-fetch.js';
 export { TaskCancelledError, TASKS_EXTENSION, type TaskHandle, type TaskRequestOptions, type TaskState, type TaskStatus, type ToolStart } from './tasks.js';
@@ -6,5 +7,5 @@ export { finishAuthorization, type AuthorizationResponseSource, type ClientAuthO
 export { authorizationCode, clientCredentials, privateKeyJwt, type AuthorizationCodeOptions, type AuthorizationCodeProvider, type ClientCredentialsOptions, type PrivateKeyJwtOptions } from './oauth-providers.js';
 export { InsufficientScopeError, ProtocolError, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 export { dispatchToolCalls, toOpenAiTools, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './openai.js';
-export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '../shared/header-values.js';
+export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '@mcpgen/runtime/shared';
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';
