@@ -159,6 +159,22 @@ describe('Redis task store', () => {
     expect(parseTaskMessage(JSON.stringify({ v: 1, from: 'me', event: { type: 'cancel', taskId: 't' } }), 'me')).toBe('own');
   });
 
+  it('opens no connection until it is used (a server without task tools gets one from REDIS_URL too)', async () => {
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    const clients = async () => String(await raw.sendCommand(['CLIENT', 'LIST'])).trim().split('\n').length;
+    const before = await clients();
+    const idle = await createRedisTaskStore({ url: redis.url, prefix: 'p8' });
+    stores.push(idle);
+    await settle();
+    expect(await clients()).toBe(before);
+    expect(await idle.get('nothing')).toBeUndefined();
+    await idle.ready();
+    expect(await clients()).toBe(before + 2);
+    await idle.close();
+    await raw.close();
+  });
+
   it('Redis killed: calls fail fast instead of hanging; restarted: both instances reconnect and resubscribe, old tasks are gone', async () => {
     const [a, b] = await Promise.all([store('p7'), store('p7')]);
     const r = record();

@@ -11,9 +11,10 @@
 // Events (status, cancel, input): delivered at once to this instance's listeners, then published on a channel
 // that every instance subscribes to; each instance skips its own echo, so a listener hears an event once.
 // Redis down: create/get/update/publish reject at once (no offline queue) — the caller answers an error rather
-// than a task nobody else can see; the connections come back by themselves and resubscribe.
+// than a task nobody else can see; the connections come back by themselves and resubscribe. The connections
+// open on first use (a server without task tools never opens them).
 import { randomUUID } from 'node:crypto';
-import { openRedisPair, type RedisConnection } from '../redis-connection.js';
+import { openRedisPair, type RedisConnection, type RedisPair } from '../redis-connection.js';
 import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
 
 /** Wire format version of records and channel messages; anything of another version is ignored. */
@@ -21,6 +22,7 @@ export const REDIS_TASK_FORMAT_VERSION = 1;
 /** A record (with its result) or an event larger than this is refused rather than stored. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 const MAX_CAS_ATTEMPTS = 32;
+const FIRST_CONNECT_WAIT_MS = 2_000;
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
 // KEYS[1] = the task key; ARGV[1] = the JSON read; ARGV[2] = the patched JSON. 1 = written, 0 = changed or gone.
@@ -46,8 +48,6 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
   const channel = `${prefix}:events`;
   const keyOf = (taskId: string) => `${prefix}:task:${taskId}`;
   const origin = randomUUID();
-  const pair = await openRedisPair({ url: options.url, label: 'redis task store', ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}) });
-  const redis: RedisConnection = pair.client;
   const listeners = new Set<(event: TaskEvent) => void>();
 
   const deliver = (event: TaskEvent) => {
@@ -59,17 +59,34 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       }
     }
   };
-  const connected = (async () => {
-    await pair.connected;
-    await pair.subscriber.subscribe(channel, (message) => {
-      const event = parseTaskMessage(message, origin);
-      if (event !== undefined && event !== 'own') deliver(event);
+  // Connections open on first use: serverOptionsFromEnv hands every server a store when REDIS_URL is set, but
+  // only a server with task tools uses it (its task runner subscribes when the server is built).
+  let opened: { pair: Promise<RedisPair>; connected: Promise<void> } | undefined;
+  const open = () => {
+    if (opened !== undefined) return opened;
+    const pair = openRedisPair({ url: options.url, label: 'redis task store', ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}) });
+    const connected = pair.then(async (p) => {
+      await p.connected;
+      await p.subscriber.subscribe(channel, (message) => {
+        const event = parseTaskMessage(message, origin);
+        if (event !== undefined && event !== 'own') deliver(event);
+      });
     });
-  })();
-  connected.catch(() => {}); // surfaced through ready(); never an unhandled rejection
+    pair.catch((e: unknown) => process.stderr.write(`[mcpgen] redis task store: ${e instanceof Error ? e.message : String(e)}\n`));
+    connected.catch(() => {}); // surfaced through ready() and every call; never an unhandled rejection
+    return (opened = { pair, connected });
+  };
+  // The first call waits for the first connection (bounded: Redis down must not hang it); later ones fail fast.
+  let firstConnection: Promise<unknown> | undefined;
+  const client = async (): Promise<RedisConnection> => {
+    const { pair, connected } = open();
+    firstConnection ??= Promise.race([connected, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS).unref())]).catch(() => {});
+    await firstConnection;
+    return (await pair).client;
+  };
 
   const read = async (taskId: string): Promise<{ json: string; record: TaskRecord } | undefined> => {
-    const json = await redis.get(keyOf(taskId));
+    const json = await (await client()).get(keyOf(taskId));
     if (json === null) return undefined;
     const record = parseRecord(json);
     // Redis expires the key on time; the check covers clocks between instances and a record of another format.
@@ -80,7 +97,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
     deliver(event);
     const message = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, from: origin, event });
     if (message.length > MAX_ENTRY_BYTES) throw new Error(`task event too large (${message.length} bytes)`);
-    await redis.publish(channel, message);
+    await (await client()).publish(channel, message);
   };
 
   return {
@@ -89,7 +106,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
       const expiresAt = Date.parse(record.createdAt) + record.ttlMs;
       if (!Number.isFinite(expiresAt)) throw new Error('task record has no valid createdAt/ttlMs');
-      const written = await redis.set(keyOf(record.taskId), json, { condition: 'NX', expiration: { type: 'PXAT', value: expiresAt } });
+      const written = await (await client()).set(keyOf(record.taskId), json, { condition: 'NX', expiration: { type: 'PXAT', value: expiresAt } });
       if (written !== 'OK') throw new Error(`task ${record.taskId} already exists`);
     },
     async get(taskId) {
@@ -102,7 +119,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
         const next: TaskRecord = { ...current.record, ...patch, lastUpdatedAt: new Date().toISOString() };
         const json = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, record: next });
         if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
-        const written = await redis.eval(COMPARE_AND_SET, { keys: [keyOf(taskId)], arguments: [current.json, json] });
+        const written = await (await client()).eval(COMPARE_AND_SET, { keys: [keyOf(taskId)], arguments: [current.json, json] });
         if (written !== 1) continue; // another instance wrote in between (or it expired): read again
         if (patch.status !== undefined && patch.status !== current.record.status) {
           // The record is durable already; a lost status event only delays notifications, pollers still see it.
@@ -114,13 +131,14 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
     },
     publish,
     subscribe(listener) {
+      open();
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
-    ready: () => connected,
+    ready: () => open().connected,
     async close() {
       listeners.clear();
-      await pair.close();
+      if (opened !== undefined) await (await opened.pair.catch(() => undefined))?.close();
     },
   };
 }
