@@ -114,13 +114,7 @@ export abstract class McpgenClient {
     this.#onElicit = onElicit;
     if (onElicit !== undefined) {
       sdk.setRequestHandler('elicitation/create', async (req) => {
-        const p = req.params as Record<string, unknown>;
-        const answer = await onElicit({
-          mode: p.mode === 'url' ? 'url' : 'form',
-          message: String(p.message ?? ''),
-          ...(p.requestedSchema !== undefined ? { requestedSchema: p.requestedSchema as Record<string, unknown> } : {}),
-          ...(typeof p.url === 'string' ? { url: p.url } : {}),
-        });
+        const answer = await onElicit(elicitRequestInfo(req.params as Record<string, unknown>));
         return answer as never;
       });
     }
@@ -237,6 +231,16 @@ export abstract class McpgenClient {
   async close(): Promise<void> {
     await this.#sdk?.close();
   }
+}
+
+/** An elicitation request's params as onElicit sees them (MRTR rounds and task input alike). */
+export function elicitRequestInfo(p: Readonly<Record<string, unknown>>): ElicitRequestInfo {
+  return {
+    mode: p.mode === 'url' ? 'url' : 'form',
+    message: String(p.message ?? ''),
+    ...(typeof p.requestedSchema === 'object' && p.requestedSchema !== null ? { requestedSchema: p.requestedSchema as Record<string, unknown> } : {}),
+    ...(typeof p.url === 'string' ? { url: p.url } : {}),
+  };
 }
 
 function toolCallResult<O>(raw: CallToolResult): ToolCallResult<O> {

@@ -9,7 +9,7 @@
 // tasks/get|update|cancel go through the SDK's request(), which sends the envelope and mirrors params.taskId into
 // Mcp-Name itself.
 import { ProtocolError, type CallToolResult, type Client, type StandardSchemaV1, type Transport } from '@modelcontextprotocol/client';
-import type { ElicitAnswer, ElicitRequestInfo } from './base-client.js';
+import { elicitRequestInfo, type ElicitAnswer, type ElicitRequestInfo } from './base-client.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Private: marks a task answer re-shaped by the tap; never sent nor received on the wire. */
@@ -152,14 +152,7 @@ async function answerInputs(pending: readonly [string, { readonly method: string
     if (request.method !== 'elicitation/create' || onElicit === undefined) {
       throw new UnanswerableInput(`the task asks for ${request.method} input this client cannot give (no ${onElicit === undefined ? 'onElicit' : `${request.method} support`})`);
     }
-    const p = request.params ?? {};
-    const answer = await onElicit({
-      mode: p.mode === 'url' ? 'url' : 'form',
-      message: String(p.message ?? ''),
-      ...(typeof p.requestedSchema === 'object' && p.requestedSchema !== null ? { requestedSchema: p.requestedSchema as Record<string, unknown> } : {}),
-      ...(typeof p.url === 'string' ? { url: p.url } : {}),
-    });
-    out[key] = answer;
+    out[key] = await onElicit(elicitRequestInfo(request.params ?? {}));
   }
   return out;
 }
