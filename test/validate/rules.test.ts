@@ -72,6 +72,10 @@ const CASES: Record<string, Want[]> = {
   'MCPG074-scopes-without-auth.yaml': [{ code: 'MCPG074', line: 5, column: 5, message: 'this entry lists `scopes`, but the spec has no `auth:` section' }],
   'MCPG075-offline-access.yaml': [{ code: 'MCPG075', line: 6, column: 5, message: 'scope "offline_access" is `offline_access`' }],
   'MCPG076-documentation.yaml': [{ code: 'MCPG076', line: 5, column: 18, message: 'auth.documentation "docs/auth.md" is not an absolute http(s) URL' }],
+  'MCPG080-before-task.yaml': [{ code: 'MCPG080', line: 11, column: 45, message: 'task.beforeTask names "user_nam", which is not one of its elicit keys; did you mean "user_name"?', path: 'tools[0].task.beforeTask[0]' }],
+  'MCPG081-poll-interval.yaml': [{ code: 'MCPG081', line: 9, column: 23, message: 'task.pollIntervalMs (60000) is longer than task.ttlMs (5000)' }],
+  'MCPG082-never-settings.yaml': [{ code: 'MCPG082', line: 9, column: 7, message: 'never runs as a task, so task.ttlMs has no effect' }],
+  'MCPG083-timeout-ttl.yaml': [{ code: 'MCPG083', line: 7, column: 16, message: 'timeoutMs (120000) is longer than task.ttlMs (60000)' }],
 };
 
 describe('one fixture per rule', () => {

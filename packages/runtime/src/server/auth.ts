@@ -83,6 +83,11 @@ export function principalOf(authInfo: AuthInfo | undefined): AuthPrincipal | und
   return authInfo?.extra?.principal as AuthPrincipal | undefined;
 }
 
+/** Who a principal is, as one string ('' without one): binds requestState and owns tasks. */
+export function principalKeyOf(p: AuthPrincipal | undefined): string {
+  return p === undefined ? '' : `${p.subject ?? ''}\u0000${p.clientId ?? ''}`;
+}
+
 /** Scopes a token lacks among `needed`. */
 export function missingScopes(needed: readonly string[], granted: readonly string[]): string[] {
   return needed.filter((s) => !granted.includes(s));

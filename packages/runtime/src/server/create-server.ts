@@ -14,7 +14,7 @@ import {
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { matchUriTemplate, templateValueProblem } from '../shared/uri-template.js';
-import { missingScopes, principalOf, type AuthOptions } from './auth.js';
+import { missingScopes, principalKeyOf, principalOf, type AuthOptions } from './auth.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
 import type { ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
@@ -496,8 +496,7 @@ function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeN
 
 /** Who a requestState is bound to (MR6: state that influences authorization binds the principal). */
 function principalKey(ctx: ServerContext): string {
-  const p = principalOf(ctx.http?.authInfo);
-  return p === undefined ? '' : `${p.subject ?? ''}\u0000${p.clientId ?? ''}`;
+  return principalKeyOf(principalOf(ctx.http?.authInfo));
 }
 
 /** Without a verify hook the SDK's accessor returns the raw wire string (attacker-controlled: MR6, opened by the ring). */

@@ -13,10 +13,12 @@ import {
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { checkParamHeaders, decodeHeaderValue, type HeaderDeclaration } from '../shared/header-values.js';
-import { createAuthGate, type AuthOptions } from './auth.js';
+import { createAuthGate, principalKeyOf, type AuthOptions } from './auth.js';
 import type { ServerDefinition } from './definition.js';
 import type { ServerFactory } from './create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
+import { serveTaskListen } from './tasks/listen.js';
+import type { TaskStore } from './tasks/store.js';
 
 export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -52,6 +54,8 @@ export interface HttpOptions {
   readonly auth?: AuthOptions;
   /** Path of the MCP endpoint (for the derived resource identifier and root metadata). `listen` sets it. Default: the request's path (root metadata: `/mcp`). */
   readonly endpointPath?: string;
+  /** The server's task store (createMcpgenServer passes it): listen requests with `taskIds` get notifications/tasks. */
+  readonly taskStore?: TaskStore;
 }
 
 export interface HttpHandler {
@@ -119,6 +123,10 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     if (headerTable.size > 0) {
       const mismatch = paramHeaderMismatch(body, request.headers, headerTable);
       if (mismatch !== undefined) return jsonRpcError(400, (body as { id?: unknown }).id ?? null, -32020, mismatch, { header: 'Mcp-Param' });
+    }
+    if (options.taskStore !== undefined) {
+      const listen = await serveTaskListen(body, request, { store: options.taskStore, bus: options.bus, capabilities: def.capabilities, owner: principalKeyOf(auth?.principal), keepAliveMs: options.keepAliveMs ?? 15_000 });
+      if (listen !== undefined) return listen;
     }
     return withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
   }

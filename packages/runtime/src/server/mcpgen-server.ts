@@ -5,6 +5,7 @@ import type { ServerDefinition } from './definition.js';
 import { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
 import { listen, type ListenOptions, type RunningServer } from './node-http.js';
 import { serveStdio } from './stdio.js';
+import { MemoryTaskStore } from './tasks/memory-store.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
 export interface McpgenServer {
@@ -28,11 +29,13 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
     resourcesChanged: () => bus.publish({ kind: 'resources_list_changed' }),
     resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
   };
-  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options });
+  // One task store per server, shared by the factory (tasks/*) and the HTTP face (notifications/tasks).
+  const taskStore = options.taskStore ?? (definition.tools.some((t) => t.task !== undefined) ? new MemoryTaskStore() : undefined);
+  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}) });
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
   const legacy = options.legacy ?? true;
   const http = (httpOptions: HttpOptions = {}) =>
-    createHttpHandler(factory, definition, { legacy, bus, ...(options.auth !== undefined ? { auth: options.auth } : {}), ...httpOptions });
+    createHttpHandler(factory, definition, { legacy, bus, ...(options.auth !== undefined ? { auth: options.auth } : {}), ...(taskStore !== undefined ? { taskStore } : {}), ...httpOptions });
   return {
     factory,
     http,

@@ -3,6 +3,7 @@
 // tasks/result and tasks/list are left unregistered: the SDK answers them -32601 on 2026-07-28.
 import { ProtocolError, type Server, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { TERMINAL_STATUSES, type TaskRecord, type TaskStore } from './store.js';
+import { handlerKey } from './runner.js';
 import { declaresTasks, detailedTask, missingTasksCapability } from './wire.js';
 
 const INVALID_PARAMS = -32602;
@@ -61,7 +62,7 @@ export function registerTaskMethods(server: Server, hooks: TaskMethodHooks): voi
       delete outstanding[key];
     }
     if (Object.keys(accepted).length === 0) return {};
-    const bad = hooks.answerProblem(record.toolName, accepted);
+    const bad = hooks.answerProblem(record.toolName, Object.fromEntries(Object.entries(accepted).map(([k, v]) => [handlerKey(k), v])));
     if (bad !== undefined) throw new ProtocolError(INVALID_PARAMS, bad.message, { inputResponse: bad.key });
     const done = Object.keys(outstanding).length === 0;
     // The answered keys leave inputRequests at once, so the next tasks/get shows only what is still pending.

@@ -45,8 +45,10 @@ export class TaskStopped extends Error {}
 
 interface Running {
   readonly abort: AbortController;
-  /** Keys of the current round's input requests not answered yet. */
-  pending: Set<string>;
+  /** Wire keys of the current round's input requests not answered yet → the handler's own key. */
+  pending: Map<string, string>;
+  /** Every wire key issued so far: a key is never reused over the task's lifetime (SEP-2663). */
+  readonly issued: Set<string>;
   received: Record<string, unknown>;
   wake: (() => void) | undefined;
 }
@@ -76,7 +78,7 @@ export class TaskRunner {
       ...(request.settings.pollIntervalMs !== undefined ? { pollIntervalMs: request.settings.pollIntervalMs } : {}),
     };
     await this.store.create(record);
-    const running: Running = { abort: new AbortController(), pending: new Set(), received: {}, wake: undefined };
+    const running: Running = { abort: new AbortController(), pending: new Map(), issued: new Set(), received: {}, wake: undefined };
     this.#running.set(record.taskId, running);
     running.abort.signal.addEventListener('abort', () => running.wake?.(), { once: true });
     // Past its TTL the record is gone: stop the handler and forget the task.
@@ -117,10 +119,17 @@ export class TaskRunner {
           await this.store.update(taskId, { status: 'completed', result: outcome.result, inputRequests: {} });
           return;
         }
-        running.pending = new Set(Object.keys(outcome.inputRequests));
+        const inputRequests: Record<string, unknown> = {};
+        running.pending = new Map();
+        for (const [key, value] of Object.entries(outcome.inputRequests)) {
+          const wire = freshKey(key, running.issued);
+          running.issued.add(wire);
+          running.pending.set(wire, key);
+          inputRequests[wire] = value;
+        }
         running.received = {};
         const answered = new Promise<void>((resolve) => (running.wake = resolve));
-        const parked = await this.store.update(taskId, { status: 'input_required', inputRequests: { ...outcome.inputRequests } });
+        const parked = await this.store.update(taskId, { status: 'input_required', inputRequests });
         if (parked === undefined) return;
         await answered;
         running.wake = undefined;
@@ -149,11 +158,28 @@ export class TaskRunner {
       running.abort.abort(new TaskStopped('task cancelled'));
       return;
     }
-    for (const [key, value] of Object.entries(event.responses)) {
-      if (!running.pending.has(key)) continue;
-      running.pending.delete(key);
+    for (const [wire, value] of Object.entries(event.responses)) {
+      const key = running.pending.get(wire);
+      if (key === undefined) continue;
+      running.pending.delete(wire);
       running.received[key] = value;
     }
     if (running.pending.size === 0) running.wake?.();
   }
+}
+
+/**
+ * The handler's key, or `key~2`, `key~3`… when it was issued before (a handler that asks again after a
+ * decline): answers map back to the handler's own key. Spec elicit keys never contain `~`.
+ */
+export function freshKey(key: string, issued: ReadonlySet<string>): string {
+  if (!issued.has(key)) return key;
+  let n = 2;
+  while (issued.has(`${key}~${n}`)) n++;
+  return `${key}~${n}`;
+}
+
+/** The handler's key behind a wire key (for checking an answer against the tool's elicit schema). */
+export function handlerKey(wire: string): string {
+  return wire.replace(/~\d+$/, '');
 }
