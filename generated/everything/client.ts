@@ -2,7 +2,7 @@
 // Spec sha256: 4c57f20bdc2993986363632539300f6325b9484efb5a1273615c16b97c7e77a5
 // Regenerate: npx mcpgen generate
 
-import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient, type ReadResourceResult, type ToolCallResult } from '@mcpgen/runtime-client';
+import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient, type ReadResourceResult, type ToolCallResult, type ToolStart } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { ConfirmDeleteInput, FailingJobInput, GreetInput, JsonSchema202012ToolInput, MultiInputInput, ProtocolErrorJobInput, SlowComputeInput, TemplateVariables, TestAudioContentInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestHeaderParamInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultPromptPromptArgs, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestPromptWithArgumentsPromptArgs, TestPromptWithEmbeddedResourcePromptArgs, TestPromptWithImagePromptArgs, TestSimplePromptPromptArgs, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithProgressInput, TestToolWithTaskInput, TestTriggerPromptChangeInput, TestTriggerToolChangeInput } from './types.js';
 
@@ -368,5 +368,10 @@ export class EverythingClient extends McpgenClient {
    */
   promptTestInputRequiredResultPrompt(args?: TestInputRequiredResultPromptPromptArgs, options?: CallOptions): Promise<GetPromptResult> {
     return this.getPrompt("test_input_required_result_prompt", args ?? {}, options);
+  }
+
+  /** Starts a tool that may run as a task ("slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input", "test_tool_with_task") and returns its handle (`task`: status(), respond(), cancel(), result()) or, when the server answered without a task, the `result`. */
+  startTask<K extends "slow_compute" | "failing_job" | "protocol_error_job" | "confirm_delete" | "multi_input" | "test_tool_with_task">(name: K, args: { "slow_compute": SlowComputeInput; "failing_job": FailingJobInput; "protocol_error_job": ProtocolErrorJobInput; "confirm_delete": ConfirmDeleteInput; "multi_input": MultiInputInput; "test_tool_with_task": TestToolWithTaskInput }[K], options?: CallOptions): Promise<ToolStart<ToolCallResult<{ "slow_compute": unknown; "failing_job": unknown; "protocol_error_job": unknown; "confirm_delete": unknown; "multi_input": unknown; "test_tool_with_task": unknown }[K]>>> {
+    return this.startTool(name, args, options);
   }
 }

@@ -51,7 +51,7 @@ export function safe(id: string): string {
  * Members of the client base class (@mcpgen/runtime-client McpgenClient) and the handlers interface's own
  * `complete` (completions): generated methods avoid them.
  */
-export const CLIENT_MEMBERS = new Set(['close', 'connect', 'open', 'sdk', 'listen', 'listAllTools', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'discover', 'raw', 'callTool', 'readResource', 'readTemplate', 'getPrompt', 'options', 'complete', 'readToolUi']);
+export const CLIENT_MEMBERS = new Set(['close', 'connect', 'open', 'sdk', 'listen', 'listAllTools', 'listTools', 'listResources', 'listResourceTemplates', 'listPrompts', 'discover', 'raw', 'callTool', 'readResource', 'readTemplate', 'getPrompt', 'options', 'complete', 'readToolUi', 'startTool', 'startTask']);
 // McpgenClient.skills (SEP-2640): a tool named "skills" becomes `skills_`.
 CLIENT_MEMBERS.add('skills');
 

@@ -1,7 +1,7 @@
 import { Scope, type MethodDeclarationStructure, type OptionalKind } from 'ts-morph';
 import { stemNames } from '../common/names.js';
 import type { FileSink } from './file-builder.js';
-import type { ServerModel } from '../model/ir.js';
+import type { ServerModel, ToolModel } from '../model/ir.js';
 import { jsonLiteral } from './definition-file.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
@@ -66,6 +66,11 @@ export function emitClient(model: ServerModel, file: FileSink): void {
       statements: [`return this.getPrompt(${literal(p.name)}, ${noArgs ? 'args ?? {}' : 'args'}, options);`],
     });
   }
+  const taskTools = model.tools.filter((t) => t.task !== undefined);
+  if (taskTools.length > 0) {
+    runtime.add('type ToolStart');
+    methods.push(startTaskMethod(taskTools));
+  }
   const name = clientClassName(model);
   const withUi = model.tools.filter((t) => t.ui !== undefined);
   if (withUi.length > 0) {
@@ -112,4 +117,27 @@ export function emitClient(model: ServerModel, file: FileSink): void {
       ...methods,
     ],
   });
+}
+
+/**
+ * startTask(name, args): for tools that may run as tasks, the call's TaskHandle (or its result when the server
+ * answered at once), for hosts that poll, answer and cancel themselves. One generic method keyed by tool name
+ * rather than one per tool: no generated name can collide with a tool's own method.
+ */
+function startTaskMethod(tools: readonly ToolModel[]): OptionalKind<MethodDeclarationStructure> {
+  const map = (type: (t: ToolModel) => string) => `{ ${tools.map((t) => `${literal(t.name)}: ${type(t)}`).join('; ')} }[K]`;
+  return {
+    name: 'startTask',
+    docs: docs(
+      `Starts a tool that may run as a task (${tools.map((t) => literal(t.name)).join(', ')}) and returns its handle (\`task\`: status(), respond(), cancel(), result()) or, when the server answered without a task, the \`result\`.`,
+    ),
+    typeParameters: [{ name: 'K', constraint: tools.map((t) => literal(t.name)).join(' | ') }],
+    parameters: [
+      { name: 'name', type: 'K' },
+      { name: 'args', type: map((t) => t.inputType) },
+      { name: 'options', type: 'CallOptions', hasQuestionToken: true },
+    ],
+    returnType: `Promise<ToolStart<ToolCallResult<${map((t) => t.outputType ?? 'unknown')}>>>`,
+    statements: ['return this.startTool(name, args, options);'],
+  };
 }

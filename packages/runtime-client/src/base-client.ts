@@ -10,6 +10,7 @@ import { expandUriTemplate } from '@mcpgen/runtime/shared';
 import { oauthFetch, type ClientAuthOptions } from './oauth-fetch.js';
 import { replayingFetch, replayPolicy, type ConnectionRetry } from './replay-fetch.js';
 import { skillsClientFor, type McpgenSkills } from './skills.js';
+import { interceptTaskAnswers, taskFromError, taskHandle, TASKS_EXTENSION, type TaskState, type ToolStart } from './tasks.js';
 
 export const HEADER_MISMATCH = -32020;
 
@@ -92,6 +93,7 @@ export abstract class McpgenClient {
   readonly #tools: Map<string, Tool>;
   // Definitions the server listed, for the annotations of tools this client was not generated with.
   readonly #listed = new Map<string, Tool>();
+  #onElicit: ClientOptions['onElicit'];
 
   protected constructor(tools: readonly Tool[]) {
     this.#tools = new Map(tools.map((t) => [t.name, t]));
@@ -110,29 +112,33 @@ export abstract class McpgenClient {
 
   protected async open(target: ClientTarget, options: ClientOptions, defaultName: string): Promise<void> {
     const sdk = new Client(options.clientInfo ?? { name: defaultName, version: '0.0.0' }, {
-      capabilities: options.onElicit ? { elicitation: { form: {}, url: {} } } : {},
+      // Tasks are declared always: callTool follows a task answer to its end (tasks.ts).
+      capabilities: { ...(options.onElicit ? { elicitation: { form: {}, url: {} } } : {}), extensions: { [TASKS_EXTENSION]: {} } },
       versionNegotiation: { mode: options.negotiation === 'modern' ? { pin: '2026-07-28' } : 'auto' },
     });
     const onElicit = options.onElicit;
+    this.#onElicit = onElicit;
     if (onElicit !== undefined) {
       sdk.setRequestHandler('elicitation/create', async (req) => {
-        const p = req.params as Record<string, unknown>;
-        const answer = await onElicit({
-          mode: p.mode === 'url' ? 'url' : 'form',
-          message: String(p.message ?? ''),
-          ...(p.requestedSchema !== undefined ? { requestedSchema: p.requestedSchema as Record<string, unknown> } : {}),
-          ...(typeof p.url === 'string' ? { url: p.url } : {}),
-        });
+        const answer = await onElicit(elicitRequestInfo(req.params as Record<string, unknown>));
         return answer as never;
       });
     }
     const mayReplay = replayPolicy(options.connectionRetry ?? 'safe', (name) => (this.#tools.get(name) ?? this.#listed.get(name))?.annotations);
-    await sdk.connect(transportFor(target, mayReplay), options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined);
+    const transport = transportFor(target, mayReplay);
+    await sdk.connect(transport, options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined);
+    interceptTaskAnswers(transport);
     this.#sdk = sdk;
   }
 
-  /** Call a tool by name with its static definition, so headers are right on the first request. */
+  /** Call a tool by name with its static definition, so headers are right on the first request. A task answer is followed to its end. */
   protected async callTool<O>(name: string, args: unknown, options: CallOptions = {}): Promise<ToolCallResult<O>> {
+    const started = await this.startTool<O>(name, args, options, true);
+    return started.task !== undefined ? started.task.result(options) : started.result;
+  }
+
+  /** Like callTool, but a task answer comes back as a handle the host drives (tasks.ts). */
+  protected async startTool<O>(name: string, args: unknown, options: CallOptions = {}, failOnInput = false): Promise<ToolStart<ToolCallResult<O>>> {
     const params = { name, arguments: (args ?? {}) as Record<string, unknown>, ...(options.meta ? { _meta: { ...options.meta } } : {}) };
     const request = (toolDefinition: Tool | undefined) =>
       this.sdk.callTool(params, {
@@ -141,18 +147,26 @@ export abstract class McpgenClient {
         ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
         ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       });
-    let raw: CallToolResult;
+    const attempt = (toolDefinition: Tool | undefined) =>
+      request(toolDefinition).then(
+        (raw): CallToolResult | TaskState => raw,
+        (e: unknown) => taskFromError(e) ?? Promise.reject(e),
+      );
+    let answer: CallToolResult | TaskState;
     try {
-      raw = await request(this.#tools.get(name));
+      answer = await attempt(this.#tools.get(name));
     } catch (e) {
       if (!(e instanceof ProtocolError) || e.code !== HEADER_MISMATCH) throw e;
       // X7: the server's view of the tool differs from ours; use its definition once.
       const live = (await this.listAllTools()).find((t) => t.name === name);
       if (live === undefined) throw e;
       this.#tools.set(name, live);
-      raw = await request(live);
+      answer = await attempt(live);
     }
-    return { isError: raw.isError === true, content: raw.content, structuredContent: raw.structuredContent as O | undefined, raw };
+    if ('taskId' in answer && 'status' in answer) {
+      return { task: taskHandle(this.sdk, answer as TaskState, toolCallResult<O>, { ...(this.#onElicit ? { onElicit: this.#onElicit } : {}), failOnInput }) };
+    }
+    return { result: toolCallResult<O>(answer as CallToolResult) };
   }
 
   protected readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
@@ -223,6 +237,20 @@ export abstract class McpgenClient {
   async close(): Promise<void> {
     await this.#sdk?.close();
   }
+}
+
+/** An elicitation request's params as onElicit sees them (MRTR rounds and task input alike). */
+export function elicitRequestInfo(p: Readonly<Record<string, unknown>>): ElicitRequestInfo {
+  return {
+    mode: p.mode === 'url' ? 'url' : 'form',
+    message: String(p.message ?? ''),
+    ...(typeof p.requestedSchema === 'object' && p.requestedSchema !== null ? { requestedSchema: p.requestedSchema as Record<string, unknown> } : {}),
+    ...(typeof p.url === 'string' ? { url: p.url } : {}),
+  };
+}
+
+function toolCallResult<O>(raw: CallToolResult): ToolCallResult<O> {
+  return { isError: raw.isError === true, content: raw.content, structuredContent: raw.structuredContent as O | undefined, raw };
 }
 
 function requestOptions(options: CallOptions) {

@@ -2,9 +2,10 @@
 // that deploys only its server never installs the client SDK).
 export { McpgenClient, HEADER_MISMATCH, type CallOptions, type ChangeNotification, type ClientOptions, type ClientTarget, type ElicitAnswer, type ElicitRequestInfo, type ListenFilter, type Subscription, type ToolCallResult } from './base-client.js';
 export type { ConnectionRetry } from './replay-fetch.js';
+export { TaskCancelledError, TASKS_EXTENSION, type TaskHandle, type TaskRequestOptions, type TaskState, type TaskStatus, type ToolStart } from './tasks.js';
 export { finishAuthorization, type AuthorizationResponseSource, type ClientAuthOptions } from './oauth-fetch.js';
 export { authorizationCode, clientCredentials, privateKeyJwt, type AuthorizationCodeOptions, type AuthorizationCodeProvider, type ClientCredentialsOptions, type PrivateKeyJwtOptions } from './oauth-providers.js';
-export { InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+export { InsufficientScopeError, ProtocolError, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
 export { dispatchToolCalls, toOpenAiTools, type OpenAiFunctionToolCall, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './openai.js';
 export { dispatchFunctionCalls, toOpenAiResponsesTools, type OpenAiCustomToolCallOutput, type OpenAiFunctionCallOutput, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool } from './openai-responses.js';
 export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '@mcpgen/runtime/shared';

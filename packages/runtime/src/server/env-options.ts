@@ -1,6 +1,6 @@
 // Server options a deployed entry point takes from its environment (the generated main.ts calls this),
 // so the same build runs as one instance or as many behind a balancer:
-//   REDIS_URL                           change notifications shared through Redis (default: in process)
+//   REDIS_URL                           change notifications and tasks shared through Redis (default: in process)
 //   MCPGEN_REDIS_CHANNEL                the pub/sub channel (default mcpgen:events:<server name>)
 //   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
@@ -9,6 +9,7 @@ import type { ServerOptions } from './create-server.js';
 import { createRedisEventBus } from './redis-bus.js';
 import { parseKeyList, RequestStateKeyRing } from './request-state.js';
 import { skillsFromFolder } from './skills.js';
+import { createRedisTaskStore } from './tasks/redis-store.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
 export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {
@@ -28,6 +29,8 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
   else if (ttlSeconds !== undefined) options.requestStateTtlSeconds = ttlSeconds;
   if (env.REDIS_URL) {
     options.bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
+    options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
   }
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
   return options;

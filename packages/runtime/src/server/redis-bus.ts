@@ -8,10 +8,10 @@
 // client reconnects and resubscribes by itself; events published during the outage are not replayed
 // (list_changed / updated are hints: a listener re-reads what it cares about on the next one).
 //
-// `@redis/client` (node-redis, Redis Inc.'s official client) is loaded only when a bus is created, so
-// servers that run one instance need not install it.
+// The connections (and the optional `@redis/client` peer) come from redis-connection.ts.
 import { randomUUID } from 'node:crypto';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from '@modelcontextprotocol/server';
+import { openRedisPair } from './redis-connection.js';
 
 /** Wire format version of the messages on the channel; a message of another version is dropped. */
 export const REDIS_BUS_MESSAGE_VERSION = 1;
@@ -48,50 +48,16 @@ export interface RedisEventBus extends ServerEventBus {
   close(): Promise<void>;
 }
 
-/** The few node-redis client members used here (the package is an optional peer, loaded on demand). */
-interface RedisConnection {
-  connect(): Promise<unknown>;
-  publish(channel: string, message: string): Promise<number>;
-  subscribe(channel: string, listener: (message: string) => void): Promise<void>;
-  duplicate(): RedisConnection;
-  on(event: 'error' | 'ready' | 'end', listener: (arg?: unknown) => void): unknown;
-  close(): Promise<void>;
-  readonly isReady: boolean;
-}
-
 export async function createRedisEventBus(options: RedisEventBusOptions): Promise<RedisEventBus> {
-  let redis: { createClient(options: Record<string, unknown>): RedisConnection };
-  try {
-    redis = (await import('@redis/client')) as unknown as typeof redis;
-  } catch {
-    throw new Error('The Redis event bus needs the @redis/client package: npm install @redis/client');
-  }
   const channel = options.channel ?? (options.serverName !== undefined ? `mcpgen:events:${options.serverName}` : 'mcpgen:events');
   const origin = randomUUID();
-  const report = options.onStateChange ?? ((state, detail) => process.stderr.write(`[mcpgen] redis event bus ${state}${detail ? `: ${detail}` : ''}\n`));
   const local = new InMemoryServerEventBus();
   const counts = { published: 0, publishFailed: 0, received: 0, dropped: 0 };
-
-  const publisher = redis.createClient({
+  const { client: publisher, subscriber, connected: bothUp, close } = await openRedisPair({
     url: options.url,
-    // Fail fast while disconnected: a notification is not worth an unbounded queue.
-    disableOfflineQueue: true,
-    socket: { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
+    label: 'redis event bus',
+    ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
   });
-  const subscriber = publisher.duplicate();
-  let up = false;
-  const stateOf = () => publisher.isReady && subscriber.isReady;
-  const onChange = (error?: unknown) => {
-    const now = stateOf();
-    if (now === up) return;
-    up = now;
-    report(now ? 'connected' : 'disconnected', now ? undefined : describe(error));
-  };
-  for (const c of [publisher, subscriber]) {
-    c.on('error', (e) => onChange(e)); // node-redis emits 'error' on every failed reconnect: report transitions only
-    c.on('ready', () => onChange());
-    c.on('end', () => onChange());
-  }
 
   const receive = (message: string) => {
     const event = parseMessage(message, origin);
@@ -106,7 +72,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   let closed = false;
   const connected = (async () => {
     // connect() keeps retrying through reconnectStrategy while Redis is down; the server starts regardless.
-    await Promise.all([publisher.connect(), subscriber.connect()]);
+    await bothUp;
     await subscriber.subscribe(channel, receive);
   })();
   connected.catch(() => {}); // surfaced through ready(); never an unhandled rejection
@@ -126,7 +92,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     stats: () => ({ ...counts }),
     async close() {
       closed = true;
-      await Promise.allSettled([subscriber.close(), publisher.close()]);
+      await close();
     },
   };
 }
@@ -155,8 +121,4 @@ export function parseMessage(message: string, origin: string): ServerEvent | 'ow
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function describe(e: unknown): string | undefined {
-  return e instanceof Error ? e.message : undefined;
 }

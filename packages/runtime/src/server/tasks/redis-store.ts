@@ -1,0 +1,204 @@
+// A TaskStore shared by every instance of a server through Redis, so a task created on one instance can be
+// polled, answered and cancelled through any other (io.modelcontextprotocol/tasks behind a balancer).
+//
+// Records: one string key per task holding the record's JSON, written with SET … NX PXAT createdAt+ttlMs, so Redis
+// expires it on time for every instance at once. create() resolves after Redis acknowledged the SET: from then
+// on every instance reads it (durable as far as the Redis deployment is: without persistence a Redis restart
+// forgets every task, and tasks/get answers "not found" like for an expired one).
+// Updates: read, patch in JS, then a Lua compare-and-set that writes only if the stored JSON is still what was
+// read (KEEPTTL keeps the expiry), retried on conflict; a terminal record is never patched. Patching in JS rather
+// than in Lua keeps results byte-exact (Lua's cjson turns [] into {} and rounds numbers to 14 digits).
+// Events (status, cancel, input): delivered at once to this instance's listeners, then published on a channel
+// that every instance subscribes to; each instance skips its own echo, so a listener hears an event once.
+// Redis down: create/get/update/publish reject at once (no offline queue) — the caller answers an error rather
+// than a task nobody else can see; the connections come back by themselves and resubscribe. The connections
+// open on first use (a server without task tools never opens them).
+import { randomUUID } from 'node:crypto';
+import { openRedisPair, type RedisConnection, type RedisPair } from '../redis-connection.js';
+import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
+
+/** Wire format version of records and channel messages; anything of another version is ignored. */
+export const REDIS_TASK_FORMAT_VERSION = 1;
+/** A record (with its result) or an event larger than this is refused rather than stored. */
+const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
+const MAX_CAS_ATTEMPTS = 32;
+const FIRST_CONNECT_WAIT_MS = 2_000;
+const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
+
+// KEYS[1] = the task key; ARGV[1] = the JSON read; ARGV[2] = the patched JSON. 1 = written, 0 = changed or gone.
+const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') return 1 end return 0`;
+
+export interface RedisTaskStoreOptions {
+  /** `redis://[user:password@]host:port[/db]` or `rediss://…` for TLS. */
+  readonly url: string;
+  /** Key and channel prefix. Default `mcpgen:tasks:<serverName>` (or `mcpgen:tasks`), so servers can share a Redis. */
+  readonly prefix?: string;
+  readonly serverName?: string;
+  /** Connection state changes (lost, back). Default: one stderr line each. */
+  readonly onStateChange?: (state: 'connected' | 'disconnected', detail?: string) => void;
+}
+
+export interface RedisTaskStore extends TaskStore {
+  /** Resolves once both connections are up and the event channel is subscribed (tests, readiness probes). */
+  ready(): Promise<void>;
+}
+
+export async function createRedisTaskStore(options: RedisTaskStoreOptions): Promise<RedisTaskStore> {
+  const prefix = options.prefix ?? (options.serverName !== undefined ? `mcpgen:tasks:${options.serverName}` : 'mcpgen:tasks');
+  const channel = `${prefix}:events`;
+  const keyOf = (taskId: string) => `${prefix}:task:${taskId}`;
+  const origin = randomUUID();
+  const listeners = new Set<(event: TaskEvent) => void>();
+
+  const deliver = (event: TaskEvent) => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // One listener's failure must not keep the event from the others.
+      }
+    }
+  };
+  // Connections open on first use: serverOptionsFromEnv hands every server a store when REDIS_URL is set, but
+  // only a server with task tools uses it (its task runner subscribes when the server is built).
+  let opened: { pair: Promise<RedisPair>; connected: Promise<void> } | undefined;
+  const open = () => {
+    if (opened !== undefined) return opened;
+    const pair = openRedisPair({ url: options.url, label: 'redis task store', ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}) });
+    const connected = pair.then(async (p) => {
+      await p.connected;
+      await p.subscriber.subscribe(channel, (message) => {
+        const event = parseTaskMessage(message, origin);
+        if (event !== undefined && event !== 'own') deliver(event);
+      });
+    });
+    pair.catch((e: unknown) => process.stderr.write(`[mcpgen] redis task store: ${e instanceof Error ? e.message : String(e)}\n`));
+    connected.catch(() => {}); // surfaced through ready() and every call; never an unhandled rejection
+    return (opened = { pair, connected });
+  };
+  // The first call waits for the first connection (bounded: Redis down must not hang it); later ones fail fast.
+  let firstConnection: Promise<unknown> | undefined;
+  const client = async (): Promise<RedisConnection> => {
+    const { pair, connected } = open();
+    firstConnection ??= Promise.race([connected, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS).unref())]).catch(() => {});
+    await firstConnection;
+    return (await pair).client;
+  };
+
+  const read = async (taskId: string): Promise<{ json: string; record: TaskRecord } | undefined> => {
+    const json = await (await client()).get(keyOf(taskId));
+    if (json === null) return undefined;
+    const record = parseRecord(json);
+    // Redis expires the key on time; the check covers clocks between instances and a record of another format.
+    if (record === undefined || record.taskId !== taskId || expired(record)) return undefined;
+    return { json, record };
+  };
+  const publish = async (event: TaskEvent) => {
+    deliver(event);
+    const message = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, from: origin, event });
+    if (message.length > MAX_ENTRY_BYTES) throw new Error(`task event too large (${message.length} bytes)`);
+    await (await client()).publish(channel, message);
+  };
+
+  return {
+    async create(record) {
+      const json = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, record });
+      if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
+      const expiresAt = Date.parse(record.createdAt) + record.ttlMs;
+      if (!Number.isFinite(expiresAt)) throw new Error('task record has no valid createdAt/ttlMs');
+      const written = await (await client()).set(keyOf(record.taskId), json, { condition: 'NX', expiration: { type: 'PXAT', value: expiresAt } });
+      if (written !== 'OK') throw new Error(`task ${record.taskId} already exists`);
+    },
+    async get(taskId) {
+      return (await read(taskId))?.record;
+    },
+    async update(taskId, patch: TaskPatch) {
+      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+        const current = await read(taskId);
+        if (current === undefined || TERMINAL_STATUSES.has(current.record.status)) return undefined;
+        const next: TaskRecord = { ...current.record, ...patch, lastUpdatedAt: new Date().toISOString() };
+        const json = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, record: next });
+        if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
+        const written = await (await client()).eval(COMPARE_AND_SET, { keys: [keyOf(taskId)], arguments: [current.json, json] });
+        if (written !== 1) continue; // another instance wrote in between (or it expired): read again
+        if (patch.status !== undefined && patch.status !== current.record.status) {
+          // The record is durable already; a lost status event only delays notifications, pollers still see it.
+          await publish({ type: 'status', record: next }).catch(() => {});
+        }
+        return next;
+      }
+      throw new Error(`task ${taskId}: too many concurrent updates`);
+    },
+    publish,
+    subscribe(listener) {
+      open();
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    ready: () => open().connected,
+    async close() {
+      listeners.clear();
+      if (opened !== undefined) await (await opened.pair.catch(() => undefined))?.close();
+    },
+  };
+}
+
+function expired(record: TaskRecord): boolean {
+  return Date.parse(record.createdAt) + record.ttlMs <= Date.now();
+}
+
+/** A stored entry as a record, undefined when it is not one of this format. */
+export function parseRecord(json: string): TaskRecord | undefined {
+  const parsed = parseJson(json);
+  if (!isObject(parsed) || parsed.v !== REDIS_TASK_FORMAT_VERSION) return undefined;
+  return isTaskRecord(parsed.record) ? parsed.record : undefined;
+}
+
+/** A message from the channel as an event, 'own' for this instance's echo, undefined when invalid. */
+export function parseTaskMessage(message: string, origin: string): TaskEvent | 'own' | undefined {
+  if (typeof message !== 'string' || message.length > MAX_ENTRY_BYTES) return undefined;
+  const parsed = parseJson(message);
+  if (!isObject(parsed) || parsed.v !== REDIS_TASK_FORMAT_VERSION || typeof parsed.from !== 'string') return undefined;
+  const event = parsed.event;
+  if (!isObject(event)) return undefined;
+  let valid: TaskEvent | undefined;
+  if (event.type === 'status' && isTaskRecord(event.record)) valid = { type: 'status', record: event.record };
+  else if (event.type === 'cancel' && isTaskId(event.taskId)) valid = { type: 'cancel', taskId: event.taskId };
+  else if (event.type === 'input' && isTaskId(event.taskId) && isObject(event.responses)) valid = { type: 'input', taskId: event.taskId, responses: event.responses };
+  if (valid === undefined) return undefined;
+  return parsed.from === origin ? 'own' : valid;
+}
+
+function isTaskRecord(v: unknown): v is TaskRecord {
+  if (!isObject(v)) return false;
+  return (
+    isTaskId(v.taskId) &&
+    typeof v.toolName === 'string' &&
+    (v.owner === undefined || typeof v.owner === 'string') &&
+    typeof v.status === 'string' &&
+    STATUSES.has(v.status) &&
+    typeof v.createdAt === 'string' &&
+    typeof v.lastUpdatedAt === 'string' &&
+    typeof v.ttlMs === 'number' &&
+    (v.pollIntervalMs === undefined || typeof v.pollIntervalMs === 'number') &&
+    (v.result === undefined || isObject(v.result)) &&
+    (v.error === undefined || (isObject(v.error) && typeof v.error.code === 'number' && typeof v.error.message === 'string')) &&
+    (v.inputRequests === undefined || isObject(v.inputRequests))
+  );
+}
+
+function isTaskId(v: unknown): v is string {
+  return typeof v === 'string' && v.length > 0 && v.length <= 256;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
