@@ -8,7 +8,7 @@ import { cli, ROOT, tempDir } from '../helpers.js';
 describe('mcpgen check', () => {
   it('passes every example spec through the config file', async () => {
     const r = await cli(['check']);
-    expect(r.stderr).toContain('8 spec files checked: 0 errors, 0 warnings');
+    expect(r.stderr).toContain('9 spec files checked: 0 errors, 0 warnings');
     expect(r.code).toBe(0);
   });
 
