@@ -9,6 +9,7 @@ import { buildModel } from './model/build.js';
 import type { ServerModel } from './model/ir.js';
 import { validateAgainstPackagedSchema } from './validate/spec-format.js';
 import { validateSpec } from './validate/index.js';
+import { collisions, type NamedSpec } from './validate/collisions.js';
 import { portablePath } from './common/portable-path.js';
 import { beginWriteStage } from './write/fs-ops.js';
 import { applyPlan, planOutput, recoverOutput, staleList, type OutputPlan } from './write/output.js';
@@ -60,6 +61,7 @@ export function check(files: readonly string[], cwd: string, configDir?: string)
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
   const sources = new Map<string, string>();
+  const named: NamedSpec[] = [];
   for (const abs of files) {
     const loaded = loadSpec(abs, cwd, configDir);
     diagnostics.push(...loaded.diagnostics);
@@ -68,8 +70,13 @@ export function check(files: readonly string[], cwd: string, configDir?: string)
     if (loaded.spec.root.value === undefined) continue; // YAML errors already reported
     const validation = validateSpec(loaded.spec);
     diagnostics.push(...validation.diagnostics);
-    if (validation.view !== undefined && !hasErrors(loaded.diagnostics)) models.push(buildModel(validation.view));
+    if (validation.view !== undefined && !hasErrors(loaded.diagnostics)) {
+      const model = buildModel(validation.view);
+      models.push(model);
+      named.push({ source: loaded.spec.root, target: model.name });
+    }
   }
+  diagnostics.push(...collisions(named, 'MCPG100', (name, others) => `server name ${JSON.stringify(name)} is also the server name in ${others}: both would generate the same output folder ${name}/; rename one`));
   return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources };
 }
 

@@ -43,6 +43,9 @@ export const CODES = {
   MCPG074: { severity: 'error', title: '`scopes` on a tool, resource, template or prompt while the spec has no `auth` section' },
   MCPG075: { severity: 'error', title: 'scope name is not an OAuth scope-token, or is `offline_access` (never advertised by a resource server)' },
   MCPG076: { severity: 'warning', title: '`auth.documentation` is not an absolute http(s) URL' },
+  MCPG100: { severity: 'error', title: 'two specs have the same `server.name`: their output folders collide' },
+  MCPG101: { severity: 'error', title: 'two servers resolve to the same handlers file (the config\'s `handlers` path lacks `{server}`)' },
+  MCPG102: { severity: 'error', title: 'generated output is stale (`generate --check`): a file is changed, missing, no longer generated, or left by an interrupted run' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -190,12 +190,23 @@ function tryAbandon(change: PackageChange): void {
   }
 }
 
-/** Paths (relative to cwd) that make the checked-in output stale. */
-export function staleList(plan: OutputPlan, cwd: string): string[] {
+export interface StaleFile {
+  /** Relative to cwd. */
+  readonly file: string;
+  readonly reason: string;
+}
+
+/** What makes the checked-in output stale, file by file (relative to cwd), sorted. */
+export function staleEntries(plan: OutputPlan, cwd: string): StaleFile[] {
   const rel = (f: string) => displayPath(f, cwd);
   return [
-    ...[...plan.write.keys()].map((f) => `${rel(f)} (${existsSync(f) ? 'changed' : 'missing'})`),
-    ...plan.remove.map((f) => `${rel(f)} (no longer generated)`),
-    ...plan.leftovers.map((f) => `${rel(f)} (left by an interrupted run; \`mcpgen generate\` cleans it up)`),
-  ].sort();
+    ...[...plan.write.keys()].map((f) => ({ file: rel(f), reason: existsSync(f) ? 'changed' : 'missing' })),
+    ...plan.remove.map((f) => ({ file: rel(f), reason: 'no longer generated' })),
+    ...plan.leftovers.map((f) => ({ file: rel(f), reason: 'left by an interrupted run; `mcpgen generate` cleans it up' })),
+  ].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** Paths (relative to cwd) that make the checked-in output stale. */
+export function staleList(plan: OutputPlan, cwd: string): string[] {
+  return staleEntries(plan, cwd).map((s) => `${s.file} (${s.reason})`).sort();
 }
