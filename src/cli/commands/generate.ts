@@ -31,7 +31,9 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   }
   const out = stringFlag(args, 'out') ?? (inputs.config ? `${inputs.config.dir}/${inputs.config.out}` : 'generated');
   const check = args.flags.has('check');
-  const result = await generate(inputs.files, io.cwd, { out, check, ...(inputs.config ? { projectDir: inputs.config.dir, configDir: inputs.config.dir } : {}) });
+  const config = inputs.config;
+  const fromConfig = config ? { projectDir: config.dir, configDir: config.dir, packageFiles: config.packageFiles, ...(config.handlers !== undefined ? { handlers: resolve(config.dir, config.handlers) } : {}) } : {};
+  const result = await generate(inputs.files, io.cwd, { out, check, ...fromConfig });
   // JSON readers get the stale files in the same array as the spec diagnostics (text lists them below).
   const stale = check && format === 'json' && result.plan !== undefined ? staleEntries(result.plan, io.cwd).map(staleDiagnostic) : [];
   printDiagnostics({ ...result, diagnostics: [...result.diagnostics, ...stale] }, format, io);
@@ -53,6 +55,13 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   }
   for (const dir of result.recovered) io.stderr(`recovered what an interrupted earlier run left in ${dir}\n`);
   for (const f of result.plan.edited) io.stderr(`warning: ${displayPath(f, io.cwd)} is no longer generated but was edited since; left in place\n`);
+  for (const f of result.plan.scaffolds.keys()) io.stderr(`wrote ${displayPath(f, io.cwd)}: a stub per handler method, yours from now on (never overwritten)\n`);
+  for (const g of result.plan.gained) {
+    io.stderr(`the ${g.server} spec gained ${g.stubs.length} handler method(s); add to \`handlers\` in ${displayPath(g.handlers, io.cwd)}:\n${g.stubs.join('\n')}\n`);
+  }
+  for (const f of result.plan.unusedHandlers) {
+    io.stderr(`warning: ${displayPath(f, io.cwd)} is a handlers file no spec uses any more (a server was renamed, or \`out\`/\`handlers\` changed); move what you implemented to the server's current handlers file, then delete it\n`);
+  }
   io.stderr(`wrote ${result.plan.write.size} file(s), ${result.plan.unchanged.length} unchanged, ${result.plan.kept.length} scaffold file(s) kept, ${result.plan.remove.length} removed\n`);
   warnMissing();
   return 0;
