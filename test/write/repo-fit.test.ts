@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, wr
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { cli, ROOT, tempDir } from '../helpers.js';
+import { cli, ROOT } from '../helpers.js';
 import { STRICT_COMPILER_OPTIONS } from '../support/strict-compiler.js';
 import { project } from './support.js';
 
