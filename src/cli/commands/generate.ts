@@ -1,5 +1,5 @@
 import { statSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, findConfig } from '../../load/config.js';
 import { displayPath } from '../../load/spec-files.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
@@ -55,7 +55,8 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   }
   for (const dir of result.recovered) io.stderr(`recovered what an interrupted earlier run left in ${dir}\n`);
   for (const f of result.plan.edited) io.stderr(`warning: ${displayPath(f, io.cwd)} is no longer generated but was edited since; left in place\n`);
-  for (const f of result.plan.scaffolds.keys()) io.stderr(`wrote ${displayPath(f, io.cwd)}: a stub per handler method, yours from now on (never overwritten)\n`);
+  const freshStubs = [...result.plan.scaffolds.keys(), ...result.plan.packages.filter((p) => p.write.has('handlers.ts')).map((p) => join(p.dir, 'handlers.ts'))];
+  for (const f of freshStubs) io.stderr(`wrote ${displayPath(f, io.cwd)}: a stub per handler method, yours from now on (never overwritten)\n`);
   for (const g of result.plan.gained) {
     io.stderr(`the ${g.server} spec gained ${g.stubs.length} handler method(s); add to \`handlers\` in ${displayPath(g.handlers, io.cwd)}:\n${g.stubs.join('\n')}\n`);
   }
