@@ -93,6 +93,7 @@ describe('handlers file outside the output folder (config `handlers`)', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/specs\/sql\.yaml:\d+:\d+ error MCPG101 specs\/weather\.yaml and this spec would share the handlers file src\/handlers\.ts/);
     expect(r.stderr).toMatch(/specs\/weather\.yaml:\d+:\d+ error MCPG101 specs\/sql\.yaml and this spec/);
+    expect((await cli(['check'], dir)).stderr).toMatch(/specs\/weather\.yaml:\d+:\d+ error MCPG101/);
   });
 });
 
