@@ -151,11 +151,11 @@ export async function generate(files: readonly string[], cwd: string, options: G
   });
   beginWriteStage(cwd);
   if (options.check) {
-    const plan = planOutput(outDir, packages);
+    const plan = planOutput(outDir, packages, projectDir);
     return { ...checked, plan, stale: staleList(plan, cwd), recovered: [] };
   }
   const recovered = recoverOutput(outDir, packages.map((p) => p.dir));
-  const plan = planOutput(outDir, packages);
+  const plan = planOutput(outDir, packages, projectDir);
   applyPlan(plan);
   return { ...checked, plan, stale: [], recovered: recovered.map((d) => displayPath(d, cwd)) };
 }

@@ -72,7 +72,8 @@ export interface OutputPlan {
 }
 
 /** What `generate` would do. Reads only; throws EnvironmentError for a folder or file in the way. */
-export function planOutput(outDir: string, packages: readonly OutputPackage[]): OutputPlan {
+/** `projectDir`: what manifests' spec paths are relative to; given, a folder whose spec file is gone has its handlers file reported unused. */
+export function planOutput(outDir: string, packages: readonly OutputPackage[], projectDir?: string): OutputPlan {
   let existing = resolve(outDir);
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
   if (!isDir(existing)) {
@@ -81,11 +82,14 @@ export function planOutput(outDir: string, packages: readonly OutputPackage[]): 
   const plans = packages.map(planPackage);
   const ours = new Set(packages.map((p) => resolve(p.dir)));
   const specs = new Set(packages.map((p) => p.spec));
+  const orphaned: string[] = [];
   // A server renamed in its spec leaves a folder whose manifest names one of this run's specs: retire it.
   for (const dir of childDirs(outDir)) {
     if (ours.has(dir)) continue;
     const manifest = readManifest(dir);
     if (manifest !== undefined && specs.has(manifest.spec)) plans.push(retirePackage(dir, manifest));
+    // Its spec was deleted: the folder stays (a subset run must not retire others), its handlers are unused.
+    else if (manifest !== undefined && projectDir !== undefined && !existsSync(resolve(projectDir, manifest.spec))) orphaned.push(...previousHandlers(dir, manifest));
   }
   const all = <K extends 'unchanged' | 'kept' | 'edited'>(key: K) => plans.flatMap((p) => p[key]);
   const inUse = new Set(packages.map((p) => handlersPath(resolve(p.dir), p)));
@@ -98,7 +102,7 @@ export function planOutput(outDir: string, packages: readonly OutputPackage[]): 
     edited: all('edited'),
     leftovers: mcpgenDirs(outDir, ours).flatMap(leftovers),
     scaffolds: new Map(plans.flatMap((p) => [...p.scaffolds])),
-    unusedHandlers: [...new Set(plans.flatMap((p) => p.previousHandlers))].filter((f) => !inUse.has(f) && existsSync(f)).sort(),
+    unusedHandlers: [...new Set([...plans.flatMap((p) => p.previousHandlers), ...orphaned])].filter((f) => !inUse.has(f) && existsSync(f)).sort(),
     gained: plans.flatMap((p) => (p.gained === undefined ? [] : [p.gained])),
   };
 }

@@ -2,7 +2,7 @@
 // runs and `out` changes), no package files when the repo compiles generated code itself, no rewrite
 // for an edit that changes nothing generated, one clear error when two specs would write one folder,
 // and `--check --format json` carrying the stale files.
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ describe('handlers file outside the output folder (config `handlers`)', () => {
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
-  it('says when a rename or a `handlers` change leaves a handlers file no spec uses', async () => {
+  it('says when a rename, a `handlers` change or a deleted spec leaves a handlers file no spec uses', async () => {
     const dir = project(['weather.yaml']);
     expect((await cli(['generate'], dir)).code).toBe(0);
     writeFileSync(join(dir, 'mcpgen.config.yaml'), config('handlers: src/{server}.handlers.ts\n'));
@@ -84,6 +84,13 @@ describe('handlers file outside the output folder (config `handlers`)', () => {
     const renamed = await cli(['generate'], dir);
     expect(renamed.stderr).toContain('wrote src/forecast.handlers.ts');
     expect(renamed.stderr).toContain('warning: src/weather.handlers.ts is a handlers file no spec uses any more');
+    // The spec is deleted (another one stays): its handlers file is unused too.
+    cpSync(join(ROOT, 'specs/sql.yaml'), join(dir, 'specs/sql.yaml'));
+    expect((await cli(['generate'], dir)).stderr).not.toContain('src/forecast.handlers.ts is a handlers file');
+    rmSync(spec);
+    const deleted = await cli(['generate'], dir);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stderr).toContain('warning: src/forecast.handlers.ts is a handlers file no spec uses any more');
   });
 
   it('refuses a `handlers` path two servers would share (MCPG101 at both names)', async () => {

@@ -61,7 +61,7 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
     io.stderr(`the ${g.server} spec gained ${g.stubs.length} handler method(s); add to \`handlers\` in ${displayPath(g.handlers, io.cwd)}:\n${g.stubs.join('\n')}\n`);
   }
   for (const f of result.plan.unusedHandlers) {
-    io.stderr(`warning: ${displayPath(f, io.cwd)} is a handlers file no spec uses any more (a server was renamed, or \`out\`/\`handlers\` changed); move what you implemented to the server's current handlers file, then delete it\n`);
+    io.stderr(`warning: ${displayPath(f, io.cwd)} is a handlers file no spec uses any more (its spec was deleted, its server renamed, or \`handlers\` changed); move what you implemented to the server's current handlers file, then delete it\n`);
   }
   io.stderr(`wrote ${result.plan.write.size} file(s), ${result.plan.unchanged.length} unchanged, ${result.plan.kept.length} scaffold file(s) kept, ${result.plan.remove.length} removed\n`);
   warnMissing();
