@@ -1,5 +1,5 @@
 // The one place that runs every stage: load → validate → model (→ emit → write for `generate`).
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { UsageError } from './errors.js';
 import { findConfig, readConfigFile, toConfig, type Config } from './load/config.js';
@@ -10,6 +10,7 @@ import type { ServerModel } from './model/ir.js';
 import { validateAgainstPackagedSchema } from './validate/spec-format.js';
 import { validateSpec } from './validate/index.js';
 import { checkSkills } from './validate/skills.js';
+import { collisions, type NamedSpec } from './validate/collisions.js';
 import { portablePath } from './common/portable-path.js';
 import { beginWriteStage } from './write/fs-ops.js';
 import { applyPlan, planOutput, recoverOutput, staleList, type OutputPlan } from './write/output.js';
@@ -56,11 +57,16 @@ export function resolveInputs(args: readonly string[], cwd: string, configPath?:
   return { files, config, diagnostics: [], sources };
 }
 
-/** `configDir`: the directory of mcpgen.config.yaml, if any (includes stay inside it; see projectOf). */
-export function check(files: readonly string[], cwd: string, configDir?: string): CheckResult {
+/**
+ * `configDir`: the directory of mcpgen.config.yaml, if any (includes stay inside it; see projectOf).
+ * `handlersFile`: where each server's handlers file goes (config `handlers`), to refuse two servers sharing one.
+ */
+export function check(files: readonly string[], cwd: string, configDir?: string, handlersFile?: (server: string) => string): CheckResult {
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
   const sources = new Map<string, string>();
+  const named: NamedSpec[] = [];
+  const handlers: NamedSpec[] = [];
   for (const abs of files) {
     const loaded = loadSpec(abs, cwd, configDir);
     diagnostics.push(...loaded.diagnostics);
@@ -72,9 +78,22 @@ export function check(files: readonly string[], cwd: string, configDir?: string)
     const skills = checkSkills(loaded.spec, abs, cwd, configDir);
     diagnostics.push(...skills.diagnostics);
     for (const [file, text] of skills.sources) sources.set(file, text);
-    if (validation.view !== undefined && !hasErrors(loaded.diagnostics) && !hasErrors(skills.diagnostics)) models.push(buildModel(validation.view, skills.files));
+    if (validation.view !== undefined && !hasErrors(loaded.diagnostics) && !hasErrors(skills.diagnostics)) {
+      const model = buildModel(validation.view, skills.files);
+      models.push(model);
+      named.push({ source: loaded.spec.root, target: model.name });
+      if (handlersFile !== undefined) handlers.push({ source: loaded.spec.root, target: handlersFile(model.name) });
+    }
   }
+  diagnostics.push(...collisions(named, 'MCPG100', (name, others) => `server name ${JSON.stringify(name)} is also the server name in ${others}: both would generate the same output folder ${name}/; rename one`));
+  diagnostics.push(...collisions(handlers, 'MCPG101', (file, others) => `${others} and this spec would share the handlers file ${displayPath(file, cwd)}; put {server} in the config's \`handlers\` path`));
   return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources };
+}
+
+/** How `from`/x.ts imports `file` (a .ts path): relative, forward slashes, `.js` as Node ESM resolves it. */
+function moduleSpecifier(from: string, file: string): string {
+  const rel = portablePath(from, file).replace(/\.ts$/, '.js');
+  return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
 export interface GenerateOptions {
@@ -89,6 +108,10 @@ export interface GenerateOptions {
   readonly projectDir?: string;
   /** The directory of mcpgen.config.yaml, if any: includes stay inside it. */
   readonly configDir?: string;
+  /** Write package.json and tsconfig.json into each server folder (config `packageFiles`; default true). */
+  readonly packageFiles?: boolean;
+  /** Each server's handlers file (config `handlers`, relative to cwd, `{server}` for the name); default `<out>/<server>/handlers.ts`. */
+  readonly handlers?: string;
 }
 
 export interface GenerateResult extends CheckResult {
@@ -104,22 +127,39 @@ export async function generate(files: readonly string[], cwd: string, options: G
   // Loaded only here, so `check` never pays for ts-morph and TypeScript; started first so its file
   // reads overlap with the checks.
   const emitter = import('./emit/index.js');
-  const checked = check(files, cwd, options.configDir);
-  if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [], recovered: [] };
-  const { emitServerPackage } = await emitter;
   const outDir = resolve(cwd, options.out);
+  const handlersFile = (server: string) => (options.handlers === undefined ? join(outDir, server, 'handlers.ts') : resolve(cwd, options.handlers.replaceAll('{server}', server)));
+  const checked = check(files, cwd, options.configDir, options.handlers === undefined ? undefined : handlersFile);
+  if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [], recovered: [] };
+  const { emitServerPackage, handlerStubs } = await emitter;
   const projectDir = resolve(cwd, options.projectDir ?? '.');
   const packages = checked.models.map((model) => {
     const spec = portablePath(projectDir, resolve(cwd, model.specFile));
-    return { dir: resolve(outDir, model.name), server: model.name, spec, files: emitServerPackage({ ...model, specFile: spec }) };
+    const dir = resolve(outDir, model.name);
+    const handlers = handlersFile(model.name);
+    const inside = handlers === join(dir, 'handlers.ts');
+    const files = emitServerPackage({ ...model, specFile: spec }, {
+      packageFiles: options.packageFiles ?? true,
+      handlersModule: moduleSpecifier(dir, handlers),
+      serverModule: moduleSpecifier(dirname(handlers), join(dir, 'server.ts')),
+    });
+    const scaffold = files.find((f) => f.kind === 'scaffold')!;
+    return {
+      dir,
+      server: model.name,
+      spec,
+      files: inside ? files : files.filter((f) => f !== scaffold),
+      handlers: { path: handlers, content: scaffold.content },
+      methods: handlerStubs(model),
+    };
   });
   beginWriteStage(cwd);
   if (options.check) {
-    const plan = planOutput(outDir, packages);
+    const plan = planOutput(outDir, packages, projectDir);
     return { ...checked, plan, stale: staleList(plan, cwd), recovered: [] };
   }
   const recovered = recoverOutput(outDir, packages.map((p) => p.dir));
-  const plan = planOutput(outDir, packages);
+  const plan = planOutput(outDir, packages, projectDir);
   applyPlan(plan);
   return { ...checked, plan, stale: [], recovered: recovered.map((d) => displayPath(d, cwd)) };
 }

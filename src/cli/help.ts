@@ -7,11 +7,13 @@ Usage:
   mcpgen generate [spec-or-glob ...] [--out DIR] [--check] [--watch] [--format text|json] [--config FILE]
       Validate, then write the generated TypeScript into DIR/<server-name>/ (default:
       "out" from mcpgen.config.yaml, else ./generated). --check writes nothing and
-      exits 1 naming every stale, missing or extra file. --watch regenerates on change.
+      exits 1 naming every stale, missing or extra file (--format json: as MCPG102
+      diagnostics on stdout). --watch regenerates on change (atomic saves included).
       Warns, with the npm install line, when what the generated code loads at run time
       (@mcpgen/runtime and the MCP SDK) does not resolve from DIR.
   mcpgen init [spec-file] [--force]
-      Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml.
+      Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then
+      print the next steps.
 
 Options:
   --format text|json   diagnostics as text with code frames (stderr) or JSON (stdout)

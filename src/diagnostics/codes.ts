@@ -57,6 +57,9 @@ export const CODES = {
   MCPG097: { severity: 'error', title: 'skill over the SEP-2640 publication limits (512 files, 16 MiB)' },
   MCPG098: { severity: 'error', title: 'skill holds a symbolic link, special file or unreadable file (the SDK would skip the skill)' },
   MCPG099: { severity: 'error', title: 'a spec resource or template uses the skill:// scheme the skills extension serves' },
+  MCPG100: { severity: 'error', title: 'two specs have the same `server.name`: their output folders collide' },
+  MCPG101: { severity: 'error', title: 'two servers resolve to the same handlers file (the config\'s `handlers` path lacks `{server}`)' },
+  MCPG102: { severity: 'error', title: 'generated output is stale (`generate --check`): a file is changed, missing, no longer generated, or left by an interrupted run' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -20,10 +20,10 @@ export function emitIndex(file: FileSink): void {
  * main.ts: `node main.js` serves stdio; `node main.js --http --port 3000` serves Streamable HTTP. The flags
  * (and --help) are the runtime's entryArgsOrExit, read before the server or its Redis bus is built.
  */
-export function emitMain(model: ServerModel, file: FileSink): void {
+export function emitMain(model: ServerModel, file: FileSink, handlersModule = './handlers.js'): void {
   file.addImportDeclarations([
     { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['entryArgsOrExit', 'runMain', 'serverOptionsFromEnv'] },
-    { moduleSpecifier: './handlers.js', namedImports: ['handlers'] },
+    { moduleSpecifier: handlersModule, namedImports: ['handlers'] },
     { moduleSpecifier: './server.js', namedImports: [serverFactoryName(model)] },
   ]);
   // Entry-point limits and deployment settings from the environment (Redis bus, requestState keys).
@@ -38,14 +38,23 @@ export function emitMain(model: ServerModel, file: FileSink): void {
   ]);
 }
 
-/** handlers.ts: written once with a stub per method; after that it is the user's file. */
-export function emitHandlersScaffold(model: ServerModel, file: FileSink): void {
-  const members: string[] = [];
-  for (const t of model.tools) members.push(stub(t.method, `tool ${t.name}`));
-  for (const r of model.resources) members.push(stub(r.method, `resource ${r.uri}`));
-  for (const t of model.resourceTemplates) members.push(t.uriTemplate.startsWith('file://') ? fileTemplateStub(t.method, t.uriTemplate) : stub(t.method, `resource template ${t.uriTemplate}`));
-  for (const p of model.prompts) members.push(stub(p.method, `prompt ${p.name}`));
-  file.addImportDeclaration({ moduleSpecifier: './server.js', isTypeOnly: true, namedImports: [handlersInterfaceName(model)] });
+/**
+ * The stub of every handler method, by method name, in spec order: the scaffold is made of them, and
+ * `generate` prints the ones a spec gained since the scaffold was written.
+ */
+export function handlerStubs(model: ServerModel): Map<string, string> {
+  const stubs = new Map<string, string>();
+  for (const t of model.tools) stubs.set(t.method, stub(t.method, `tool ${t.name}`));
+  for (const r of model.resources) stubs.set(r.method, stub(r.method, `resource ${r.uri}`));
+  for (const t of model.resourceTemplates) stubs.set(t.method, t.uriTemplate.startsWith('file://') ? fileTemplateStub(t.method, t.uriTemplate) : stub(t.method, `resource template ${t.uriTemplate}`));
+  for (const p of model.prompts) stubs.set(p.method, stub(p.method, `prompt ${p.name}`));
+  return stubs;
+}
+
+/** handlers.ts: written once with a stub per method; after that it is the user's file. `serverModule`: server.ts as seen from it. */
+export function emitHandlersScaffold(model: ServerModel, file: FileSink, serverModule = './server.js'): void {
+  const members = [...handlerStubs(model).values()];
+  file.addImportDeclaration({ moduleSpecifier: serverModule, isTypeOnly: true, namedImports: [handlersInterfaceName(model)] });
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,

@@ -13,20 +13,25 @@ import { emitTypes } from './types-file.js';
 
 export type { GeneratedFile } from './file-builder.js';
 export { GENERATED_MARK } from './banner.js';
+export { handlerStubs } from './entry-files.js';
 
 export interface EmitOptions {
   /** Also write package.json and tsconfig.json (a standalone package). Default true. */
   readonly packageFiles?: boolean;
+  /** The handlers file as imported from main.ts (default `./handlers.js`: the scaffold inside the package). */
+  readonly handlersModule?: string;
+  /** server.ts as imported from the handlers file (default `./server.js`). */
+  readonly serverModule?: string;
 }
 
-const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink) => void][] = [
+const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink, o: EmitOptions) => void][] = [
   ['types.ts', emitTypes],
   ['definition.ts', emitDefinition],
   ['server.ts', emitServer],
   ['client.ts', emitClient],
   ['openai.ts', emitOpenAi],
   ['index.ts', (_m, f) => emitIndex(f)],
-  ['main.ts', emitMain],
+  ['main.ts', (m, f, o) => emitMain(m, f, o.handlersModule)],
 ];
 
 export function emitServerPackage(model: ServerModel, options: EmitOptions = {}, builder = new FileBuilder()): GeneratedFile[] {
@@ -34,11 +39,11 @@ export function emitServerPackage(model: ServerModel, options: EmitOptions = {},
   const code = model.skills !== undefined ? [...CODE_FILES, ['skills.ts', emitSkills] as const] : CODE_FILES;
   const files: GeneratedFile[] = code.map(([path, emit]) => {
     const sink = new FileSink();
-    emit(model, sink);
+    emit(model, sink, options);
     return { path, content: builder.print(`${model.name}/${path}`, sink, head), kind: 'generated' as const };
   });
   const scaffold = new FileSink();
-  emitHandlersScaffold(model, scaffold);
+  emitHandlersScaffold(model, scaffold, options.serverModule);
   files.push({ path: 'handlers.ts', content: builder.print(`${model.name}/handlers.ts`, scaffold, banner(model, 'scaffold')), kind: 'scaffold' });
   files.push({ path: 'README.md', content: readme(model), kind: 'generated' });
   if (options.packageFiles ?? true) {

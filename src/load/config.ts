@@ -12,6 +12,10 @@ export interface Config {
   readonly specs: readonly string[];
   readonly out: string;
   readonly format?: 'text' | 'json';
+  /** Write package.json and tsconfig.json into each server folder (default true). */
+  readonly packageFiles: boolean;
+  /** Handlers file path relative to `dir`, `{server}` standing for the server name; default inside each server folder. */
+  readonly handlers?: string;
 }
 
 export interface ConfigFile {
@@ -37,6 +41,13 @@ export function readConfigFile(path: string, cwd: string): ConfigFile {
 
 /** Interpret an already validated config file. */
 export function toConfig(file: ConfigFile): Config {
-  const value = file.source?.value as { specs: string[]; out?: string; format?: 'text' | 'json' };
-  return { dir: dirname(file.path), specs: value.specs, out: value.out ?? 'generated', ...(value.format ? { format: value.format } : {}) };
+  const value = file.source?.value as { specs: string[]; out?: string; format?: 'text' | 'json'; packageFiles?: boolean; handlers?: string };
+  return {
+    dir: dirname(file.path),
+    specs: value.specs,
+    out: value.out ?? 'generated',
+    ...(value.format ? { format: value.format } : {}),
+    packageFiles: value.packageFiles ?? true,
+    ...(value.handlers !== undefined ? { handlers: value.handlers } : {}),
+  };
 }

@@ -24,6 +24,13 @@ export interface Manifest {
   readonly spec: string;
   /** By path relative to the package folder (forward slashes). */
   readonly files: Readonly<Record<string, ManifestEntry>>;
+  /**
+   * The handlers file when it lives outside the folder (config `handlers`), relative to the folder. Read
+   * only to say when a spec or config change leaves it unused; never written to or removed.
+   */
+  readonly handlers?: string;
+  /** The handler methods the spec had: `generate` prints the stubs of methods a spec gains. */
+  readonly methods?: readonly string[];
 }
 
 export function sha256(text: string): string {
@@ -40,6 +47,8 @@ export function renderManifest(m: Manifest): string {
     server: m.server,
     spec: m.spec,
     files,
+    ...(m.handlers !== undefined ? { handlers: m.handlers } : {}),
+    ...(m.methods !== undefined ? { methods: [...m.methods].sort() } : {}),
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
@@ -56,7 +65,7 @@ export function parseManifest(text: string, where: string): Manifest | undefined
     return undefined;
   }
   if (typeof doc !== 'object' || doc === null) return undefined;
-  const { version, server, spec, files } = doc as Record<string, unknown>;
+  const { version, server, spec, files, handlers, methods } = doc as Record<string, unknown>;
   if (typeof version !== 'number') return undefined;
   if (version > MANIFEST_VERSION) throw new EnvironmentError(`${where} was written by a newer mcpgen (manifest format ${version}); upgrade mcpgen`);
   if (typeof server !== 'string' || typeof spec !== 'string' || typeof files !== 'object' || files === null) return undefined;
@@ -67,7 +76,14 @@ export function parseManifest(text: string, where: string): Manifest | undefined
     if (!isSafeName(name)) return undefined;
     entries[name] = kind === 'generated' && typeof hash === 'string' ? { kind, sha256: hash } : { kind };
   }
-  return { version, server, spec, files: entries };
+  return {
+    version,
+    server,
+    spec,
+    files: entries,
+    ...(typeof handlers === 'string' ? { handlers } : {}),
+    ...(Array.isArray(methods) && methods.every((m) => typeof m === 'string') ? { methods: methods as string[] } : {}),
+  };
 }
 
 /** A manifest may only name files inside its own folder: an edited `../../src/x.ts` must never be removed. */

@@ -5,6 +5,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { EnvironmentError } from '../errors.js';
 import { displayPath } from '../load/spec-files.js';
+import { portablePath } from '../common/portable-path.js';
+import { writeFilesAtomically } from './atomic.js';
 import { environmentError, shown } from './fs-ops.js';
 import { MANIFEST_FILE, MANIFEST_VERSION, parseManifest, renderManifest, sha256, type Manifest, type ManifestEntry } from './manifest.js';
 import { abandon, commitPackage, isDir, JOURNAL_FILE, leftovers, recoverPackage, STAGING_DIR, stagePackage, type PackageChange } from './transaction.js';
@@ -22,12 +24,31 @@ export interface OutputPackage {
   /** The root spec it comes from, relative to the project folder (forward slashes), as banners show it. */
   readonly spec: string;
   readonly files: readonly OutputFile[];
+  /**
+   * The handlers file main.ts imports. Inside the folder it is `handlers.ts`, a scaffold among `files`;
+   * elsewhere (config `handlers`) it is written here once when missing and otherwise never touched.
+   */
+  readonly handlers?: { readonly path: string; readonly content: string };
+  /** Each handler method of the spec → its stub, to print the ones a spec gained. */
+  readonly methods?: ReadonlyMap<string, string>;
 }
 
 export interface PackagePlan extends PackageChange {
   readonly unchanged: readonly string[];
   readonly kept: readonly string[];
   readonly edited: readonly string[];
+  /** Handlers files this package used before (previous manifest), absolute; filtered in planOutput. */
+  readonly previousHandlers: readonly string[];
+  readonly gained?: GainedMethods;
+  /** A handlers file outside the folder to write once (absolute path → stub). */
+  readonly scaffolds: ReadonlyMap<string, string>;
+}
+
+/** Handler methods a spec gained since the last run that its handlers file does not mention yet. */
+export interface GainedMethods {
+  readonly server: string;
+  readonly handlers: string;
+  readonly stubs: readonly string[];
 }
 
 export interface OutputPlan {
@@ -43,10 +64,16 @@ export interface OutputPlan {
   readonly edited: readonly string[];
   /** What a crashed run left (journals, staging folders, temp files). */
   readonly leftovers: readonly string[];
+  /** Handlers files outside the package folders to create (absolute path → stub); never overwritten. */
+  readonly scaffolds: ReadonlyMap<string, string>;
+  /** Handlers files an earlier run used that no server of this run uses (spec, `out` or config change). */
+  readonly unusedHandlers: readonly string[];
+  readonly gained: readonly GainedMethods[];
 }
 
 /** What `generate` would do. Reads only; throws EnvironmentError for a folder or file in the way. */
-export function planOutput(outDir: string, packages: readonly OutputPackage[]): OutputPlan {
+/** `projectDir`: what manifests' spec paths are relative to; given, a folder whose spec file is gone has its handlers file reported unused. */
+export function planOutput(outDir: string, packages: readonly OutputPackage[], projectDir?: string): OutputPlan {
   let existing = resolve(outDir);
   while (!existsSync(existing) && dirname(existing) !== existing) existing = dirname(existing);
   if (!isDir(existing)) {
@@ -55,13 +82,17 @@ export function planOutput(outDir: string, packages: readonly OutputPackage[]): 
   const plans = packages.map(planPackage);
   const ours = new Set(packages.map((p) => resolve(p.dir)));
   const specs = new Set(packages.map((p) => p.spec));
+  const orphaned: string[] = [];
   // A server renamed in its spec leaves a folder whose manifest names one of this run's specs: retire it.
   for (const dir of childDirs(outDir)) {
     if (ours.has(dir)) continue;
     const manifest = readManifest(dir);
     if (manifest !== undefined && specs.has(manifest.spec)) plans.push(retirePackage(dir, manifest));
+    // Its spec was deleted: the folder stays (a subset run must not retire others), its handlers are unused.
+    else if (manifest !== undefined && projectDir !== undefined && !existsSync(resolve(projectDir, manifest.spec))) orphaned.push(...previousHandlers(dir, manifest));
   }
   const all = <K extends 'unchanged' | 'kept' | 'edited'>(key: K) => plans.flatMap((p) => p[key]);
+  const inUse = new Set(packages.map((p) => handlersPath(resolve(p.dir), p)));
   return {
     packages: plans,
     write: new Map(plans.flatMap((p) => [...p.write].map(([name, content]) => [join(p.dir, name), content] as const))),
@@ -70,6 +101,9 @@ export function planOutput(outDir: string, packages: readonly OutputPackage[]): 
     kept: all('kept'),
     edited: all('edited'),
     leftovers: mcpgenDirs(outDir, ours).flatMap(leftovers),
+    scaffolds: new Map(plans.flatMap((p) => [...p.scaffolds])),
+    unusedHandlers: [...new Set([...plans.flatMap((p) => p.previousHandlers), ...orphaned])].filter((f) => !inUse.has(f) && existsSync(f)).sort(),
+    gained: plans.flatMap((p) => (p.gained === undefined ? [] : [p.gained])),
   };
 }
 
@@ -95,16 +129,52 @@ function planPackage(pkg: OutputPackage): PackagePlan {
     else write.set(f.path, f.content);
   }
   const { remove, edited } = staleFiles(dir, previous, entries);
-  const manifest = renderManifest({ version: MANIFEST_VERSION, server: pkg.server, spec: pkg.spec, files: entries });
+  const handlers = handlersPath(dir, pkg);
+  const external = pkg.handlers !== undefined && handlers !== join(dir, 'handlers.ts');
+  const scaffolds = new Map<string, string>();
+  if (external && readFileIfAny(handlers) === undefined) scaffolds.set(handlers, pkg.handlers!.content);
+  const manifest = renderManifest({
+    version: MANIFEST_VERSION,
+    server: pkg.server,
+    spec: pkg.spec,
+    files: entries,
+    ...(external ? { handlers: portablePath(dir, handlers) } : {}),
+    ...(pkg.methods !== undefined ? { methods: [...pkg.methods.keys()] } : {}),
+  });
   if (readFileIfAny(join(dir, MANIFEST_FILE)) === manifest) unchanged.push(join(dir, MANIFEST_FILE));
   else write.set(MANIFEST_FILE, manifest); // last: moved into place after the files it describes
-  return { dir, write, remove, unchanged, kept, edited };
+  const gained = gainedMethods(pkg, previous, handlers);
+  return { dir, write, remove, unchanged, kept, edited, previousHandlers: previousHandlers(dir, previous), scaffolds, ...(gained ? { gained } : {}) };
+}
+
+/** The handlers file a package's main.ts imports (absolute). */
+function handlersPath(dir: string, pkg: OutputPackage): string {
+  return resolve(pkg.handlers?.path ?? join(dir, 'handlers.ts'));
+}
+
+/** The handlers file an earlier run's manifest says this folder used, if any. */
+function previousHandlers(dir: string, previous: Manifest | undefined): string[] {
+  if (previous?.handlers !== undefined) return [resolve(dir, previous.handlers)];
+  return previous?.files['handlers.ts']?.kind === 'scaffold' ? [join(dir, 'handlers.ts')] : [];
+}
+
+/**
+ * Methods the spec has now and did not have at the last run, which the (existing) handlers file does not
+ * name anywhere yet: the compiler would say so at build time, `generate` says it now with the stub.
+ */
+function gainedMethods(pkg: OutputPackage, previous: Manifest | undefined, handlers: string): GainedMethods | undefined {
+  if (pkg.methods === undefined || previous?.methods === undefined) return undefined;
+  const text = readFileIfAny(handlers);
+  if (text === undefined) return undefined;
+  const before = new Set(previous.methods);
+  const stubs = [...pkg.methods].filter(([method]) => !before.has(method) && !new RegExp(`\\b${method}\\b`).test(text)).map(([, stub]) => stub);
+  return stubs.length === 0 ? undefined : { server: pkg.server, handlers, stubs };
 }
 
 /** A package no spec of this run produces any more: its generated files and manifest go; the user's stay. */
 function retirePackage(dir: string, manifest: Manifest): PackagePlan {
   const { remove, edited } = staleFiles(dir, manifest, {});
-  return { dir, write: new Map(), remove: [...remove, MANIFEST_FILE], unchanged: [], kept: [], edited, removeDirIfEmpty: true };
+  return { dir, write: new Map(), remove: [...remove, MANIFEST_FILE], unchanged: [], kept: [], edited, removeDirIfEmpty: true, previousHandlers: previousHandlers(dir, manifest), scaffolds: new Map() };
 }
 
 /** Generated files of the previous manifest that are no longer produced; removed only if untouched since. */
@@ -180,6 +250,9 @@ export function applyPlan(plan: OutputPlan): void {
     undo();
     throw e;
   }
+  // Handlers files outside the package folders: after the packages, only where none exists (never overwritten).
+  const missing = new Map([...plan.scaffolds].filter(([path]) => !existsSync(path)));
+  if (missing.size > 0) writeFilesAtomically(missing);
 }
 
 function tryAbandon(change: PackageChange): void {
@@ -190,12 +263,23 @@ function tryAbandon(change: PackageChange): void {
   }
 }
 
-/** Paths (relative to cwd) that make the checked-in output stale. */
-export function staleList(plan: OutputPlan, cwd: string): string[] {
+export interface StaleFile {
+  /** Relative to cwd. */
+  readonly file: string;
+  readonly reason: string;
+}
+
+/** What makes the checked-in output stale, file by file (relative to cwd), sorted. */
+export function staleEntries(plan: OutputPlan, cwd: string): StaleFile[] {
   const rel = (f: string) => displayPath(f, cwd);
   return [
-    ...[...plan.write.keys()].map((f) => `${rel(f)} (${existsSync(f) ? 'changed' : 'missing'})`),
-    ...plan.remove.map((f) => `${rel(f)} (no longer generated)`),
-    ...plan.leftovers.map((f) => `${rel(f)} (left by an interrupted run; \`mcpgen generate\` cleans it up)`),
-  ].sort();
+    ...[...plan.write.keys()].map((f) => ({ file: rel(f), reason: existsSync(f) ? 'changed' : 'missing' })),
+    ...plan.remove.map((f) => ({ file: rel(f), reason: 'no longer generated' })),
+    ...plan.leftovers.map((f) => ({ file: rel(f), reason: 'left by an interrupted run; `mcpgen generate` cleans it up' })),
+  ].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** Paths (relative to cwd) that make the checked-in output stale. */
+export function staleList(plan: OutputPlan, cwd: string): string[] {
+  return staleEntries(plan, cwd).map((s) => `${s.file} (${s.reason})`).sort();
 }

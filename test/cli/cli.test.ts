@@ -83,6 +83,28 @@ describe('mcpgen init', () => {
     expect((await cli(['init'], dir)).code).toBe(2); // never overwrites without --force
   });
 
+  it('titles the server from the file name and prints the next steps', async () => {
+    const dir = tempDir();
+    const r = await cli(['init'], dir);
+    expect(readFileSync(join(dir, 'specs/server.yaml'), 'utf8')).toContain('  title: "My MCP server"\n');
+    expect(r.stderr).toContain('next steps:\n  1. describe your tools, resources and prompts in specs/server.yaml');
+    expect(r.stderr).toContain('  2. npx mcpgen generate          # writes generated/server/\n  3. implement generated/server/handlers.ts');
+    expect(r.stderr).not.toContain('note:');
+    await cli(['init', 'specs/weather-server.yaml'], dir);
+    expect(readFileSync(join(dir, 'specs/weather-server.yaml'), 'utf8')).toContain('  title: "Weather server"\n');
+  });
+
+  it('says when the new spec is not among the config\'s specs, and follows the config\'s handlers path', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'mcpgen.config.yaml'), 'specs: [specs/*.yaml]\nout: src/gen\nhandlers: src/mcp/{server}.handlers.ts\n');
+    const outside = await cli(['init', 'other.yaml'], dir);
+    expect(outside.code).toBe(0);
+    expect(outside.stderr).toContain('note: mcpgen.config.yaml does not list other.yaml under `specs`');
+    const inside = await cli(['init', 'specs/hello.yaml'], dir);
+    expect(inside.stderr).not.toContain('note:');
+    expect(inside.stderr).toContain('# writes src/gen/hello/\n  3. implement src/mcp/hello.handlers.ts');
+  });
+
   it('writes a commented auth block that passes check once uncommented', async () => {
     const dir = tempDir();
     expect((await cli(['init'], dir)).code).toBe(0);

@@ -2,7 +2,7 @@
 // cleans up what the crashed one left. Crashes are not timed: MCPGEN_TEST_FAULT (src/write/fs-ops.ts)
 // makes the real CLI kill itself with SIGKILL just before its Nth file event, for every N of the write.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recoverOutput } from '../../src/write/output.js';
@@ -21,7 +21,7 @@ interface Scenario {
 /**
  * Old output of weather + sql (weather's manifest also lists a `legacy.ts` an earlier version generated,
  * so the write removes a file too), then the specs in `change` get a new version: every generated file of
- * those packages changes.
+ * those packages changes (each spec is also renamed to `<name>-v2.yaml`, which every banner names).
  */
 async function scenario(change: readonly string[]): Promise<Scenario> {
   const base = project(['weather.yaml', 'sql.yaml']);
@@ -33,8 +33,10 @@ async function scenario(change: readonly string[]): Promise<Scenario> {
   manifest.files['legacy.ts'] = { kind: 'generated', sha256: createHash('sha256').update(legacy).digest('hex') };
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
   for (const spec of change) {
+    // A new version and a new spec file name (banners name the spec file, and carry no hash of it).
     const path = join(base, 'specs', spec);
-    writeFileSync(path, readFileSync(path, 'utf8').replace(/^ {2}version: .*$/m, '  version: 9.9.9'));
+    writeFileSync(path.replace(/\.yaml$/, '-v2.yaml'), readFileSync(path, 'utf8').replace(/^ {2}version: .*$/m, '  version: 9.9.9'));
+    rmSync(path);
   }
   const old = snapshot(join(base, 'generated'));
   const copy = clone(base);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { check, resolveInputs } from '../../pipeline.js';
 import type { Parsed } from '../args.js';
@@ -10,7 +11,10 @@ export function runCheck(args: Parsed, io: Io): number {
     printDiagnostics({ diagnostics: inputs.diagnostics, files: [], sources: inputs.sources }, format, io);
     return 1;
   }
-  const result = check(inputs.files, io.cwd, inputs.config?.dir);
+  const config = inputs.config;
+  // The same handlers-file collisions (MCPG101) `generate` refuses.
+  const handlersFile = config?.handlers === undefined ? undefined : (server: string) => resolve(config.dir, config.handlers!.replaceAll('{server}', server));
+  const result = check(inputs.files, io.cwd, config?.dir, handlersFile);
   printDiagnostics(result, format, io);
   return hasErrors(result.diagnostics) ? 1 : 0;
 }

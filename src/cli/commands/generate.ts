@@ -1,5 +1,6 @@
-import { watch } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { CONFIG_FILE, findConfig } from '../../load/config.js';
 import { displayPath } from '../../load/spec-files.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { generate, resolveInputs } from '../../pipeline.js';
@@ -7,15 +8,21 @@ import type { Parsed } from '../args.js';
 import { printDiagnostics, type Io } from '../report.js';
 import { runtimeDependencyWarning } from '../runtime-dependencies.js';
 import { stringFlag } from './check.js';
+import { staleEntries, type StaleFile } from '../../write/output.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 
 export async function runGenerate(args: Parsed, io: Io): Promise<number> {
-  const once = () => generateOnce(args, io);
+  // Every file the last run that got that far read (specs, includes, the config): what --watch watches.
+  // The config's folder always (a config may appear later); a run that failed early keeps the last list.
+  let read: readonly string[] = [findConfig(io.cwd, stringFlag(args, 'config')) ?? resolve(io.cwd, CONFIG_FILE)];
+  const once = () => generateOnce(args, io, (files) => (read = files));
   const code = await once();
   if (!args.flags.has('watch')) return code;
-  return watchSpecs(args, io, once);
+  return watchSpecs(io, once, () => read);
 }
 
-async function generateOnce(args: Parsed, io: Io): Promise<number> {
+async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly string[]) => void = () => {}): Promise<number> {
+  const configPath = findConfig(io.cwd, stringFlag(args, 'config'));
   const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
   const format = (stringFlag(args, 'format') ?? inputs.config?.format ?? 'text') as 'text' | 'json';
   if (inputs.diagnostics.length > 0) {
@@ -24,8 +31,13 @@ async function generateOnce(args: Parsed, io: Io): Promise<number> {
   }
   const out = stringFlag(args, 'out') ?? (inputs.config ? `${inputs.config.dir}/${inputs.config.out}` : 'generated');
   const check = args.flags.has('check');
-  const result = await generate(inputs.files, io.cwd, { out, check, ...(inputs.config ? { projectDir: inputs.config.dir, configDir: inputs.config.dir } : {}) });
-  printDiagnostics(result, format, io);
+  const config = inputs.config;
+  const fromConfig = config ? { projectDir: config.dir, configDir: config.dir, packageFiles: config.packageFiles, ...(config.handlers !== undefined ? { handlers: resolve(config.dir, config.handlers) } : {}) } : {};
+  const result = await generate(inputs.files, io.cwd, { out, check, ...fromConfig });
+  // JSON readers get the stale files in the same array as the spec diagnostics (text lists them below).
+  const stale = check && format === 'json' && result.plan !== undefined ? staleEntries(result.plan, io.cwd).map(staleDiagnostic) : [];
+  printDiagnostics({ ...result, diagnostics: [...result.diagnostics, ...stale] }, format, io);
+  onRead([...(configPath === undefined ? [] : [configPath]), ...inputs.files, ...[...result.sources.keys()].map((f) => resolve(io.cwd, f))]);
   if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
   const warnMissing = () => {
     const missing = runtimeDependencyWarning(resolve(io.cwd, out), out);
@@ -43,31 +55,86 @@ async function generateOnce(args: Parsed, io: Io): Promise<number> {
   }
   for (const dir of result.recovered) io.stderr(`recovered what an interrupted earlier run left in ${dir}\n`);
   for (const f of result.plan.edited) io.stderr(`warning: ${displayPath(f, io.cwd)} is no longer generated but was edited since; left in place\n`);
+  const freshStubs = [...result.plan.scaffolds.keys(), ...result.plan.packages.filter((p) => p.write.has('handlers.ts')).map((p) => join(p.dir, 'handlers.ts'))];
+  for (const f of freshStubs) io.stderr(`wrote ${displayPath(f, io.cwd)}: a stub per handler method, yours from now on (never overwritten)\n`);
+  for (const g of result.plan.gained) {
+    io.stderr(`the ${g.server} spec gained ${g.stubs.length} handler method(s); add to \`handlers\` in ${displayPath(g.handlers, io.cwd)}:\n${g.stubs.join('\n')}\n`);
+  }
+  for (const f of result.plan.unusedHandlers) {
+    io.stderr(`warning: ${displayPath(f, io.cwd)} is a handlers file no spec uses any more (its spec was deleted, its server renamed, or \`handlers\` changed); move what you implemented to the server's current handlers file, then delete it\n`);
+  }
   io.stderr(`wrote ${result.plan.write.size} file(s), ${result.plan.unchanged.length} unchanged, ${result.plan.kept.length} scaffold file(s) kept, ${result.plan.remove.length} removed\n`);
   warnMissing();
   return 0;
 }
 
-/** Regenerate whenever a spec (or the config) changes; runs until interrupted. */
-function watchSpecs(args: Parsed, io: Io, once: () => Promise<number>): Promise<number> {
-  const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
-  const dirs = new Set(inputs.files.map((f) => dirname(f)));
+function staleDiagnostic(s: StaleFile): Diagnostic {
+  return { code: 'MCPG102', severity: 'error', message: `generated output is stale: ${s.reason}; run \`npx mcpgen generate\``, file: s.file, line: 1, column: 1, path: '$' };
+}
+
+/**
+ * Regenerate whenever a spec, an include or the config changes; runs until interrupted. Each folder
+ * holding an input is watched on its own (not recursively): a folder watch sees atomic saves (editors,
+ * `sed -i`, `git checkout` replace the file by rename) and delete-then-create, where a watch on the file,
+ * or Node 20's recursive watch on Linux, stays on the old inode and goes deaf. After every run the
+ * watches are re-armed: folders of new inputs are added, and a folder replaced as a whole (its inode
+ * changed; its parent's watch reported it) is watched again.
+ */
+function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => readonly string[]): Promise<number> {
+  const watchers = new Map<string, { watcher: FSWatcher; ino: number }>();
   let timer: NodeJS.Timeout | undefined;
   const rerun = () => {
     clearTimeout(timer);
     timer = setTimeout(() => {
-      once().catch((e: unknown) => io.stderr(`mcpgen: ${(e as Error).message}\n`));
+      once()
+        .catch((e: unknown) => io.stderr(`mcpgen: ${(e as Error).message}\n`))
+        .finally(arm);
     }, 100);
   };
-  const watchers = [...dirs].map((d) => watch(d, { recursive: true }, (_event, name) => {
-    // .html: MCP Apps views are embedded at generate time, so editing one regenerates too.
-    if (name !== null && /\.(ya?ml|html?)$/i.test(String(name))) rerun();
-  }));
-  io.stderr(`watching ${[...dirs].join(', ')} for spec changes (Ctrl-C to stop)\n`);
+  const arm = () => {
+    const dirs = new Set(inputs().map((f) => dirname(f)));
+    const names = new Set([...dirs].map((d) => basename(d)));
+    // .html: MCP Apps views and SKILL.md files are embedded at generate time, so editing one regenerates too.
+    const relevant = (name: string) => /\.(ya?ml|json|html?|md)$/i.test(name) || names.has(name);
+    for (const [dir, w] of watchers) {
+      if (!dirs.has(dir) || inode(dir) !== w.ino) {
+        w.watcher.close();
+        watchers.delete(dir);
+      }
+    }
+    for (const dir of dirs) {
+      const ino = inode(dir);
+      if (watchers.has(dir) || ino === undefined) continue;
+      try {
+        const watcher = watch(dir, (_event, name) => {
+          if (name === null || relevant(String(name))) rerun();
+        });
+        watcher.on('error', () => {
+          watcher.close();
+          watchers.delete(dir);
+          rerun();
+        });
+        watchers.set(dir, { watcher, ino });
+      } catch {
+        // the folder went away between stat and watch: its parent's watch (or the next run) brings it back
+      }
+    }
+  };
+  arm();
+  io.stderr(`watching ${[...watchers.keys()].map((d) => displayPath(d, io.cwd) || '.').join(', ')} for spec changes (Ctrl-C to stop)\n`);
   return new Promise((resolve) => {
     process.once('SIGINT', () => {
-      for (const w of watchers) w.close();
+      clearTimeout(timer);
+      for (const w of watchers.values()) w.watcher.close();
       resolve(0);
     });
   });
+}
+
+function inode(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
 }
