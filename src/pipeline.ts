@@ -1,17 +1,17 @@
 // The one place that runs every stage: load → validate → model (→ emit → write for `generate`).
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
-import { UsageError } from './errors.js';
-import { findConfig, readConfigFile, toConfig, type Config } from './load/config.js';
-import { expandGlob, isGlob } from './load/glob.js';
+import { isGlob } from './load/glob.js';
 import { displayPath, loadSpec } from './load/spec-files.js';
 import { buildModel } from './model/build.js';
 import type { ServerModel } from './model/ir.js';
-import { validateAgainstPackagedSchema } from './validate/spec-format.js';
 import { validateSpec } from './validate/index.js';
 import { portablePath } from './common/portable-path.js';
 import { beginWriteStage } from './write/fs-ops.js';
+import { MANIFEST_FILE } from './write/manifest.js';
 import { applyPlan, planOutput, recoverOutput, staleList, type OutputPlan } from './write/output.js';
+
+export { resolveInputs, type Inputs } from './inputs.js';
 
 export interface CheckResult {
   readonly files: readonly string[];
@@ -20,39 +20,8 @@ export interface CheckResult {
   readonly models: readonly ServerModel[];
   /** Text of every file read, by display name, for code frames. */
   readonly sources: ReadonlyMap<string, string>;
-}
-
-export interface Inputs {
-  readonly files: readonly string[];
-  readonly config: Config | undefined;
-  readonly diagnostics: readonly Diagnostic[];
-  readonly sources: ReadonlyMap<string, string>;
-}
-
-/** Spec files from the command line, or else from mcpgen.config.yaml. */
-export function resolveInputs(args: readonly string[], cwd: string, configPath?: string): Inputs {
-  const sources = new Map<string, string>();
-  const path = findConfig(cwd, configPath);
-  let config: Config | undefined;
-  if (path !== undefined) {
-    const file = readConfigFile(path, cwd);
-    if (file.source !== undefined) sources.set(file.source.file, file.source.text);
-    const diagnostics = [...file.diagnostics];
-    if (file.source !== undefined && diagnostics.length === 0) diagnostics.push(...validateAgainstPackagedSchema(file.source, 'schema/mcpgen.config.schema.json'));
-    if (diagnostics.length > 0) return { files: [], config: undefined, diagnostics, sources };
-    config = toConfig(file);
-  }
-  const patterns = args.length > 0 ? args.map((a) => ({ pattern: a, base: cwd })) : (config?.specs ?? []).map((p) => ({ pattern: p, base: config!.dir }));
-  if (patterns.length === 0) {
-    throw new UsageError('no spec files given and no mcpgen.config.yaml here; run `mcpgen init` or pass spec files');
-  }
-  const files: string[] = [];
-  for (const { pattern, base } of patterns) {
-    const matches = isGlob(pattern) ? expandGlob(pattern, base).map((m) => resolve(base, m)) : [resolve(base, pattern)];
-    if (matches.length === 0) throw new UsageError(`no spec file matches ${JSON.stringify(pattern)}`);
-    for (const m of matches) if (!files.includes(m)) files.push(m);
-  }
-  return { files, config, diagnostics: [], sources };
+  /** `include:` globs of the root specs (a new file matching one changes the inputs). */
+  readonly includeGlobs: readonly { readonly pattern: string; readonly dir: string }[];
 }
 
 /** `configDir`: the directory of mcpgen.config.yaml, if any (includes stay inside it; see projectOf). */
@@ -60,17 +29,20 @@ export function check(files: readonly string[], cwd: string, configDir?: string)
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
   const sources = new Map<string, string>();
+  const includeGlobs: { pattern: string; dir: string }[] = [];
   for (const abs of files) {
     const loaded = loadSpec(abs, cwd, configDir);
     diagnostics.push(...loaded.diagnostics);
     if (loaded.spec === undefined) continue;
+    const include = (loaded.spec.root.value as { include?: unknown } | null | undefined)?.include;
+    if (Array.isArray(include)) for (const p of include) if (typeof p === 'string' && isGlob(p)) includeGlobs.push({ pattern: p, dir: dirname(abs) });
     for (const s of [loaded.spec.root, ...loaded.spec.includes]) sources.set(s.file, s.text);
     if (loaded.spec.root.value === undefined) continue; // YAML errors already reported
     const validation = validateSpec(loaded.spec);
     diagnostics.push(...validation.diagnostics);
     if (validation.view !== undefined && !hasErrors(loaded.diagnostics)) models.push(buildModel(validation.view));
   }
-  return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources };
+  return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources, includeGlobs };
 }
 
 export interface GenerateOptions {
@@ -93,6 +65,8 @@ export interface GenerateResult extends CheckResult {
   readonly stale: readonly string[];
   /** Package folders where this run finished or undid what a crashed run left. */
   readonly recovered: readonly string[];
+  /** Every file this run produces (absolute), manifests included. */
+  readonly outputs: readonly { readonly path: string; readonly kind: 'generated' | 'scaffold' }[];
 }
 
 /** check → emit → plan → write (or compare). Nothing is written unless every spec is free of errors. */
@@ -101,7 +75,7 @@ export async function generate(files: readonly string[], cwd: string, options: G
   // reads overlap with the checks.
   const emitter = import('./emit/index.js');
   const checked = check(files, cwd, options.configDir);
-  if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [], recovered: [] };
+  if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [], recovered: [], outputs: [] };
   const { emitServerPackage } = await emitter;
   const outDir = resolve(cwd, options.out);
   const projectDir = resolve(cwd, options.projectDir ?? '.');
@@ -109,13 +83,14 @@ export async function generate(files: readonly string[], cwd: string, options: G
     const spec = portablePath(projectDir, resolve(cwd, model.specFile));
     return { dir: resolve(outDir, model.name), server: model.name, spec, files: emitServerPackage({ ...model, specFile: spec }) };
   });
+  const outputs = packages.flatMap((p) => [...p.files.map((f) => ({ path: join(p.dir, f.path), kind: f.kind })), { path: join(p.dir, MANIFEST_FILE), kind: 'generated' as const }]);
   beginWriteStage(cwd);
   if (options.check) {
     const plan = planOutput(outDir, packages);
-    return { ...checked, plan, stale: staleList(plan, cwd), recovered: [] };
+    return { ...checked, plan, stale: staleList(plan, cwd), recovered: [], outputs };
   }
   const recovered = recoverOutput(outDir, packages.map((p) => p.dir));
   const plan = planOutput(outDir, packages);
   applyPlan(plan);
-  return { ...checked, plan, stale: [], recovered: recovered.map((d) => displayPath(d, cwd)) };
+  return { ...checked, plan, stale: [], recovered: recovered.map((d) => displayPath(d, cwd)), outputs };
 }

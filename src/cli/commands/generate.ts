@@ -2,11 +2,11 @@ import { watch } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { displayPath } from '../../load/spec-files.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
-import { generate, resolveInputs } from '../../pipeline.js';
-import type { Parsed } from '../args.js';
+import { resolveInputs } from '../../inputs.js';
+import { currentRun, saveRun, type RunKey } from '../../write/run-record.js';
+import { stringFlag, type Parsed } from '../args.js';
 import { printDiagnostics, type Io } from '../report.js';
 import { runtimeDependencyWarning } from '../runtime-dependencies.js';
-import { stringFlag } from './check.js';
 
 export async function runGenerate(args: Parsed, io: Io): Promise<number> {
   const once = () => generateOnce(args, io);
@@ -24,13 +24,30 @@ async function generateOnce(args: Parsed, io: Io): Promise<number> {
   }
   const out = stringFlag(args, 'out') ?? (inputs.config ? `${inputs.config.dir}/${inputs.config.out}` : 'generated');
   const check = args.flags.has('check');
-  const result = await generate(inputs.files, io.cwd, { out, check, ...(inputs.config ? { projectDir: inputs.config.dir, configDir: inputs.config.dir } : {}) });
-  printDiagnostics(result, format, io);
-  if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
+  const dirs = inputs.config ? { projectDir: inputs.config.dir, configDir: inputs.config.dir } : {};
   const warnMissing = () => {
     const missing = runtimeDependencyWarning(resolve(io.cwd, out), out);
     if (missing !== undefined) io.stderr(missing);
   };
+  const key: RunKey = { cwd: resolve(io.cwd), out: resolve(io.cwd, out), projectDir: resolve(io.cwd, dirs.projectDir ?? '.'), configDir: dirs.configDir, specs: inputs.files };
+  // Inputs and outputs as the last clean run left them: answer without loading the pipeline (or ts-morph).
+  const current = currentRun(key);
+  if (current !== undefined) {
+    printDiagnostics({ diagnostics: current.record.diagnostics, files: current.record.files, sources: current.sources }, format, io);
+    if (check) io.stderr(`generated output is current (${current.unchanged + current.kept} files)\n`);
+    else io.stderr(`wrote 0 file(s), ${current.unchanged} unchanged, ${current.kept} scaffold file(s) kept, 0 removed\n`);
+    warnMissing();
+    return 0;
+  }
+  const { generate } = await import('../../pipeline.js');
+  const result = await generate(inputs.files, io.cwd, { out, check, ...dirs });
+  printDiagnostics(result, format, io);
+  if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
+  const clean = result.stale.length === 0 && result.plan.edited.length === 0;
+  if (clean) {
+    const sources = new Map([...inputs.sources, ...result.sources]);
+    saveRun(key, { sources, globs: result.includeGlobs, outputs: result.outputs, files: result.files, diagnostics: result.diagnostics });
+  }
   if (check) {
     if (result.stale.length === 0) {
       io.stderr(`generated output is current (${result.plan.unchanged.length + result.plan.kept.length} files)\n`);
