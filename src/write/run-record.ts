@@ -116,8 +116,16 @@ export function recordPath(key: RunKey): string | undefined {
   return join(dir, `run-${id}.json`);
 }
 
-/** The recorded run, when every input and output is still as recorded; otherwise undefined. */
+/** The recorded run, when every input and output is still as recorded; otherwise undefined (never throws). */
 export function currentRun(key: RunKey): CurrentRun | undefined {
+  try {
+    return recordedRun(key);
+  } catch {
+    return undefined; // a cache that cannot be read means a full run, never a failed one
+  }
+}
+
+function recordedRun(key: RunKey): CurrentRun | undefined {
   const path = recordPath(key);
   if (path === undefined) return undefined;
   const record = readRecord(path);
@@ -162,6 +170,14 @@ export interface CleanRun {
 
 /** Record a run that ended clean (no errors, nothing stale left, nothing edited). Best-effort. */
 export function saveRun(key: RunKey, run: CleanRun): void {
+  try {
+    writeRecord(key, run);
+  } catch {
+    // a read-only or full cache only costs the next run its shortcut
+  }
+}
+
+function writeRecord(key: RunKey, run: CleanRun): void {
   const path = recordPath(key);
   if (path === undefined) return;
   const record: RunRecord = {
@@ -180,14 +196,10 @@ export function saveRun(key: RunKey, run: CleanRun): void {
     if (text === undefined) return; // gone already: nothing worth recording
     outputs[file] = text === null ? null : sha256(text);
   }
-  try {
-    mkdirSync(dirname(path), { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ ...record, outputs }));
-    renameSync(tmp, path);
-  } catch {
-    // a read-only or full cache only costs the next run its shortcut
-  }
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify({ ...record, outputs }));
+  renameSync(tmp, path);
 }
 
 function globMatches(g: Omit<IncludeGlob, 'matches'>): string[] {

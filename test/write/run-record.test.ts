@@ -31,12 +31,16 @@ interface Run {
 }
 
 function mcpgen(...args: string[]): Run {
+  return mcpgenWith(cache, ...args);
+}
+
+function mcpgenWith(cacheDir: string, ...args: string[]): Run {
   const list = join(cache, '..', 'modules.txt');
   rmSync(list, { force: true });
   const r = spawnSync(process.execPath, ['--import', join(ROOT, 'test/support/loaded-modules.mjs'), join(pkg, 'bin/mcpgen.js'), ...args], {
     cwd: project,
     encoding: 'utf8',
-    env: { ...process.env, MCPGEN_CACHE_DIR: cache, MCPGEN_LOADED_MODULES_FILE: list, NODE_DISABLE_COMPILE_CACHE: '1' },
+    env: { ...process.env, MCPGEN_CACHE_DIR: cacheDir, MCPGEN_LOADED_MODULES_FILE: list, NODE_DISABLE_COMPILE_CACHE: '1' },
   });
   const modules = readFileSync(list, 'utf8').split('\n');
   return { status: r.status, stderr: r.stderr, modules, full: modules.some((m) => /node_modules\/(ts-morph|typescript|@ts-morph)\//.test(m)) };
@@ -135,5 +139,10 @@ describe('run record: a current generate loads no emitter', { timeout: 240_000 }
     for (const f of readdirSync(cache)) writeFileSync(join(cache, f), '{ not json');
     const broken = mcpgen('generate', 'spec.yaml', '--out', 'out');
     expect(broken).toMatchObject({ status: 0, full: true });
+
+    // A cache that cannot be written (a file where its folder belongs): every run is a full one, none fails.
+    const blocked = join(cache, '..', 'not-a-folder');
+    writeFileSync(blocked, 'x');
+    for (let i = 0; i < 2; i++) expect(mcpgenWith(blocked, 'generate', 'spec.yaml', '--out', 'out')).toMatchObject({ status: 0, full: true });
   });
 });
