@@ -6,7 +6,7 @@ import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { benchSpec } from './bench-spec.mjs';
-import { syntheticSpec } from './synthetic-spec.mjs';
+import { syntheticOpenApi, syntheticSpec } from './synthetic-spec.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const WORK = join(ROOT, '.tmp/bench');
@@ -17,6 +17,9 @@ const N16 = QUICK ? 600 : 4000;
 const ROUNDS = QUICK ? 1 : 2;
 // BENCH_AUTH_ONLY=1: only the authorization comparison (section 3), for a quick look.
 const AUTH_ONLY = process.env.BENCH_AUTH_ONLY === '1';
+// BENCH_GEN_ONLY=1: only generation (sections 1 and 1b).
+const GEN_ONLY = process.env.BENCH_GEN_ONLY === '1';
+const OAMG = join(ROOT, 'bench/peers/node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js');
 
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
@@ -43,6 +46,72 @@ for (const n of AUTH_ONLY ? [] : [10, 100, 1000]) {
   writeFileSync(spec, syntheticSpec(n));
   const runs = Array.from({ length: 3 }, (_, i) => timeGenerate(spec, join(WORK, `gen-${n}-${i}`)));
   generation.push({ tools: n, seconds: median(runs.map((r) => r.seconds)), peakMb: median(runs.map((r) => r.peakMb)) });
+}
+
+// 1b. Against openapi-mcp-generator 4.0.1 on the same N tools given as OpenAPI (one POST operation per
+// tool): whole-process wall time and peak RSS, the two alternating, a warm-up then 5 runs, medians.
+// "current run": mcpgen generate when its outputs are current (the commonest build-step call);
+// openapi-mcp-generator has no such notion and regenerates (--force into its existing output).
+function timeProcess(args, env = {}) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync('/usr/bin/time', ['-f', '%M', process.execPath, ...args], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const seconds = Number(process.hrtime.bigint() - t) / 1e9;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} failed: ${r.stderr}`);
+  return { seconds, peakMb: Number(r.stderr.trim().split('\n').pop()) / 1024 };
+}
+const versus = [];
+if (!AUTH_ONLY) {
+  const RUNS = 5;
+  const cacheDir = join(WORK, 'vs-cache');
+  const env = { MCPGEN_CACHE_DIR: cacheDir };
+  const specs = {};
+  for (const n of [10, 1000]) {
+    specs[n] = { mcpgen: join(WORK, `vs${n}.yaml`), openapi: join(WORK, `vs${n}.openapi.yaml`) };
+    writeFileSync(specs[n].mcpgen, syntheticSpec(n, `vs${n}`));
+    writeFileSync(specs[n].openapi, syntheticOpenApi(n, `vs${n}`));
+  }
+  let fresh = 0;
+  const cases = [
+    // What this machine charges to start Node at all, in the same alternation: the floor for both.
+    { name: 'Node start alone (`node -e 0`), the floor', raw: true, mcpgen: () => ['-e', '0'], openapi: () => ['-e', '0'] },
+    { name: 'current run (10 tools)', mcpgen: () => ['generate', specs[10].mcpgen, '--out', join(WORK, 'vs-current')], openapi: () => ['-i', specs[10].openapi, '-o', join(WORK, 'vs-oamg-current'), '--force'] },
+    { name: '`check` (10 tools)', mcpgen: () => ['check', specs[10].mcpgen], openapi: undefined },
+    { name: 'full generate, 10 tools', mcpgen: () => ['generate', specs[10].mcpgen, '--out', join(WORK, `vs-fresh-${fresh++}`)], openapi: () => ['-i', specs[10].openapi, '-o', join(WORK, `vs-oamg-fresh-${fresh++}`)] },
+    { name: 'full generate, 1000 tools', mcpgen: () => ['generate', specs[1000].mcpgen, '--out', join(WORK, `vs-fresh-${fresh++}`)], openapi: () => ['-i', specs[1000].openapi, '-o', join(WORK, `vs-oamg-fresh-${fresh++}`)] },
+  ];
+  for (const c of cases) {
+    const runs = { mcpgen: [], openapi: [] };
+    for (let i = 0; i <= RUNS; i++) {
+      const order = i % 2 === 0 ? ['mcpgen', 'openapi'] : ['openapi', 'mcpgen'];
+      for (const tool of order) {
+        if (c[tool] === undefined) continue;
+        const r = c.raw ? timeProcess(c[tool]()) : tool === 'mcpgen' ? timeProcess([MCPGEN, ...c.mcpgen()], env) : timeProcess([OAMG, ...c.openapi()]);
+        if (i > 0) runs[tool].push(r); // run 0 is the warm-up (and, for "current run", makes the output current)
+      }
+    }
+    const med = (rs) => (rs.length === 0 ? undefined : { seconds: median(rs.map((r) => r.seconds)), peakMb: median(rs.map((r) => r.peakMb)) });
+    versus.push({ name: c.name, mcpgen: med(runs.mcpgen), openapi: med(runs.openapi) });
+  }
+}
+if (GEN_ONLY) {
+  process.stdout.write(`${[...generationTable(), ...versusTable()].join('\n')}\n`);
+  process.exit(0);
+}
+
+function generationTable() {
+  const out = ['', '### Generation (cold `mcpgen generate`, median of 3)', '', '| tools | wall time | peak RSS |', '| --- | --- | --- |'];
+  for (const g of generation) out.push(`| ${g.tools} | ${fmt(g.seconds)} s | ${Number.isNaN(g.peakMb) ? 'n/a' : `${fmt(g.peakMb, 0)} MB`} |`);
+  const g100 = generation.find((g) => g.tools === 100).seconds;
+  const g1000 = generation.find((g) => g.tools === 1000).seconds;
+  out.push('', `time(1000)/time(100) = ${fmt(g1000 / g100)} (tools ×10)`);
+  return out;
+}
+
+function versusTable() {
+  const cell = (m) => (m === undefined ? 'n/a (no such command)' : `${fmt(m.seconds)} s, ${fmt(m.peakMb, 0)} MB`);
+  const out = ['', '### Generation against openapi-mcp-generator 4.0.1 (same tools as OpenAPI; median of 5 after a warm-up, alternated)', '', '| run | mcpgen | openapi-mcp-generator | time ratio (mcpgen / it) |', '| --- | --- | --- | --- |'];
+  for (const v of versus) out.push(`| ${v.name} | ${cell(v.mcpgen)} | ${cell(v.openapi)} | ${v.mcpgen && v.openapi ? fmt(v.mcpgen.seconds / v.openapi.seconds) : '—'} |`);
+  return out;
 }
 
 // 2. Servers: generate and compile the bench packages.
@@ -150,11 +219,7 @@ const best = (total, kind) => {
 };
 const lines = [];
 lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. ${QUICK ? 'QUICK run. ' : ''}Loopback, keep-alive fetch client.`);
-lines.push('', '### Generation (cold `mcpgen generate`, median of 3)', '', '| tools | wall time | peak RSS |', '| --- | --- | --- |');
-for (const g of generation) lines.push(`| ${g.tools} | ${fmt(g.seconds)} s | ${Number.isNaN(g.peakMb) ? 'n/a' : `${fmt(g.peakMb, 0)} MB`} |`);
-const g100 = generation.find((g) => g.tools === 100).seconds;
-const g1000 = generation.find((g) => g.tools === 1000).seconds;
-lines.push('', `time(1000)/time(100) = ${fmt(g1000 / g100)} (tools ×10)`);
+lines.push(...generationTable(), ...versusTable());
 lines.push('', '### tools/call `echo` (6 validated properties) and tools/list', '', '| tools | server | c=1 req/s | c=1 p50 | c=1 p99 | c=16 req/s | c=16 p50 | c=16 p99 | tools/list p50 | cold start | RSS |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 const names = { mcpgen: '(a) mcpgen', sdk: '(b) SDK by hand', bare: '(c) bare floor' };
 for (const total of [10, 1000]) {
@@ -177,7 +242,7 @@ const a1000 = best(1000, 'mcpgen');
 lines.push('', `(a) request cost, 1000 vs 10 tools: c=1 req/s ratio ${fmt(a1000.c1.rps / a10.c1.rps)}, c=16 ${fmt(a1000.c16.rps / a10.c16.rps)} (1.00 = does not grow with the number of tools)`);
 lines.push(...(await authSection()));
 const report = lines.join('\n');
-writeFileSync(join(WORK, 'results.json'), JSON.stringify({ generation, results }, null, 2));
+writeFileSync(join(WORK, 'results.json'), JSON.stringify({ generation, versus, results }, null, 2));
 writeFileSync(join(WORK, 'report.md'), `${report}\n`);
 process.stdout.write(`${report}\n`);
 

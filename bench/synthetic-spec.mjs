@@ -3,6 +3,51 @@
 import { stringify } from 'yaml';
 
 export function syntheticSpec(toolCount, name = `synthetic${toolCount}`) {
+  return stringify({ mcpgen: 1, server: { name, version: '1.0.0' }, $defs: DEFS, tools: syntheticTools(toolCount) });
+}
+
+const DEFS = {
+  TimeWindow: { type: 'object', properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } }, required: ['from'] },
+  Item: { type: 'object', properties: { id: { type: 'string' }, score: { type: 'number' } }, required: ['id'] },
+};
+
+/**
+ * The same N tools as OpenAPI 3.0 for openapi-mcp-generator (which makes one MCP tool per operation): one
+ * POST per tool, its input as the JSON request body, its output as the 200 response, $defs as
+ * components/schemas. `x-mcp-header` arguments become header parameters (what they are on the wire).
+ */
+export function syntheticOpenApi(toolCount, name = `synthetic${toolCount}`) {
+  const toOpenApi = (schema) => JSON.parse(JSON.stringify(schema).replaceAll('#/$defs/', '#/components/schemas/'), (k, v) => {
+    if (v && typeof v === 'object' && Array.isArray(v.type)) {
+      const { type, ...rest } = v; // 3.0 has no type lists: nullable
+      return { ...rest, type: type.find((t) => t !== 'null'), nullable: true };
+    }
+    return v;
+  });
+  const paths = {};
+  for (const tool of syntheticTools(toolCount)) {
+    const props = { ...tool.input.properties };
+    const parameters = [];
+    for (const [key, prop] of Object.entries(props)) {
+      if (prop['x-mcp-header'] === undefined) continue;
+      parameters.push({ name: prop['x-mcp-header'], in: 'header', required: false, schema: { type: prop.type } });
+      delete props[key];
+    }
+    paths[`/tools/${tool.name}`] = {
+      post: {
+        operationId: tool.name,
+        summary: tool.title,
+        description: tool.description,
+        ...(parameters.length > 0 ? { parameters } : {}),
+        requestBody: { required: true, content: { 'application/json': { schema: toOpenApi({ ...tool.input, properties: props }) } } },
+        responses: { 200: { description: 'Result', content: { 'application/json': { schema: toOpenApi(tool.output) } } } },
+      },
+    };
+  }
+  return stringify({ openapi: '3.0.3', info: { title: name, version: '1.0.0' }, servers: [{ url: 'http://127.0.0.1:9/api' }], paths, components: { schemas: toOpenApi(DEFS) } });
+}
+
+function syntheticTools(toolCount) {
   const tools = [];
   for (let i = 0; i < toolCount; i++) {
     const props = {
@@ -25,13 +70,5 @@ export function syntheticSpec(toolCount, name = `synthetic${toolCount}`) {
       output: { type: 'object', properties: { ok: { type: 'boolean' }, items: { type: 'array', items: { $ref: '#/$defs/Item' } } }, required: ['ok'] },
     });
   }
-  return stringify({
-    mcpgen: 1,
-    server: { name, version: '1.0.0' },
-    $defs: {
-      TimeWindow: { type: 'object', properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time' } }, required: ['from'] },
-      Item: { type: 'object', properties: { id: { type: 'string' }, score: { type: 'number' } }, required: ['id'] },
-    },
-    tools,
-  });
+  return tools;
 }

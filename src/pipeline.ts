@@ -1,19 +1,19 @@
 // The one place that runs every stage: load → validate → model (→ emit → write for `generate`).
 import { dirname, join, resolve } from 'node:path';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
-import { UsageError } from './errors.js';
-import { findConfig, readConfigFile, toConfig, type Config } from './load/config.js';
-import { expandGlob, isGlob } from './load/glob.js';
+import { isGlob } from './load/glob.js';
 import { displayPath, loadSpec } from './load/spec-files.js';
 import { buildModel } from './model/build.js';
 import type { ServerModel } from './model/ir.js';
-import { validateAgainstPackagedSchema } from './validate/spec-format.js';
 import { validateSpec } from './validate/index.js';
 import { checkSkills } from './validate/skills.js';
 import { collisions, type NamedSpec } from './validate/collisions.js';
 import { portablePath } from './common/portable-path.js';
 import { beginWriteStage } from './write/fs-ops.js';
+import { MANIFEST_FILE } from './write/manifest.js';
 import { applyPlan, planOutput, recoverOutput, staleList, type OutputPlan } from './write/output.js';
+
+export { resolveInputs, type Inputs } from './inputs.js';
 
 export interface CheckResult {
   readonly files: readonly string[];
@@ -22,39 +22,17 @@ export interface CheckResult {
   readonly models: readonly ServerModel[];
   /** Text of every file read, by display name, for code frames. */
   readonly sources: ReadonlyMap<string, string>;
+  /** `include:` globs of the root specs (a new file matching one changes the inputs). */
+  readonly includeGlobs: readonly { readonly pattern: string; readonly dir: string }[];
+  /** Absolute paths of the other files and folders whose contents are embedded: `apps[].html`, `skills:`. */
+  readonly inputPaths: readonly string[];
 }
 
-export interface Inputs {
-  readonly files: readonly string[];
-  readonly config: Config | undefined;
-  readonly diagnostics: readonly Diagnostic[];
-  readonly sources: ReadonlyMap<string, string>;
-}
-
-/** Spec files from the command line, or else from mcpgen.config.yaml. */
-export function resolveInputs(args: readonly string[], cwd: string, configPath?: string): Inputs {
-  const sources = new Map<string, string>();
-  const path = findConfig(cwd, configPath);
-  let config: Config | undefined;
-  if (path !== undefined) {
-    const file = readConfigFile(path, cwd);
-    if (file.source !== undefined) sources.set(file.source.file, file.source.text);
-    const diagnostics = [...file.diagnostics];
-    if (file.source !== undefined && diagnostics.length === 0) diagnostics.push(...validateAgainstPackagedSchema(file.source, 'schema/mcpgen.config.schema.json'));
-    if (diagnostics.length > 0) return { files: [], config: undefined, diagnostics, sources };
-    config = toConfig(file);
-  }
-  const patterns = args.length > 0 ? args.map((a) => ({ pattern: a, base: cwd })) : (config?.specs ?? []).map((p) => ({ pattern: p, base: config!.dir }));
-  if (patterns.length === 0) {
-    throw new UsageError('no spec files given and no mcpgen.config.yaml here; run `mcpgen init` or pass spec files');
-  }
-  const files: string[] = [];
-  for (const { pattern, base } of patterns) {
-    const matches = isGlob(pattern) ? expandGlob(pattern, base).map((m) => resolve(base, m)) : [resolve(base, pattern)];
-    if (matches.length === 0) throw new UsageError(`no spec file matches ${JSON.stringify(pattern)}`);
-    for (const m of matches) if (!files.includes(m)) files.push(m);
-  }
-  return { files, config, diagnostics: [], sources };
+/** The MCP Apps views and the skills folder a root spec names (relative to it), read or not. */
+function embeddedPaths(root: unknown, specPath: string): string[] {
+  const value = (root ?? {}) as { apps?: unknown; skills?: unknown };
+  const paths = Array.isArray(value.apps) ? value.apps.map((a: unknown) => (a as { html?: unknown } | null)?.html) : [];
+  return [...paths, value.skills].filter((p): p is string => typeof p === 'string' && p !== '').map((p) => resolve(dirname(specPath), p));
 }
 
 /**
@@ -67,10 +45,16 @@ export function check(files: readonly string[], cwd: string, configDir?: string,
   const sources = new Map<string, string>();
   const named: NamedSpec[] = [];
   const handlers: NamedSpec[] = [];
+  const includeGlobs: { pattern: string; dir: string }[] = [];
+  // Other files the output is made of (MCP Apps views, skills folders): the run record hashes them too.
+  const inputPaths: string[] = [];
   for (const abs of files) {
     const loaded = loadSpec(abs, cwd, configDir);
     diagnostics.push(...loaded.diagnostics);
     if (loaded.spec === undefined) continue;
+    const include = (loaded.spec.root.value as { include?: unknown } | null | undefined)?.include;
+    if (Array.isArray(include)) for (const p of include) if (typeof p === 'string' && isGlob(p)) includeGlobs.push({ pattern: p, dir: dirname(abs) });
+    inputPaths.push(...embeddedPaths(loaded.spec.root.value, abs));
     for (const s of [loaded.spec.root, ...loaded.spec.includes]) sources.set(s.file, s.text);
     if (loaded.spec.root.value === undefined) continue; // YAML errors already reported
     const validation = validateSpec(loaded.spec);
@@ -87,7 +71,7 @@ export function check(files: readonly string[], cwd: string, configDir?: string,
   }
   diagnostics.push(...collisions(named, 'MCPG100', (name, others) => `server name ${JSON.stringify(name)} is also the server name in ${others}: both would generate the same output folder ${name}/; rename one`));
   diagnostics.push(...collisions(handlers, 'MCPG101', (file, others) => `${others} and this spec would share the handlers file ${displayPath(file, cwd)}; put {server} in the config's \`handlers\` path`));
-  return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources };
+  return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources, includeGlobs, inputPaths };
 }
 
 /** How `from`/x.ts imports `file` (a .ts path): relative, forward slashes, `.js` as Node ESM resolves it. */
@@ -120,6 +104,8 @@ export interface GenerateResult extends CheckResult {
   readonly stale: readonly string[];
   /** Package folders where this run finished or undid what a crashed run left. */
   readonly recovered: readonly string[];
+  /** Every file this run produces (absolute), manifests included. */
+  readonly outputs: readonly { readonly path: string; readonly kind: 'generated' | 'scaffold' }[];
 }
 
 /** check → emit → plan → write (or compare). Nothing is written unless every spec is free of errors. */
@@ -130,7 +116,7 @@ export async function generate(files: readonly string[], cwd: string, options: G
   const outDir = resolve(cwd, options.out);
   const handlersFile = (server: string) => (options.handlers === undefined ? join(outDir, server, 'handlers.ts') : resolve(cwd, options.handlers.replaceAll('{server}', server)));
   const checked = check(files, cwd, options.configDir, options.handlers === undefined ? undefined : handlersFile);
-  if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [], recovered: [] };
+  if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [], recovered: [], outputs: [] };
   const { emitServerPackage, handlerStubs } = await emitter;
   const projectDir = resolve(cwd, options.projectDir ?? '.');
   const packages = checked.models.map((model) => {
@@ -153,13 +139,19 @@ export async function generate(files: readonly string[], cwd: string, options: G
       methods: handlerStubs(model),
     };
   });
+  const outputs = packages.flatMap((p) => [
+    ...p.files.map((f) => ({ path: join(p.dir, f.path), kind: f.kind })),
+    { path: join(p.dir, MANIFEST_FILE), kind: 'generated' as const },
+    // A handlers file outside the output folder (config `handlers`) must still exist for a run to be current.
+    ...(p.files.some((f) => join(p.dir, f.path) === p.handlers.path) ? [] : [{ path: p.handlers.path, kind: 'scaffold' as const }]),
+  ]);
   beginWriteStage(cwd);
   if (options.check) {
     const plan = planOutput(outDir, packages, projectDir);
-    return { ...checked, plan, stale: staleList(plan, cwd), recovered: [] };
+    return { ...checked, plan, stale: staleList(plan, cwd), recovered: [], outputs };
   }
   const recovered = recoverOutput(outDir, packages.map((p) => p.dir));
   const plan = planOutput(outDir, packages, projectDir);
   applyPlan(plan);
-  return { ...checked, plan, stale: [], recovered: recovered.map((d) => displayPath(d, cwd)) };
+  return { ...checked, plan, stale: [], recovered: recovered.map((d) => displayPath(d, cwd)), outputs };
 }

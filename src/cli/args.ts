@@ -41,3 +41,8 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
   }
   return { positional, flags };
 }
+
+export function stringFlag(args: Parsed, name: string): string | undefined {
+  const v = args.flags.get(name);
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,9 +1,6 @@
 import { mcpgenVersion } from '../common/package-files.js';
 import { EnvironmentError, UsageError } from '../errors.js';
 import { parseArgs, type FlagSpec } from './args.js';
-import { runCheck } from './commands/check.js';
-import { runGenerate } from './commands/generate.js';
-import { runInit } from './commands/init.js';
 import { HELP } from './help.js';
 import type { Io } from './report.js';
 
@@ -14,10 +11,12 @@ const COMMON: FlagSpec[] = [
   { name: 'no-color' },
 ];
 
+// Each command's module is imported only when it runs: `check` never loads the emitters, and a `generate`
+// whose outputs are current loads neither them nor ts-morph (see commands/generate.ts).
 const COMMANDS: Record<string, { flags: FlagSpec[]; run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
-  check: { flags: COMMON, run: runCheck },
-  generate: { flags: [...COMMON, { name: 'out', value: true }, { name: 'check' }, { name: 'watch' }], run: runGenerate },
-  init: { flags: [{ name: 'force' }], run: runInit },
+  check: { flags: COMMON, run: async (args, io) => (await import('./commands/check.js')).runCheck(args, io) },
+  generate: { flags: [...COMMON, { name: 'out', value: true }, { name: 'check' }, { name: 'watch' }], run: async (args, io) => (await import('./commands/generate.js')).runGenerate(args, io) },
+  init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
 };
 
 export async function main(argv: readonly string[], io: Partial<Io> = {}): Promise<number> {

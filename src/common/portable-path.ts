@@ -10,3 +10,9 @@ export function portablePath(from: string, to: string): string {
   if (isAbsolute(rel)) return basename(to);
   return rel.split(sep).join('/') || '.';
 }
+
+/** Display name for a file: relative to cwd when inside it, so messages stay short and stable. */
+export function displayPath(abs: string, cwd: string): string {
+  const rel = relative(cwd, abs);
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split('\\').join('/') : abs;
+}

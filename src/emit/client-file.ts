@@ -1,4 +1,5 @@
-import { Scope, type MethodDeclarationStructure, type OptionalKind } from 'ts-morph';
+import type { MethodDeclarationStructure, OptionalKind } from 'ts-morph';
+import { Scope } from './ts-morph.js';
 import { stemNames } from '../common/names.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel, ToolModel } from '../model/ir.js';

@@ -1,4 +1,4 @@
-import { VariableDeclarationKind } from 'ts-morph';
+import { VariableDeclarationKind } from './ts-morph.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';

@@ -1,18 +1,17 @@
 // Emitters add structures to a FileSink; ts-morph prints each file's whole structure once, without
 // building a Project or an AST (node-by-node insertion and the formatter pass cost seconds on a
 // 1,000-tool spec).
-import {
-  printStructure,
-  StructureKind,
-  type ClassDeclarationStructure,
-  type ExportDeclarationStructure,
-  type FunctionDeclarationStructure,
-  type ImportDeclarationStructure,
-  type InterfaceDeclarationStructure,
-  type OptionalKind,
-  type StatementStructures,
-  type VariableStatementStructure,
+import type {
+  ClassDeclarationStructure,
+  ExportDeclarationStructure,
+  FunctionDeclarationStructure,
+  ImportDeclarationStructure,
+  InterfaceDeclarationStructure,
+  OptionalKind,
+  StatementStructures,
+  VariableStatementStructure,
 } from 'ts-morph';
+import { printStructure, StructureKind } from './ts-morph.js';
 
 export interface GeneratedFile {
   /** Relative to the server's output directory, with forward slashes. */

@@ -1,4 +1,5 @@
-import { VariableDeclarationKind, type MethodSignatureStructure, type OptionalKind } from 'ts-morph';
+import type { MethodSignatureStructure, OptionalKind } from 'ts-morph';
+import { VariableDeclarationKind } from './ts-morph.js';
 import { stemNames } from '../common/names.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel, ToolModel } from '../model/ir.js';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { displayPath } from '../common/portable-path.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diagnosticAt, parseSource, type SourceFile } from '../parse/source.js';
 import { readAppFiles, type AppFile } from './app-files.js';
@@ -18,11 +19,8 @@ export interface LoadResult {
   readonly diagnostics: Diagnostic[];
 }
 
-/** Display name for a file: relative to cwd when inside it, so messages stay short and stable. */
-export function displayPath(abs: string, cwd: string): string {
-  const rel = relative(cwd, abs);
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split('\\').join('/') : abs;
-}
+// Here for the modules that have always imported it from the loader; it lives with portablePath.
+export { displayPath };
 
 export function readSource(absPath: string, cwd: string): { source?: SourceFile; diagnostics: Diagnostic[]; error?: string } {
   let bytes: Uint8Array;

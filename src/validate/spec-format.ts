@@ -1,19 +1,21 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from '@mcpgen/runtime/shared';
-import { readPackageJson } from '../common/package-files.js';
 import { didYouMean } from '../common/suggest.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diagnosticAt, type JsonPath, type SourceFile } from '../parse/source.js';
+import { configSchema, specSchema } from './precompiled-validators.js';
 
-const validators = new Map<string, ValidateFunction>();
+/**
+ * The packaged schemas, compiled at build time (scripts/precompile-validators.mjs): compiling the spec
+ * format's schema took most of a `mcpgen check` run, and loading ajv's compiler the rest.
+ */
+const PACKAGED: Readonly<Record<string, ValidateFunction>> = {
+  'schema/mcpgen.schema.json': specSchema as ValidateFunction,
+  'schema/mcpgen.config.schema.json': configSchema as ValidateFunction,
+};
 
-/** Compiled once per process: one of the JSON Schemas shipped in schema/. */
 function packagedValidator(file: string): ValidateFunction {
-  let v = validators.get(file);
-  if (v === undefined) {
-    v = createAjv({ verbose: true, strict: false }).compile(readPackageJson(file) as object);
-    validators.set(file, v);
-  }
+  const v = PACKAGED[file];
+  if (v === undefined) throw new Error(`no precompiled validator for ${file}`);
   return v;
 }
 

@@ -4,7 +4,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { EnvironmentError } from '../errors.js';
-import { displayPath } from '../load/spec-files.js';
+import { displayPath } from '../common/portable-path.js';
 
 const REASONS: Record<string, string> = {
   EACCES: 'permission denied',

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { check, resolveInputs } from '../../pipeline.js';
-import type { Parsed } from '../args.js';
+import { stringFlag, type Parsed } from '../args.js';
 import { printDiagnostics, type Io } from '../report.js';
 
 export function runCheck(args: Parsed, io: Io): number {
@@ -19,7 +19,3 @@ export function runCheck(args: Parsed, io: Io): number {
   return hasErrors(result.diagnostics) ? 1 : 0;
 }
 
-export function stringFlag(args: Parsed, name: string): string | undefined {
-  const v = args.flags.get(name);
-  return typeof v === 'string' ? v : undefined;
-}

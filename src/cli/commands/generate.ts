@@ -3,11 +3,11 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, findConfig } from '../../load/config.js';
 import { displayPath } from '../../load/spec-files.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
-import { generate, resolveInputs } from '../../pipeline.js';
-import type { Parsed } from '../args.js';
+import { resolveInputs } from '../../inputs.js';
+import { currentRun, saveRun, type RunKey } from '../../write/run-record.js';
+import { stringFlag, type Parsed } from '../args.js';
 import { printDiagnostics, type Io } from '../report.js';
 import { runtimeDependencyWarning } from '../runtime-dependencies.js';
-import { stringFlag } from './check.js';
 import { staleEntries, type StaleFile } from '../../write/output.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 
@@ -32,17 +32,44 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   const out = stringFlag(args, 'out') ?? (inputs.config ? `${inputs.config.dir}/${inputs.config.out}` : 'generated');
   const check = args.flags.has('check');
   const config = inputs.config;
-  const fromConfig = config ? { projectDir: config.dir, configDir: config.dir, packageFiles: config.packageFiles, ...(config.handlers !== undefined ? { handlers: resolve(config.dir, config.handlers) } : {}) } : {};
+  const fromConfig: { projectDir?: string; configDir?: string; packageFiles?: boolean; handlers?: string } = config
+    ? { projectDir: config.dir, configDir: config.dir, packageFiles: config.packageFiles, ...(config.handlers !== undefined ? { handlers: resolve(config.dir, config.handlers) } : {}) }
+    : {};
+  const warnMissing = () => {
+    const missing = runtimeDependencyWarning(resolve(io.cwd, out), out);
+    if (missing !== undefined) io.stderr(missing);
+  };
+  const key: RunKey = {
+    cwd: resolve(io.cwd),
+    out: resolve(io.cwd, out),
+    projectDir: resolve(io.cwd, fromConfig.projectDir ?? '.'),
+    configDir: fromConfig.configDir,
+    specs: inputs.files,
+    packageFiles: fromConfig.packageFiles ?? true,
+    handlers: fromConfig.handlers,
+  };
+  // Inputs and outputs as the last clean run left them: answer without loading the pipeline (or ts-morph).
+  const current = currentRun(key);
+  if (current !== undefined) {
+    printDiagnostics({ diagnostics: current.record.diagnostics, files: current.record.files, sources: current.sources }, format, io);
+    onRead([...(configPath === undefined ? [] : [configPath]), ...inputs.files, ...[...current.sources.keys()].map((f) => resolve(io.cwd, f))]);
+    if (check) io.stderr(`generated output is current (${current.unchanged + current.kept} files)\n`);
+    else io.stderr(`wrote 0 file(s), ${current.unchanged} unchanged, ${current.kept} scaffold file(s) kept, 0 removed\n`);
+    warnMissing();
+    return 0;
+  }
+  const { generate } = await import('../../pipeline.js');
   const result = await generate(inputs.files, io.cwd, { out, check, ...fromConfig });
   // JSON readers get the stale files in the same array as the spec diagnostics (text lists them below).
   const stale = check && format === 'json' && result.plan !== undefined ? staleEntries(result.plan, io.cwd).map(staleDiagnostic) : [];
   printDiagnostics({ ...result, diagnostics: [...result.diagnostics, ...stale] }, format, io);
   onRead([...(configPath === undefined ? [] : [configPath]), ...inputs.files, ...[...result.sources.keys()].map((f) => resolve(io.cwd, f))]);
   if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
-  const warnMissing = () => {
-    const missing = runtimeDependencyWarning(resolve(io.cwd, out), out);
-    if (missing !== undefined) io.stderr(missing);
-  };
+  const clean = result.stale.length === 0 && result.plan.edited.length === 0;
+  if (clean) {
+    const sources = new Map([...inputs.sources, ...result.sources]);
+    saveRun(key, { sources, globs: result.includeGlobs, embedded: result.inputPaths, outputs: result.outputs, files: result.files, diagnostics: result.diagnostics });
+  }
   if (check) {
     if (result.stale.length === 0) {
       io.stderr(`generated output is current (${result.plan.unchanged.length + result.plan.kept.length} files)\n`);

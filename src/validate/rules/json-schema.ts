@@ -1,7 +1,8 @@
 import { createAjv, type Ajv2020 } from '@mcpgen/runtime/shared';
 import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, resolveRef, walkSchema } from '../../common/json-schema.js';
 import { didYouMean, editDistance } from '../../common/suggest.js';
-import type { ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { metaSchema2020 } from '../precompiled-meta-schema.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { describe, pointerToPath } from '../spec-format.js';
 import { report, where } from '../report.js';
@@ -20,18 +21,32 @@ function nearMcpHeader(key: string): boolean {
 let strictAjv: Ajv2020 | undefined;
 let valueAjv: Ajv2020 | undefined;
 
-/** ajv in strict mode: unknown formats, keywords and type mix-ups fail, as they would at the SDK's runtime. */
-function strict(): Ajv2020 {
-  // optimize:false halves compile time; this ajv only answers "does it compile", never validates data.
+/**
+ * The strict ajv's options that decide validation. scripts/precompile-validators.mjs compiles the 2020-12
+ * meta-schema with the same ones (a test keeps the two equal).
+ */
+export const STRICT_AJV_OPTIONS = {
   // strict:'log' turns every strict-mode finding into a logged line instead of stopping at the first:
   // compile() collects them, so a schema's problems are all reported at once.
+  strict: 'log',
+  strictRequired: false,
+  allowUnionTypes: true,
+  // Every meta-schema error of a schema (validateSchema), not only the first.
+  allErrors: true,
+  // optimize:false halves compile time; this ajv only answers "does it compile", never validates data.
+  code: { optimize: false },
+} as const;
+
+/** The default meta-schema, checked by build-time code (precompiled-meta-schema.ts) instead of compiling it each run. */
+const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
+const precompiledMeta = metaSchema2020 as unknown as ValidateFunction;
+
+/** ajv in strict mode: unknown formats, keywords and type mix-ups fail, as they would at the SDK's runtime. */
+function strict(): Ajv2020 {
   strictAjv ??= createAjv({
-    strict: 'log',
-    strictRequired: false,
-    allowUnionTypes: true,
-    // Every meta-schema error of a schema (validateSchema), not only the first.
-    allErrors: true,
-    code: { optimize: false },
+    ...STRICT_AJV_OPTIONS,
+    // Checked before each compile by assertValidSchema, against the precompiled meta-schema.
+    validateSchema: false,
     logger: { log: () => undefined, warn: (...m: unknown[]) => strictFindings?.push(m.map(String).join(' ')), error: (...m: unknown[]) => strictFindings?.push(m.map(String).join(' ')) },
   });
   return strictAjv;
@@ -49,8 +64,22 @@ const TYPE_ALIASES: Readonly<Record<string, string>> = {
 };
 
 function lenient(): Ajv2020 {
-  valueAjv ??= createAjv({ strict: false, allErrors: false });
+  valueAjv ??= createAjv({ strict: false, allErrors: false, validateSchema: false });
   return valueAjv;
+}
+
+/**
+ * What ajv's compile does first when `validateSchema` is on, with the same message ("schema is invalid:
+ * data/… must …"), but the default meta-schema's check is precompiled: compiling the meta-schema was a
+ * third of a `mcpgen check`. A schema naming another `$schema` is checked by ajv itself, as before.
+ */
+function assertValidSchema(ajv: Ajv2020, schema: JsonObjectSchema): void {
+  if (schema.$schema !== undefined && schema.$schema !== META_2020) {
+    ajv.validateSchema(schema, true);
+    return;
+  }
+  const errors = metaErrors(schema);
+  if (errors.length > 0) throw new Error(`schema is invalid: ${ajv.errorsText([...errors])}`);
 }
 
 export function specDefsMap(view: SpecView): Map<string, JsonSchema> {
@@ -204,7 +233,8 @@ function metaErrors(schema: JsonObjectSchema): readonly ErrorObject[] {
   let errors = metaOutcomes.get(key);
   if (errors === undefined) {
     try {
-      errors = strict().validateSchema(schema) === true ? [] : [...(strict().errors ?? [])];
+      if (schema.$schema === undefined || schema.$schema === META_2020) errors = precompiledMeta(schema) === true ? [] : structuredClone(precompiledMeta.errors ?? []);
+      else errors = strict().validateSchema(schema) === true ? [] : [...(strict().errors ?? [])];
     } catch {
       errors = []; // an unknown $schema: the compile reports it
     }
@@ -259,6 +289,7 @@ function compile(ajv: Ajv2020, schema: JsonObjectSchema): CompileProblem[] {
   const findings: string[] = [];
   strictFindings = findings;
   try {
+    assertValidSchema(ajv, schema);
     ajv.compile(schema);
   } catch (e) {
     findings.push(e instanceof Error ? e.message : String(e));
@@ -303,6 +334,7 @@ function validateValue(schema: JsonObjectSchema, value: unknown): string | undef
     const ajv = lenient();
     registerExtensionKeywords(ajv, schema);
     try {
+      assertValidSchema(ajv, schema);
       const fn = ajv.compile(schema);
       validate = (v) => {
         try {

@@ -1,0 +1,9 @@
+// Preloaded with `node --import` by tests: at exit, writes the CommonJS modules the process loaded (one path
+// a line) to $MCPGEN_LOADED_MODULES_FILE. ts-morph, TypeScript and handlebars are CommonJS, so a test can
+// tell whether a run paid for them.
+import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const cache = createRequire(import.meta.url).cache;
+const out = process.env.MCPGEN_LOADED_MODULES_FILE;
+if (out) process.on('exit', () => writeFileSync(out, Object.keys(cache).join('\n')));
