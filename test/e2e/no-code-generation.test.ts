@@ -6,23 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlClient } from '../../generated/sql/client.js';
 import type { WeatherClient } from '../../generated/weather/client.js';
 import { PROTOCOL_META } from '../support/mcp-request.js';
-import { importCompiled, startHttp, type HttpProcess } from '../support/servers.js';
+import { compiledMain, importCompiled, startScript, type HttpProcess } from '../support/servers.js';
 
 const NO_EVAL = ['--disallow-code-generation-from-strings'];
 type Connectable<C> = { connect(target: unknown, options?: unknown): Promise<C> };
 
 const servers: Record<string, HttpProcess> = {};
 beforeAll(async () => {
-  for (const pkg of ['weather', 'sql', 'everything']) servers[pkg] = await startScriptNoEval(pkg);
+  for (const pkg of ['weather', 'sql', 'everything']) servers[pkg] = await startScript(compiledMain(pkg), [], { nodeFlags: NO_EVAL });
 });
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((s) => s.stop()));
 });
-
-async function startScriptNoEval(pkg: string): Promise<HttpProcess> {
-  const { startScript, compiledMain } = await import('../support/servers.js');
-  return startScript(compiledMain(pkg), [], { nodeFlags: NO_EVAL });
-}
 
 async function client<C>(pkg: string, className: string, options: Record<string, unknown> = {}): Promise<C> {
   const mod = await importCompiled<Record<string, Connectable<C>>>(pkg, 'client.js');

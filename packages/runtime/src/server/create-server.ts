@@ -91,14 +91,17 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const pageSize = Math.max(1, options.pageSize ?? 100);
   const notifier = options.notifier ?? NO_LISTENERS;
   const keys = options.requestStateKeys;
-  const ring = keys instanceof RequestStateKeyRing ? keys : keys !== undefined ? new RequestStateKeyRing(keys, options.requestStateTtlSeconds) : processLocalKeyRing(options.requestStateTtlSeconds);
+  const given = keys instanceof RequestStateKeyRing ? keys : keys !== undefined ? new RequestStateKeyRing(keys, options.requestStateTtlSeconds) : undefined;
+  // The process-local key is drawn on first use: workerd refuses random values at a module's top level.
+  let local: RequestStateKeyRing | undefined;
+  const ring = (): RequestStateKeyRing => given ?? (local ??= processLocalKeyRing(options.requestStateTtlSeconds));
   /** The echoed state opened for the handler (refused before it runs when it fails), and the reply's sealed. */
   const openState = (ctx: ServerContext, binding: string): Promise<string | undefined> => {
     const wire = readRequestState(ctx);
-    return wire === undefined ? Promise.resolve(undefined) : ring.open(wire, binding, ctx);
+    return wire === undefined ? Promise.resolve(undefined) : ring().open(wire, binding, ctx);
   };
   const inputRequiredResult = async (out: InputRequiredReply, binding: string) =>
-    inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring.seal(out.requestState, binding) } : {}) });
+    inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring().seal(out.requestState, binding) } : {}) });
   const report = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${describeError(e)}\n`));
   /** Never throws: a reporter that fails must not turn into the client's answer. */
   const onError = (e: unknown, where: string): void => {
