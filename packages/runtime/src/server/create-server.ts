@@ -21,6 +21,7 @@ import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, typ
 import { exceedsJsonSize } from './response-size.js';
 import { bindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
 import { createValidatorCompiler, type Validator } from './validators.js';
+import { fastEligibleTool, takePrecomputed, type FastServerHooks } from './fast-path-hooks.js';
 
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
@@ -84,7 +85,10 @@ function lazy(compile: (schema: Readonly<Record<string, unknown>>, dataVar?: str
   return (value) => (v ??= compile(schema, dataVar))(value);
 }
 
-export type ServerFactory = () => Server;
+export type ServerFactory = (() => Server) & {
+  /** What the HTTP fast path (fast-path.ts) runs without the SDK's per-request pipeline. */
+  readonly fast?: FastServerHooks;
+};
 
 export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
   const compile = createValidatorCompiler();
@@ -159,7 +163,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     return h.bind(handlers);
   };
 
-  async function callTool(name: string, args: unknown, ctx: ServerContext, server: Server): Promise<CallToolResult | ReturnType<typeof inputRequired>> {
+  async function callTool(name: string, args: unknown, ctx: ServerContext, server: Pick<Server, 'projectCallToolResult'>): Promise<CallToolResult | ReturnType<typeof inputRequired>> {
     const tool = tools.get(name);
     if (tool === undefined) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
     const input = args ?? {};
@@ -299,7 +303,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     return p;
   };
 
-  return () => {
+  const build = () => {
     const server = new Server(def.info, {
       capabilities: def.capabilities,
       ...(def.instructions !== undefined ? { instructions: def.instructions } : {}),
@@ -307,7 +311,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     });
     if (def.capabilities.tools) {
       server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
-      server.setRequestHandler('tools/call', (req, ctx) => callTool(req.params.name, req.params.arguments, ctx, server) as never);
+      server.setRequestHandler('tools/call', (req, ctx) => {
+        // The fast path ran the tool already and hands its result to the SDK for encoding (fast-path.ts).
+        const pre = takePrecomputed(ctx);
+        if (pre === undefined) return callTool(req.params.name, req.params.arguments, ctx, server) as never;
+        return (isResultOf(pre, 'input_required') ? pre : server.projectCallToolResult(pre as CallToolResult, tools.get(req.params.name)?.spec.definition.outputSchema)) as never;
+      });
     }
     if (def.capabilities.resources) {
       server.setRequestHandler('resources/list', (req) => page(pages.resources, req.params?.cursor, (items) => ({ resources: items })));
@@ -332,6 +341,21 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     }
     return server;
   };
+  // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
+  const identity = { projectCallToolResult: (r: CallToolResult) => r } as unknown as Pick<Server, 'projectCallToolResult'>;
+  const fast: FastServerHooks = {
+    serverInfo: def.info,
+    eligible: (name) => {
+      const t = tools.get(name);
+      return t !== undefined && fastEligibleTool(t.spec);
+    },
+    callTool: (name, args, ctx) => callTool(name, args, ctx, identity) as Promise<unknown>,
+  };
+  return Object.assign(build, { fast });
+}
+
+function isResultOf(value: unknown, resultType: string): boolean {
+  return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === resultType;
 }
 
 /**
@@ -393,9 +417,12 @@ class ToolTimeout extends Error {
 }
 
 function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier, requestState: string | undefined): RequestContext {
-  const req = (ctx as { http?: { req?: Request } }).http?.req;
+  const http = (ctx as { http?: { req?: Request } }).http;
+  // The fast path has no Web Request until a handler asks for one (it is built on first read).
+  const lazy = http !== undefined && typeof Object.getOwnPropertyDescriptor(http, 'req')?.get === 'function';
+  const req = lazy ? undefined : http?.req;
   const auth = principalOf(ctx.http?.authInfo);
-  return {
+  const context: RequestContext = {
     signal,
     requestId: ctx.mcpReq.id,
     meta: (ctx.mcpReq._meta ?? {}) as Record<string, unknown>,
@@ -408,6 +435,8 @@ function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeN
     notify,
     ...(auth !== undefined ? { auth } : {}),
   };
+  if (lazy) Object.defineProperty(context, 'httpRequest', { enumerable: true, configurable: true, get: () => http!.req });
+  return context;
 }
 
 /** Who a requestState is bound to (MR6: state that influences authorization binds the principal). */

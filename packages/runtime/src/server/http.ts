@@ -17,6 +17,7 @@ import { createAuthGate, type AuthOptions } from './auth.js';
 import type { ServerDefinition } from './definition.js';
 import type { ServerFactory } from './create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
+import { createFastPath, type FastPath } from './fast-path.js';
 
 export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -52,6 +53,12 @@ export interface HttpOptions {
   readonly auth?: AuthOptions;
   /** Path of the MCP endpoint (for the derived resource identifier and root metadata). `listen` sets it. Default: the request's path (root metadata: `/mcp`). */
   readonly endpointPath?: string;
+  /**
+   * Answer plain JSON `tools/call` and list requests on node:http without the SDK's per-request pipeline
+   * (fast-path.ts: same checks, same answers; anything else still goes through the SDK). Default true;
+   * never used with `auth:` or responseMode 'sse'.
+   */
+  readonly fastPath?: boolean;
 }
 
 export interface HttpHandler {
@@ -60,6 +67,8 @@ export interface HttpHandler {
   /** Publish change notifications to open `subscriptions/listen` streams. */
   readonly notify: ServerNotifier;
   readonly close: () => Promise<void>;
+  /** The node:http face's fast path (absent when it does not apply). */
+  readonly fast?: FastPath;
 }
 
 export function createHttpHandler(factory: ServerFactory, def: ServerDefinition, options: HttpOptions = {}): HttpHandler {
@@ -124,7 +133,12 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   }
 
 
-  return { fetch, notify: sdk.notify, close: () => sdk.close() };
+  const hooks = factory.fast;
+  const fast =
+    hooks !== undefined && gate === undefined && options.fastPath !== false && options.responseMode !== 'sse'
+      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch })
+      : undefined;
+  return { fetch, notify: sdk.notify, close: () => sdk.close(), ...(fast !== undefined ? { fast } : {}) };
 }
 
 /** A server without `auth:` publishes no protected-resource metadata. */
