@@ -18,7 +18,7 @@ let sdkServer: RunningServer;
 
 beforeAll(async () => {
   const factory = createServerFactory(definition, handlers as never);
-  const counted = Object.assign(() => (built++, factory()), { fast: factory.fast });
+  const counted = Object.assign(() => (built++, factory()), { fast: factory.fast! });
   fastServer = await listen(createHttpHandler(counted, definition, {}), {});
   sdkServer = await listen(createHttpHandler(factory, definition, { fastPath: false }), {});
   expect(createHttpHandler(counted, definition, {}).fast).toBeDefined();
