@@ -251,7 +251,7 @@ process.stdout.write(`${report}\n`);
 async function authSection() {
   const { generateKeyPair, exportJWK, SignJWT } = await import('jose');
   const { createServer } = await import('node:http');
-  const { createJwtVerifier } = await import('../dist/runtime/server/index.js');
+  const { createJwtVerifier } = await import('../packages/runtime/dist/server/index.js');
   const { privateKey, publicKey } = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'bench', alg: 'RS256', use: 'sig' };
   const as = createServer((req, res) => {

@@ -14,8 +14,9 @@ const issuer = process.env.BENCH_AUTH_ISSUER;
 const { createMcpgenServer } = await import('@mcpgen/runtime/server');
 const protectedServer = () =>
   createMcpgenServer({ ...definition, auth: { authorizationServers: [issuer], scopes: { bench: 'Call the bench tools' }, requiredScopes: ['bench'] } }, handlers, { auth: { resource: process.env.BENCH_AUTH_RESOURCE } });
-const running = await (issuer ? protectedServer() : create(handlers)).listen({ port: Number(port), responseMode: 'auto' });
+const running = await (issuer ? protectedServer() : create(handlers)).listen({ port: Number(port), responseMode: 'auto', ...(process.env.BENCH_FAST_PATH === '0' ? { fastPath: false } : {}) });
 process.stderr.write(`listening on ${running.url}\n`);
 
+// BENCH_FAST_PATH=0: the same server with the node:http fast path off (every request through the SDK).
 // Exit cleanly on SIGINT so --cpu-prof can write its profile.
 process.on('SIGINT', () => process.exit(0));

@@ -29,6 +29,7 @@ import { TaskRunner, TaskStopped, type TaskSettings } from './tasks/runner.js';
 import { TaskAwareServer, TaskCreated } from './tasks/server-class.js';
 import type { TaskStore } from './tasks/store.js';
 import { createTaskResult, declaresTasks, missingTasksCapability, TASKS_EXTENSION } from './tasks/wire.js';
+import { fastEligibleTool, takePrecomputed, type FastServerHooks } from './fast-path-hooks.js';
 
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
@@ -102,21 +103,27 @@ function lazy(compile: (schema: Readonly<Record<string, unknown>>, dataVar?: str
   return (value) => (v ??= compile(schema, dataVar))(value);
 }
 
-export type ServerFactory = () => Server;
+export type ServerFactory = (() => Server) & {
+  /** What the HTTP fast path (fast-path.ts) runs without the SDK's per-request pipeline. */
+  readonly fast?: FastServerHooks;
+};
 
 export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
   const compile = createValidatorCompiler();
   const pageSize = Math.max(1, options.pageSize ?? 100);
   const notifier = options.notifier ?? NO_LISTENERS;
   const keys = options.requestStateKeys;
-  const ring = keys instanceof RequestStateKeyRing ? keys : keys !== undefined ? new RequestStateKeyRing(keys, options.requestStateTtlSeconds) : processLocalKeyRing(options.requestStateTtlSeconds);
+  const given = keys instanceof RequestStateKeyRing ? keys : keys !== undefined ? new RequestStateKeyRing(keys, options.requestStateTtlSeconds) : undefined;
+  // The process-local key is drawn on first use: workerd refuses random values at a module's top level.
+  let local: RequestStateKeyRing | undefined;
+  const ring = (): RequestStateKeyRing => given ?? (local ??= processLocalKeyRing(options.requestStateTtlSeconds));
   /** The echoed state opened for the handler (refused before it runs when it fails), and the reply's sealed. */
   const openState = (ctx: ServerContext, binding: string): Promise<string | undefined> => {
     const wire = readRequestState(ctx);
-    return wire === undefined ? Promise.resolve(undefined) : ring.open(wire, binding, ctx);
+    return wire === undefined ? Promise.resolve(undefined) : ring().open(wire, binding, ctx);
   };
   const inputRequiredResult = async (out: InputRequiredReply, binding: string) =>
-    inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring.seal(out.requestState, binding) } : {}) });
+    inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring().seal(out.requestState, binding) } : {}) });
   const report = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${describeError(e)}\n`));
   /** Never throws: a reporter that fails must not turn into the client's answer. */
   const onError = (e: unknown, where: string): void => {
@@ -177,7 +184,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     return h.bind(handlers);
   };
 
-  async function callTool(name: string, args: unknown, ctx: ServerContext, server: Server): Promise<CallToolResult | ReturnType<typeof inputRequired>> {
+  async function callTool(name: string, args: unknown, ctx: ServerContext, server: Pick<Server, 'projectCallToolResult'>): Promise<CallToolResult | ReturnType<typeof inputRequired>> {
     const tool = tools.get(name);
     if (tool === undefined) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
     const input = args ?? {};
@@ -221,7 +228,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
    * One run of a tool's handler: its reply as the CallToolResult to send, or the input it asks for.
    * ProtocolErrors propagate; every other failure is an `isError` result.
    */
-  async function runTool(tool: PreparedTool, name: string, input: unknown, context: ToolContext<Record<string, unknown>>, abort: AbortController, server: Server): Promise<CallToolResult | InputRequiredReply> {
+  async function runTool(tool: PreparedTool, name: string, input: unknown, context: ToolContext<Record<string, unknown>>, abort: AbortController, server: Pick<Server, 'projectCallToolResult'>): Promise<CallToolResult | InputRequiredReply> {
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -268,7 +275,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
    * returned (thrown past the SDK's CallToolResult check: TaskAwareServer). The handler runs in the
    * background, in rounds (tasks/runner.ts).
    */
-  async function startTask(tool: PreparedTool, name: string, input: unknown, task: TaskSettings, ctx: ServerContext, server: Server, binding: string, state: string | undefined): Promise<ReturnType<typeof inputRequired>> {
+  async function startTask(tool: PreparedTool, name: string, input: unknown, task: TaskSettings, ctx: ServerContext, server: Pick<Server, 'projectCallToolResult'>, binding: string, state: string | undefined): Promise<ReturnType<typeof inputRequired>> {
     const given = ctx.mcpReq.inputResponses ?? {};
     const missing = (task.beforeTask ?? []).filter((key) => !Object.hasOwn(given, key));
     if (missing.length > 0) {
@@ -384,7 +391,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     return p;
   };
 
-  return () => {
+  const build = () => {
     const serverOptions = {
       // The tasks extension is announced in server/discover under `extensions` (never a `tasks` capability).
       capabilities: taskRunner === undefined ? def.capabilities : { ...def.capabilities, extensions: { ...(def.capabilities as { extensions?: object }).extensions, [TASKS_EXTENSION]: {} } },
@@ -400,7 +407,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     const skills = withSkills?.resources;
     if (def.capabilities.tools) {
       server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
-      server.setRequestHandler('tools/call', (req, ctx) => callTool(req.params.name, req.params.arguments, ctx, server) as never);
+      server.setRequestHandler('tools/call', (req, ctx) => {
+        // The fast path ran the tool already and hands its result to the SDK for encoding (fast-path.ts).
+        const pre = takePrecomputed(ctx);
+        if (pre === undefined) return callTool(req.params.name, req.params.arguments, ctx, server) as never;
+        return (isResultOf(pre, 'input_required') ? pre : server.projectCallToolResult(pre as CallToolResult, tools.get(req.params.name)?.spec.definition.outputSchema)) as never;
+      });
       if (taskRunner !== undefined) {
         registerTaskMethods(server, {
           store: taskRunner.store,
@@ -437,6 +449,21 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     }
     return server;
   };
+  // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
+  const identity = { projectCallToolResult: (r: CallToolResult) => r } as unknown as Pick<Server, 'projectCallToolResult'>;
+  const fast: FastServerHooks = {
+    serverInfo: def.info,
+    eligible: (name) => {
+      const t = tools.get(name);
+      return t !== undefined && fastEligibleTool(t.spec);
+    },
+    callTool: (name, args, ctx) => callTool(name, args, ctx, identity) as Promise<unknown>,
+  };
+  return Object.assign(build, { fast });
+}
+
+function isResultOf(value: unknown, resultType: string): boolean {
+  return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === resultType;
 }
 
 /**
@@ -498,9 +525,12 @@ class ToolTimeout extends Error {
 }
 
 function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier, requestState: string | undefined): RequestContext {
-  const req = (ctx as { http?: { req?: Request } }).http?.req;
+  const http = (ctx as { http?: { req?: Request } }).http;
+  // The fast path has no Web Request until a handler asks for one (it is built on first read).
+  const lazy = http !== undefined && typeof Object.getOwnPropertyDescriptor(http, 'req')?.get === 'function';
+  const req = lazy ? undefined : http?.req;
   const auth = principalOf(ctx.http?.authInfo);
-  return {
+  const context: RequestContext = {
     signal,
     requestId: ctx.mcpReq.id,
     meta: (ctx.mcpReq._meta ?? {}) as Record<string, unknown>,
@@ -513,6 +543,8 @@ function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeN
     notify,
     ...(auth !== undefined ? { auth } : {}),
   };
+  if (lazy) Object.defineProperty(context, 'httpRequest', { enumerable: true, configurable: true, get: () => http!.req });
+  return context;
 }
 
 /** Who a requestState is bound to (MR6: state that influences authorization binds the principal). */

@@ -19,6 +19,7 @@ import type { ServerFactory } from './create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
 import { serveTaskListen } from './tasks/listen.js';
 import type { TaskStore } from './tasks/store.js';
+import { createFastPath, type FastPath } from './fast-path.js';
 
 export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -56,6 +57,12 @@ export interface HttpOptions {
   readonly endpointPath?: string;
   /** The server's task store (createMcpgenServer passes it): listen requests with `taskIds` get notifications/tasks. */
   readonly taskStore?: TaskStore;
+  /**
+   * Answer plain JSON `tools/call` and list requests on node:http without the SDK's per-request pipeline
+   * (fast-path.ts: same checks, same answers; anything else still goes through the SDK). Default true;
+   * never used with `auth:` or responseMode 'sse'.
+   */
+  readonly fastPath?: boolean;
 }
 
 export interface HttpHandler {
@@ -64,6 +71,8 @@ export interface HttpHandler {
   /** Publish change notifications to open `subscriptions/listen` streams. */
   readonly notify: ServerNotifier;
   readonly close: () => Promise<void>;
+  /** The node:http face's fast path (absent when it does not apply). */
+  readonly fast?: FastPath;
 }
 
 export function createHttpHandler(factory: ServerFactory, def: ServerDefinition, options: HttpOptions = {}): HttpHandler {
@@ -132,7 +141,12 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   }
 
 
-  return { fetch, notify: sdk.notify, close: () => sdk.close() };
+  const hooks = factory.fast;
+  const fast =
+    hooks !== undefined && gate === undefined && options.fastPath !== false && options.responseMode !== 'sse'
+      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch })
+      : undefined;
+  return { fetch, notify: sdk.notify, close: () => sdk.close(), ...(fast !== undefined ? { fast } : {}) };
 }
 
 /** A server without `auth:` publishes no protected-resource metadata. */

@@ -146,26 +146,39 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
   res.once('close', () => {
     if (!res.writableFinished) abort.abort(new Error('client disconnected'));
   });
-  const headers = new Headers();
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v === undefined) continue;
-    if (Array.isArray(v)) for (const item of v) headers.append(k, item);
-    else headers.set(k, v);
+  const toRequest = (body: ReadableStream<Uint8Array> | Buffer | undefined): Request => {
+    const request = webRequest(req, url, abort.signal, body);
+    // Keep the Request (and with it the controller its own signal hangs on) alive as long as the
+    // connection is: otherwise a collected Request never hears the disconnect, its handler never aborts
+    // and a listen stream's timer and bus listener stay forever.
+    servedRequests.set(res, request);
+    return request;
+  };
+  // Plain JSON tools/call and list requests: fast-path.ts answers them without Web objects or the SDK's
+  // per-request pipeline, or hands them back (then they are served below, like any other).
+  if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) {
+    const buffered = await readAll(req, limits.maxBody);
+    if (buffered === undefined) {
+      answer(res, tooLarge());
+      return;
+    }
+    const fast = await handler.fast.serve({ headers: req.headers, body: buffered, signal: abort.signal, toRequest: () => toRequest(buffered) });
+    if (fast instanceof Response) return send(res, fast, limits.maxStreamBuffer);
+    if (fast !== undefined) {
+      if (!res.destroyed) res.writeHead(fast.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(fast.body) }).end(fast.body);
+      return;
+    }
+    let response: Response;
+    try {
+      response = await handler.fetch(toRequest(buffered));
+    } catch {
+      response = jsonRpcError(500, null, -32603, 'Internal error');
+    }
+    return send(res, response, limits.maxStreamBuffer);
   }
-  // Absolute-form: the target's authority is the host (the Host check then sees the same name).
-  headers.set('host', url.host);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const body = hasBody ? limitedBody(req, limits.maxBody) : undefined;
-  const request = new Request(url, {
-    method: req.method ?? 'GET',
-    headers,
-    signal: abort.signal,
-    ...(body !== undefined ? { body: body.stream, duplex: 'half' } : {}),
-  } as RequestInit);
-  // Keep the Request (and with it the controller its own signal hangs on) alive as long as the
-  // connection is: otherwise a collected Request never hears the disconnect, its handler never aborts
-  // and a listen stream's timer and bus listener stay forever.
-  servedRequests.set(res, request);
+  const request = toRequest(body?.stream);
   let response: Response;
   try {
     response = await handler.fetch(request);
@@ -178,6 +191,44 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
     response = tooLarge();
   }
   await send(res, response, limits.maxStreamBuffer);
+}
+
+/** The Web Request for a node request (Host from the URL: absolute-form names the host). */
+function webRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: ReadableStream<Uint8Array> | Buffer | undefined): Request {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) headers.append(k, item);
+    else headers.set(k, v);
+  }
+  // Absolute-form: the target's authority is the host (the Host check then sees the same name).
+  headers.set('host', url.host);
+  return new Request(url, {
+    method: req.method ?? 'GET',
+    headers,
+    signal,
+    ...(body !== undefined ? { body, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/** The whole body, or undefined past `max` bytes (the rest is drained, unread). */
+function readAll(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > max) {
+        req.off('data', onData);
+        req.resume();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => resolve(Buffer.concat(chunks)));
+  });
 }
 
 function limitedBody(req: IncomingMessage, max: number): { stream: ReadableStream<Uint8Array>; exceeded(): boolean } {

@@ -1,16 +1,23 @@
-import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { createAjv } from '../shared/ajv.js';
+// Input, output and elicitation-answer validation on the server. An interpreting validator
+// (@cfworker/json-schema, the one the SDK itself picks on Cloudflare Workers) instead of ajv: ajv
+// compiles every schema with `new Function`, which costs start-up time, and which runtimes without
+// code generation from strings (workerd, `node --disallow-code-generation-from-strings`) refuse.
+// Messages keep the shape clients and tests already see ("arguments/state must match pattern …").
+import { Validator as SchemaValidator, type OutputUnit } from '@cfworker/json-schema';
 
 export type Validator = (value: unknown) => string | undefined;
 
-/** One ajv per server definition; each schema compiles once (lazily, see create-server.ts). */
+/** Each schema is prepared once (lazily, see create-server.ts); validating never generates code. */
 export function createValidatorCompiler(): (schema: Readonly<Record<string, unknown>>, dataVar?: string) => Validator {
-  const ajv = createAjv({ strict: false, useDefaults: false });
   return (schema, dataVar = 'arguments') => {
-    const validate: ValidateFunction = ajv.compile(schema);
+    // The validator annotates the schema objects it is given: a copy keeps the definition (which is
+    // what tools/list sends, and may be frozen) untouched.
+    const root = structuredClone(schema) as Record<string, unknown>;
+    const validator = new SchemaValidator(root as never, '2020-12', false);
     return (value) => {
       try {
-        return validate(value) ? undefined : ajv.errorsText(validate.errors, { dataVar });
+        const result = validator.validate(value);
+        return result.valid ? undefined : errorsText(result.errors, root, dataVar);
       } catch (e) {
         // A recursive schema (a tree) recurses as deep as the data, and uniqueItems/const compare deeply:
         // data nested deeper than the stack is refused as invalid, never a crash.
@@ -19,4 +26,92 @@ export function createValidatorCompiler(): (schema: Readonly<Record<string, unkn
       }
     };
   };
+}
+
+/** Keywords whose error only says "something below failed": the failure below is reported instead. */
+const WRAPPERS = new Set(['$ref', '$recursiveRef', 'properties', 'patternProperties', 'items', 'prefixItems', 'additionalItems', 'unevaluatedItems', 'allOf', 'then', 'else', 'dependentSchemas', 'dependencies', 'propertyNames', 'contains', 'false']);
+
+/** "<dataVar><path> <what is wrong>", joined by ", " (the form ajv's errorsText gives). */
+function errorsText(errors: readonly OutputUnit[], root: Record<string, unknown>, dataVar: string): string {
+  const lines: string[] = [];
+  for (const e of errors) {
+    if (WRAPPERS.has(e.keyword)) continue;
+    const line = `${dataVar}${instancePath(e)} ${message(e, root)}`;
+    if (!lines.includes(line)) lines.push(line);
+  }
+  // Only wrappers (e.g. `false` as a whole subschema): say what cfworker said, at the deepest place.
+  if (lines.length === 0 && errors.length > 0) {
+    const e = errors[errors.length - 1]!;
+    lines.push(`${dataVar}${instancePath(e)} ${e.error}`);
+  }
+  return lines.join(', ');
+}
+
+/** cfworker's instance locations are URI fragments ("#/a%20b"); ajv's paths are plain pointers ("/a b"). */
+function instancePath(e: OutputUnit): string {
+  const fragment = e.instanceLocation.replace(/^#/, '');
+  try {
+    return decodeURIComponent(fragment);
+  } catch {
+    return fragment;
+  }
+}
+
+function message(e: OutputUnit, root: Record<string, unknown>): string {
+  const param = keywordValue(root, e.keywordLocation);
+  switch (e.keyword) {
+    case 'type':
+      return `must be ${Array.isArray(param) ? param.join(',') : String(param ?? /Expected "(.*)"/.exec(e.error)?.[1] ?? '')}`;
+    case 'required':
+      return `must have required property '${/property "(.*)"\.$/.exec(e.error)?.[1] ?? ''}'`;
+    case 'pattern':
+      return typeof param === 'string' ? `must match pattern "${param}"` : 'must match pattern';
+    case 'format':
+      return typeof param === 'string' ? `must match format "${param}"` : 'must match format';
+    case 'enum':
+      return 'must be equal to one of the allowed values';
+    case 'const':
+      return 'must be equal to constant';
+    case 'additionalProperties':
+    case 'unevaluatedProperties':
+      return `must NOT have additional properties (${/Property "(.*)" does not/.exec(e.error)?.[1] ?? ''})`;
+    case 'minimum':
+      return `must be >= ${String(param)}`;
+    case 'maximum':
+      return `must be <= ${String(param)}`;
+    case 'exclusiveMinimum':
+      return `must be > ${String(param)}`;
+    case 'exclusiveMaximum':
+      return `must be < ${String(param)}`;
+    case 'minLength':
+      return `must NOT have fewer than ${String(param)} characters`;
+    case 'maxLength':
+      return `must NOT have more than ${String(param)} characters`;
+    case 'minItems':
+      return `must NOT have fewer than ${String(param)} items`;
+    case 'maxItems':
+      return `must NOT have more than ${String(param)} items`;
+    case 'multipleOf':
+      return `must be multiple of ${String(param)}`;
+    case 'anyOf':
+      return 'must match a schema in anyOf';
+    case 'oneOf':
+      return 'must match exactly one schema in oneOf';
+    case 'not':
+      return 'must NOT be valid';
+    default:
+      return e.error;
+  }
+}
+
+/** The keyword's value in the schema, when its location is a plain pointer into the root (no $ref hop). */
+function keywordValue(root: Record<string, unknown>, location: string): unknown {
+  if (!location.startsWith('#/')) return undefined;
+  let node: unknown = root;
+  for (const raw of location.slice(2).split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
+    node = (node as Record<string, unknown>)[key];
+  }
+  return node;
 }
