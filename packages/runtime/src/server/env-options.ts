@@ -8,7 +8,7 @@
 import type { ServerOptions } from './create-server.js';
 import { createRedisEventBus } from './redis-bus.js';
 import { parseKeyList, RequestStateKeyRing } from './request-state.js';
-import { skillsFromFolder } from './skills.js';
+import { skillsFromFolder } from './skills-folder.js';
 import { createRedisTaskStore } from './tasks/redis-store.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */

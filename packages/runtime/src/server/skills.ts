@@ -5,8 +5,7 @@
 // there, and the skill resource template it registers is kept so mcpgen's resources handlers can answer
 // for skill:// URIs too.
 import { McpServer, ResourceTemplate, type ListResourcesCallback, type ReadResourceCallback, type ReadResourceResult, type ReadResourceTemplateCallback, type RegisteredResource, type RegisteredResourceTemplate, type Resource, type ResourceMetadata, type Server, type ServerContext, type ServerOptions as SdkServerOptions } from '@modelcontextprotocol/server';
-import { SkillCatalogError, SkillsExtension, memorySkillFiles, type SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
-import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
+import { SkillsExtension, memorySkillFiles, type SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
 
 /** A skill file embedded by `mcpgen generate`: text (UTF-8) as is, anything else as base64. */
 export type EmbeddedSkillFile = string | { readonly base64: string };
@@ -20,19 +19,6 @@ export function embeddedSkills(files: Readonly<Record<string, EmbeddedSkillFile>
   const record: Record<string, string | Uint8Array> = {};
   for (const [path, file] of Object.entries(files)) record[path] = typeof file === 'string' ? file : new Uint8Array(Buffer.from(file.base64, 'base64'));
   return SkillsExtension.load(memorySkillFiles(record), { strict: true });
-}
-
-/**
- * The skills in `dir`, read once at start-up (MCPGEN_SKILLS_DIR): for skills that change without a
- * rebuild. Strict like the embedded catalog; a problem is one message naming every file at fault.
- */
-export async function skillsFromFolder(dir: string): Promise<SkillCatalog> {
-  try {
-    return await loadSkills(dir, { strict: true });
-  } catch (e) {
-    const problems = SkillCatalogError.isInstance(e) ? e.problems.map((p) => `${p.path}: ${p.message}`).join('; ') : e instanceof Error ? e.message : String(e);
-    throw new Error(`skills in ${dir}: ${problems}`);
-  }
 }
 
 type Metadata = ResourceMetadata & Record<string, unknown>;
