@@ -93,6 +93,16 @@ export function planOutput(outDir: string, packages: readonly OutputPackage[], p
   }
   const all = <K extends 'unchanged' | 'kept' | 'edited'>(key: K) => plans.flatMap((p) => p[key]);
   const inUse = new Set(packages.map((p) => handlersPath(resolve(p.dir), p)));
+  // A package folder new to this run whose handlers file does not exist yet: an `out:` change (or a copy)
+  // may have left the implemented handlers of the same spec in another output folder of the project.
+  const fresh = packages.filter((p) => readManifest(resolve(p.dir)) === undefined && !existsSync(handlersPath(resolve(p.dir), p)));
+  if (fresh.length > 0 && projectDir !== undefined) {
+    const wanted = new Set(fresh.map((p) => p.spec));
+    for (const dir of manifestDirs(projectDir, ours)) {
+      const manifest = readManifest(dir);
+      if (manifest !== undefined && wanted.has(manifest.spec)) orphaned.push(...previousHandlers(dir, manifest));
+    }
+  }
   return {
     packages: plans,
     write: new Map(plans.flatMap((p) => [...p.write].map(([name, content]) => [join(p.dir, name), content] as const))),
@@ -215,6 +225,28 @@ function childDirs(outDir: string): string[] {
   } catch (e) {
     throw environmentError('read directory', outDir, e);
   }
+}
+
+/**
+ * Folders of the project holding an mcpgen manifest, other than `skip`: a bounded walk (depth 6, 5,000
+ * folders) that leaves out node_modules and dot folders, run only when a package folder is new.
+ */
+function manifestDirs(projectDir: string, skip: ReadonlySet<string>): string[] {
+  const found: string[] = [];
+  const queue: { dir: string; depth: number }[] = [{ dir: resolve(projectDir), depth: 0 }];
+  for (let seen = 0; queue.length > 0 && seen < 5000; seen++) {
+    const { dir, depth } = queue.shift()!;
+    if (!skip.has(dir) && existsSync(join(dir, MANIFEST_FILE))) found.push(dir);
+    if (depth >= 6) continue;
+    try {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory() && e.name !== 'node_modules' && !e.name.startsWith('.')) queue.push({ dir: join(dir, e.name), depth: depth + 1 });
+      }
+    } catch {
+      // unreadable folders hold nothing we could report
+    }
+  }
+  return found.sort();
 }
 
 /** This run's package folders and every folder next to them that mcpgen manages (manifest, journal, staging). */

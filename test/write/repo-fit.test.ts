@@ -93,6 +93,18 @@ describe('handlers file outside the output folder (config `handlers`)', () => {
     expect(deleted.stderr).toContain('warning: src/forecast.handlers.ts is a handlers file no spec uses any more');
   });
 
+  it('says where the implemented handlers are when an `out` change leaves them in the old folder (default handlers location)', async () => {
+    const dir = project(['weather.yaml']);
+    expect((await cli(['generate'], dir)).code).toBe(0);
+    writeFileSync(join(dir, 'mcpgen.config.yaml'), 'specs:\n  - specs/*.yaml\nout: src/generated\n');
+    const moved = await cli(['generate'], dir);
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain('wrote src/generated/weather/handlers.ts');
+    expect(moved.stderr).toContain('warning: generated/weather/handlers.ts is a handlers file no spec uses any more');
+    // Said once: the new folder has its manifest now.
+    expect((await cli(['generate'], dir)).stderr).not.toContain('no spec uses any more');
+  });
+
   it('refuses a `handlers` path two servers would share (MCPG101 at both names)', async () => {
     const dir = project(['weather.yaml', 'sql.yaml']);
     writeFileSync(join(dir, 'mcpgen.config.yaml'), config('handlers: src/handlers.ts\n'));
