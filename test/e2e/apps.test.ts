@@ -12,8 +12,10 @@ import {
   RESOURCE_MIME_TYPE,
   RESOURCE_URI_META_KEY,
 } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { SkillsExtension, memorySkillFiles } from '@modelcontextprotocol/server/ext/skills';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardClient as DashboardClientType } from '../../generated/dashboard/client.js';
+import type { createDashboardServer as CreateDashboardServer, DashboardHandlers } from '../../generated/dashboard/server.js';
 import { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from '../../packages/runtime/src/shared/index.js';
 import { importCompiled, ROOT, startHttp, type HttpProcess } from '../support/servers.js';
 import { tappedFetch, WireLog } from '../support/wire.js';
@@ -97,6 +99,23 @@ describe('MCP Apps: generated server over HTTP', () => {
       expect(forecast.structuredContent?.city).toBe('Lima');
     } finally {
       await client.close();
+    }
+  });
+
+  it('still lists the view beside skill files when the server also serves skills', async () => {
+    const { createDashboardServer } = await importCompiled<{ createDashboardServer: typeof CreateDashboardServer }>('dashboard', 'server.js');
+    const { handlers } = await importCompiled<{ handlers: DashboardHandlers }>('dashboard', 'handlers.js');
+    const skills = await SkillsExtension.load(memorySkillFiles({ 'notes/SKILL.md': '---\nname: notes\ndescription: Taking notes.\n---\n' }), { strict: true });
+    const running = await createDashboardServer(handlers, { skills }).listen({ port: 0 });
+    const client = new Client({ name: 'official', version: '2.4.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.url)));
+      const uris = (await client.listResources()).resources.map((r) => r.uri);
+      expect(uris).toContain(VIEW);
+      expect(uris).toContain('skill://notes/SKILL.md');
+    } finally {
+      await client.close();
+      await running.close(500);
     }
   });
 });

@@ -152,9 +152,11 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const apps = new Map((def.apps ?? []).map((a) => [a.definition.uri, a]));
   const templates = def.resourceTemplates.map((t) => ({ spec: t, match: (uri: string) => matchUriTemplate(t.definition.uriTemplate, uri) }));
   const prompts = new Map(def.prompts.map((p) => [p.definition.name, p]));
+  // The spec's resources and the MCP Apps views; skill files join them per request (the catalog may reload()).
+  const listedResources = [...def.resources.map((r) => r.definition), ...(def.apps ?? []).map((a) => a.definition)];
   const pages = {
     tools: paginate(def.tools.map((t) => t.definition), pageSize),
-    resources: paginate([...def.resources.map((r) => r.definition), ...(def.apps ?? []).map((a) => a.definition)], pageSize),
+    resources: paginate(listedResources, pageSize),
     resourceTemplates: paginate(def.resourceTemplates.map((t) => t.definition), pageSize),
     prompts: paginate(def.prompts.map((p) => p.definition), pageSize),
   };
@@ -426,7 +428,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     }
     if (def.capabilities.resources || skills !== undefined) {
       // Skill resources follow the spec's, paged together (the catalog can change on reload()).
-      const listed = async (ctx: ServerContext) => (skills === undefined ? pages.resources : paginate([...def.resources.map((r) => r.definition), ...(await skills.list(ctx))], pageSize));
+      const listed = async (ctx: ServerContext) => (skills === undefined ? pages.resources : paginate([...listedResources, ...(await skills.list(ctx))], pageSize));
       server.setRequestHandler('resources/list', async (req, ctx) => page(await listed(ctx), req.params?.cursor, (items) => ({ resources: items })));
       server.setRequestHandler('resources/templates/list', (req) => page(pages.resourceTemplates, req.params?.cursor, (items) => ({ resourceTemplates: items })));
       server.setRequestHandler('resources/read', (req, ctx) => readResource(req.params.uri, ctx, skills) as never);
