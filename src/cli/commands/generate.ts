@@ -35,6 +35,8 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   const fromConfig: { projectDir?: string; configDir?: string; packageFiles?: boolean; handlers?: string } = config
     ? { projectDir: config.dir, configDir: config.dir, packageFiles: config.packageFiles, ...(config.handlers !== undefined ? { handlers: resolve(config.dir, config.handlers) } : {}) }
     : {};
+  /** What this run read (the config, the specs, their includes): what --watch watches next. */
+  const readFiles = (sources: ReadonlyMap<string, string>) => [...(configPath === undefined ? [] : [configPath]), ...inputs.files, ...[...sources.keys()].map((f) => resolve(io.cwd, f))];
   const warnMissing = () => {
     const missing = runtimeDependencyWarning(resolve(io.cwd, out), out);
     if (missing !== undefined) io.stderr(missing);
@@ -52,7 +54,7 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   const current = currentRun(key);
   if (current !== undefined) {
     printDiagnostics({ diagnostics: current.record.diagnostics, files: current.record.files, sources: current.sources }, format, io);
-    onRead([...(configPath === undefined ? [] : [configPath]), ...inputs.files, ...[...current.sources.keys()].map((f) => resolve(io.cwd, f))]);
+    onRead(readFiles(current.sources));
     if (check) io.stderr(`generated output is current (${current.unchanged + current.kept} files)\n`);
     else io.stderr(`wrote 0 file(s), ${current.unchanged} unchanged, ${current.kept} scaffold file(s) kept, 0 removed\n`);
     warnMissing();
@@ -63,7 +65,7 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   // JSON readers get the stale files in the same array as the spec diagnostics (text lists them below).
   const stale = check && format === 'json' && result.plan !== undefined ? staleEntries(result.plan, io.cwd).map(staleDiagnostic) : [];
   printDiagnostics({ ...result, diagnostics: [...result.diagnostics, ...stale] }, format, io);
-  onRead([...(configPath === undefined ? [] : [configPath]), ...inputs.files, ...[...result.sources.keys()].map((f) => resolve(io.cwd, f))]);
+  onRead(readFiles(result.sources));
   if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
   const clean = result.stale.length === 0 && result.plan.edited.length === 0;
   if (clean) {
