@@ -31,14 +31,16 @@ function raw(p: HttpProcess, head: string, body: string | Buffer = '', chunked =
       socket.write(head.replace(/\n/g, '\r\n') + '\r\n');
       if (!chunked) socket.end(body);
       else {
+        // One chunk at a time, each after the last was written, and none once the server has answered:
+        // a server that refuses the body (413) closes while we would still be writing (EPIPE).
         const buf = Buffer.isBuffer(body) ? body : Buffer.from(body);
-        for (let i = 0; i < buf.length && !socket.destroyed; i += 64 * 1024) {
+        const next = (i: number): void => {
+          if (socket.destroyed || out !== '') return;
+          if (i >= buf.length) return void socket.end('0\r\n\r\n');
           const part = buf.subarray(i, i + 64 * 1024);
-          socket.write(`${part.length.toString(16)}\r\n`);
-          socket.write(part);
-          socket.write('\r\n');
-        }
-        if (!socket.destroyed) socket.end('0\r\n\r\n');
+          socket.write(Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]), () => next(i + part.length));
+        };
+        next(0);
       }
     });
     let out = '';
