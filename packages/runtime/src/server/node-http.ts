@@ -159,6 +159,9 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
   if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) {
     const buffered = await readAll(req, limits.maxBody);
     if (buffered === undefined) {
+      // Let the rest of the body arrive (drained, unread) before answering, for at most 2 s: a server that
+      // closes while the client is still sending resets the connection, and the client can lose the 413.
+      await ended(req, 2000);
       answer(res, tooLarge());
       return;
     }
@@ -228,6 +231,22 @@ function readAll(req: IncomingMessage, max: number): Promise<Buffer | undefined>
     req.once('end', () => resolve(Buffer.concat(chunks)));
     req.once('error', reject);
     req.once('close', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+/** Resolves when the request has been read to its end (or went away), or after `ms`. */
+function ended(req: IncomingMessage, ms: number): Promise<void> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      req.off('end', done);
+      req.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    req.once('end', done);
+    req.once('close', done);
   });
 }
 
