@@ -19,6 +19,8 @@ const ROUNDS = QUICK ? 1 : 2;
 const AUTH_ONLY = process.env.BENCH_AUTH_ONLY === '1';
 // BENCH_GEN_ONLY=1: only generation (sections 1 and 1b).
 const GEN_ONLY = process.env.BENCH_GEN_ONLY === '1';
+// BENCH_SERVERS_ONLY=1: skip generation (sections 1 and 1b); servers and authorization only.
+const SERVERS_ONLY = process.env.BENCH_SERVERS_ONLY === '1';
 const OAMG = join(ROOT, 'bench/peers/node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js');
 
 rmSync(WORK, { recursive: true, force: true });
@@ -41,7 +43,7 @@ function timeGenerate(spec, out) {
 }
 
 const generation = [];
-for (const n of AUTH_ONLY ? [] : [10, 100, 1000]) {
+for (const n of AUTH_ONLY || SERVERS_ONLY ? [] : [10, 100, 1000]) {
   const spec = join(WORK, `synthetic${n}.yaml`);
   writeFileSync(spec, syntheticSpec(n));
   const runs = Array.from({ length: 3 }, (_, i) => timeGenerate(spec, join(WORK, `gen-${n}-${i}`)));
@@ -60,7 +62,7 @@ function timeProcess(args, env = {}) {
   return { seconds, peakMb: Number(r.stderr.trim().split('\n').pop()) / 1024 };
 }
 const versus = [];
-if (!AUTH_ONLY) {
+if (!AUTH_ONLY && !SERVERS_ONLY) {
   const RUNS = 5;
   const cacheDir = join(WORK, 'vs-cache');
   const env = { MCPGEN_CACHE_DIR: cacheDir };
@@ -219,7 +221,7 @@ const best = (total, kind) => {
 };
 const lines = [];
 lines.push(`Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}. ${QUICK ? 'QUICK run. ' : ''}Loopback, keep-alive fetch client.`);
-lines.push(...generationTable(), ...versusTable());
+if (!SERVERS_ONLY) lines.push(...generationTable(), ...versusTable());
 lines.push('', '### tools/call `echo` (6 validated properties) and tools/list', '', '| tools | server | c=1 req/s | c=1 p50 | c=1 p99 | c=16 req/s | c=16 p50 | c=16 p99 | tools/list p50 | cold start | RSS |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 const names = { mcpgen: '(a) mcpgen', sdk: '(b) SDK by hand', bare: '(c) bare floor' };
 for (const total of [10, 1000]) {
