@@ -3,7 +3,7 @@
 // instead of compiling them each run (compiling the spec format's schema and the 2020-12 meta-schema took
 // most of a `check`):
 // - precompiled-validators.ts: the packaged schemas (spec format, config file), with the options the
-//   runtime compile used (createAjv + verbose, non-strict);
+//   runtime compile used (createAjv + verbose, non-strict), and the names of the formats createAjv knows;
 // - precompiled-meta-schema.ts: the JSON Schema 2020-12 meta-schema, with the options of the strict ajv
 //   that checks the schemas inside specs (validate/rules/json-schema.ts).
 // Same options, same errors: a test compares each with its runtime-compiled twin and fails when a file is stale.
@@ -25,7 +25,9 @@ export const OUTPUTS = {
   [fileURLToPath(new URL('src/validate/precompiled-validators.ts', ROOT))]: () => {
     const ajv = createAjv({ verbose: true, strict: false, code: standalone });
     for (const [name, file] of Object.entries(SCHEMAS)) ajv.addSchema(JSON.parse(readFileSync(new URL(file, ROOT), 'utf8')), name);
-    return module('schema/*.json', standaloneCode.default(ajv, Object.fromEntries(Object.keys(SCHEMAS).map((n) => [n, n]))));
+    // The format names the strict ajv knows, so that checking a spec's `format` values needs no ajv at all.
+    const formats = `/** Formats the strict ajv of validate/rules/json-schema.ts knows (createAjv's). */\nexport const knownFormats = ${JSON.stringify(Object.keys(createAjv(STRICT_OPTIONS).formats))};`;
+    return module('schema/*.json', `${standaloneCode.default(ajv, Object.fromEntries(Object.keys(SCHEMAS).map((n) => [n, n])))}\n${formats}`);
   },
   [fileURLToPath(new URL('src/validate/precompiled-meta-schema.ts', ROOT))]: () => {
     const ajv = createAjv({ ...STRICT_OPTIONS, code: { ...STRICT_OPTIONS.code, ...standalone }, logger: false });

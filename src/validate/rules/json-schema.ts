@@ -1,8 +1,11 @@
-import { createAjv, type Ajv2020 } from '@mcpgen/runtime/shared';
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from '@mcpgen/runtime/shared';
 import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, resolveRef, walkSchema } from '../../common/json-schema.js';
 import { didYouMean, editDistance } from '../../common/suggest.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { metaSchema2020 } from '../precompiled-meta-schema.js';
+import { knownFormats } from '../precompiled-validators.js';
+import { isPlainSchema, plainlyValid } from './plain-schema.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { describe, pointerToPath } from '../spec-format.js';
 import { report, where } from '../report.js';
@@ -40,6 +43,19 @@ export const STRICT_AJV_OPTIONS = {
 /** The default meta-schema, checked by build-time code (precompiled-meta-schema.ts) instead of compiling it each run. */
 const META_2020 = 'https://json-schema.org/draft/2020-12/schema';
 const precompiledMeta = metaSchema2020 as unknown as ValidateFunction;
+
+/**
+ * ajv (with its compiler) is loaded on first use: schemas in the plain subset (plain-schema.ts) never need
+ * it. Node that cannot require() an ES module synchronously (before 20.19 / 22.12) loads it up front.
+ */
+const eagerShared = (process.features as { require_module?: boolean }).require_module === true ? undefined : await import('@mcpgen/runtime/shared');
+function createAjv(...options: Parameters<typeof import('@mcpgen/runtime/shared').createAjv>): Ajv2020 {
+  const shared = eagerShared ?? (createRequire(import.meta.url)('@mcpgen/runtime/shared') as typeof import('@mcpgen/runtime/shared'));
+  return shared.createAjv(...options);
+}
+
+/** The formats the strict ajv knows (precompiled-validators.ts lists them, so no ajv is needed to ask). */
+const KNOWN_FORMATS: ReadonlySet<string> = new Set(knownFormats as string[]);
 
 /** ajv in strict mode: unknown formats, keywords and type mix-ups fail, as they would at the SDK's runtime. */
 function strict(): Ajv2020 {
@@ -152,8 +168,8 @@ export function checkSchema(
       const problem = regExpProblem(pattern);
       if (problem !== undefined) out.push(report(item, 'MCPG019', `pattern ${preview(pattern)} cannot be used in ${label}: ${problem}`, at, target));
     }
-    if (typeof node.format === 'string' && strict().formats[node.format] === undefined) {
-      const known = Object.keys(strict().formats);
+    if (typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) {
+      const known = [...KNOWN_FORMATS];
       const hint = didYouMean(node.format, known);
       out.push(report(item, 'MCPG019', `unknown format ${JSON.stringify(node.format)} in ${label}; ${hint ? `did you mean "${hint}"?` : `known formats: ${known.join(', ')}`}`, [...path, 'format']));
     }
@@ -174,7 +190,7 @@ export function checkSchema(
   if (out.length > 0) return out;
   const bundled = bundleSchema(schema, defs);
   const own = isObjectSchema(schema.$defs) ? schema.$defs : {};
-  const problems = compile(strict(), bundled).flatMap(({ message, path }) => {
+  const problems = (isPlainSchema(bundled, KNOWN_FORMATS) ? [] : compile(strict(), bundled)).flatMap(({ message, path }) => {
     // A spec $defs entry copied in by the bundle is checked (and reported) where it is written.
     if (path[0] === '$defs' && typeof path[1] === 'string' && !Object.hasOwn(own, path[1])) return [];
     return [report(item, 'MCPG019', `${label} does not compile: ${message}`, path, path.length > 0 && isKeywordPath(path) ? 'key' : 'value')];
@@ -327,7 +343,8 @@ function decodeURIComponentSafe(s: string): string {
 const valueValidators = new Map<string, ((v: unknown) => string | undefined) | null>();
 
 function validateValue(schema: JsonObjectSchema, value: unknown): string | undefined {
-  // Fast path for the common leaf shapes: a plain `type` with no other constraint.
+  // Values of plain leaf schemas (type, enum, bounds) are checked without ajv; ajv judges the rest and words every error.
+  if (plainlyValid(schema, value)) return undefined;
   const key = JSON.stringify(schema);
   let validate = valueValidators.get(key);
   if (validate === undefined) {

@@ -1,0 +1,155 @@
+// plain-schema.ts answers for ajv on the schemas it calls plain; these tests hold it to what ajv says, on
+// every schema in the specs and fixtures and on thousands of generated ones, near and outside the subset.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createAjv } from '@mcpgen/runtime/shared';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { bundleSchema, isObjectSchema, walkSchema } from '../../src/common/json-schema.js';
+import { parseSource } from '../../src/parse/source.js';
+import { metaSchema2020 } from '../../src/validate/precompiled-meta-schema.js';
+import { knownFormats } from '../../src/validate/precompiled-validators.js';
+import { isPlainSchema, plainlyValid } from '../../src/validate/rules/plain-schema.js';
+import { STRICT_AJV_OPTIONS } from '../../src/validate/rules/json-schema.js';
+import type { JsonObjectSchema, JsonSchema } from '../../src/validate/spec-types.js';
+import { ROOT } from '../helpers.js';
+
+const FORMATS: ReadonlySet<string> = new Set(knownFormats as string[]);
+const meta = metaSchema2020 as unknown as ValidateFunction;
+
+/** What the strict compile of validate/rules/json-schema.ts finds: thrown errors and logged strict-mode findings. */
+function ajvFindings(schema: JsonObjectSchema): string[] {
+  const findings: string[] = [];
+  const log = (...m: unknown[]) => void findings.push(m.map(String).join(' '));
+  const ajv = createAjv({ ...STRICT_AJV_OPTIONS, validateSchema: false, logger: { log: () => undefined, warn: log, error: log } });
+  try {
+    walkSchema(schema, ({ schema: node }) => {
+      if (isObjectSchema(node)) for (const k of Object.keys(node)) if (k.startsWith('x-') && !ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
+    });
+    ajv.compile(schema);
+  } catch (e) {
+    findings.push(String(e));
+  }
+  return findings;
+}
+
+const lenient = createAjv({ strict: false, allErrors: false, validateSchema: false });
+function ajvAccepts(schema: JsonObjectSchema, value: unknown): boolean | undefined {
+  try {
+    return lenient.compile(schema)(value) === true;
+  } catch {
+    return undefined; // does not compile: json-schema.ts reports nothing then
+  } finally {
+    lenient.removeSchema(schema);
+  }
+}
+
+function yamlFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(name) ? [path] : [];
+  });
+}
+
+/** A small deterministic PRNG, so a failure names a seed that reproduces it. */
+function random(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const TYPES = ['string', 'integer', 'number', 'boolean', 'null', 'array', 'object'];
+const KEYWORD_VALUES: Record<string, (r: () => number) => unknown> = {
+  minimum: (r) => Math.floor(r() * 10) - 2, maximum: (r) => Math.floor(r() * 100), exclusiveMinimum: () => 0, exclusiveMaximum: () => 50, multipleOf: () => 2,
+  minLength: (r) => Math.floor(r() * 3), maxLength: (r) => 5 + Math.floor(r() * 5), pattern: (r) => (r() < 0.5 ? '^[a-z]+$' : '\\d'),
+  format: (r) => pick(r, ['date-time', 'email', 'uuid', 'int32', 'uri']), minItems: () => 1, maxItems: () => 4, uniqueItems: () => true,
+  minProperties: () => 1, maxProperties: () => 9, enum: (r) => (r() < 0.1 ? [] : [1, 'a', null, 2.5].slice(0, 1 + Math.floor(r() * 4))), const: (r) => pick(r, [1, 'a', null, true, [1]]),
+  default: (r) => pick(r, [0, 3, 'abc', '', null, true, 1.5, [1, 2], { a: 1 }]), title: () => 'T', 'x-mcp-header': () => 'Region', 'x-odd.name': () => 1,
+  contains: () => ({ type: 'string' }), nullable: () => true, minContains: () => 1,
+};
+const pick = <T,>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
+function schemaOf(r: () => number, depth: number, defs: readonly string[]): JsonObjectSchema {
+  if (defs.length > 0 && r() < 0.15) return r() < 0.9 ? { $ref: `#/$defs/${pick(r, defs)}`, ...(r() < 0.3 ? { description: 'd' } : {}) } : { $ref: '#/$defs/Missing' };
+  const node: Record<string, unknown> = {};
+  const roll = r();
+  if (roll < 0.7) node.type = pick(r, TYPES);
+  else if (roll < 0.85) node.type = [pick(r, TYPES), 'null'];
+  const keys = Object.keys(KEYWORD_VALUES);
+  for (let i = Math.floor(r() * 4); i > 0; i--) {
+    const k = pick(r, keys);
+    node[k] = KEYWORD_VALUES[k]!(r);
+  }
+  const t = [node.type].flat();
+  if (depth < 3 && (t.includes('object') || r() < 0.05)) {
+    const props: Record<string, JsonSchema> = {};
+    for (let i = Math.floor(r() * 4); i > 0; i--) props[`p${i}`] = schemaOf(r, depth + 1, defs);
+    node.properties = props;
+    if (r() < 0.5) node.required = Object.keys(props).slice(0, 1);
+    if (r() < 0.4) node.additionalProperties = r() < 0.5 ? false : schemaOf(r, depth + 1, defs);
+  }
+  if (depth < 3 && (t.includes('array') || r() < 0.05)) node.items = r() < 0.1 ? true : schemaOf(r, depth + 1, defs);
+  if (r() < 0.05) node.anyOf = [{ type: 'string' }, { type: 'integer' }];
+  return node;
+}
+
+describe('plain schemas: what plain-schema.ts says without ajv is what ajv says', () => {
+  it('a schema called plain compiles in strict ajv without a finding (specs, fixtures, 4,000 generated)', () => {
+    const schemas: JsonObjectSchema[] = [];
+    for (const file of [...yamlFiles(join(ROOT, 'specs')), ...yamlFiles(join(ROOT, 'test/fixtures'))]) {
+      const value = parseSource(file, readFileSync(file)).source?.value as Record<string, unknown> | undefined;
+      if (!isObjectSchema(value)) continue;
+      const defs = new Map(Object.entries(isObjectSchema(value.$defs) ? (value.$defs as Record<string, JsonSchema>) : {}));
+      for (const tool of Array.isArray(value.tools) ? value.tools : []) {
+        for (const s of [tool?.input, tool?.output]) if (isObjectSchema(s)) schemas.push(bundleSchema(s as JsonObjectSchema, defs));
+      }
+      for (const d of defs.values()) if (isObjectSchema(d)) schemas.push(d);
+    }
+    const fromFiles = schemas.length;
+    const r = random(17);
+    for (let i = 0; i < 4000; i++) {
+      const $defs: Record<string, JsonSchema> = {};
+      if (r() < 0.5) for (const name of ['A', 'B']) $defs[name] = schemaOf(r, 2, []);
+      const root = schemaOf(r, 0, Object.keys($defs));
+      schemas.push(Object.keys($defs).length > 0 ? { ...root, $defs } : root);
+    }
+    let plain = 0;
+    let refused = 0;
+    for (const schema of schemas) {
+      if (meta(schema) !== true) continue; // checkSchema reports these before any compile
+      const findings = ajvFindings(schema);
+      if (isPlainSchema(schema, FORMATS)) {
+        plain++;
+        expect(findings, JSON.stringify(schema)).toEqual([]);
+      } else if (findings.length > 0) refused++;
+    }
+    // Both sides must be exercised, or the comparison proves nothing.
+    expect(fromFiles).toBeGreaterThan(50);
+    expect(plain).toBeGreaterThan(500);
+    expect(refused).toBeGreaterThan(200);
+  });
+
+  it('a value called plainly valid is one ajv accepts (5,000 generated leaf schemas and values)', () => {
+    const r = random(29);
+    const values = [0, 1, -1, 3, 10, 2.5, 1e21, Infinity, NaN, '', 'a', 'abc', '😀😀', 'x'.repeat(12), true, false, null, [], [1, 2], { a: 1 }];
+    let valid = 0;
+    let invalid = 0;
+    for (let i = 0; i < 5000; i++) {
+      const schema = schemaOf(r, 3, []);
+      const value = pick(r, values);
+      const accepted = ajvAccepts(schema, value);
+      if (plainlyValid(schema, value)) {
+        valid++;
+        expect(accepted === true || accepted === undefined, `${JSON.stringify(schema)} ← ${String(value)}`).toBe(true);
+      } else if (accepted === false) invalid++;
+    }
+    expect(valid).toBeGreaterThan(500);
+    expect(invalid).toBeGreaterThan(500);
+  });
+});
