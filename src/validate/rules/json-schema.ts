@@ -48,9 +48,12 @@ const precompiledMeta = metaSchema2020 as unknown as ValidateFunction;
  * ajv (with its compiler) is loaded on first use: schemas in the plain subset (plain-schema.ts) never need
  * it. Node that cannot require() an ES module synchronously (before 20.19 / 22.12) loads it up front.
  */
-const eagerShared = (process.features as { require_module?: boolean }).require_module === true ? undefined : await import('@mcpgen/runtime/shared');
-function createAjv(...options: Parameters<typeof import('@mcpgen/runtime/shared').createAjv>): Ajv2020 {
-  const shared = eagerShared ?? (createRequire(import.meta.url)('@mcpgen/runtime/shared') as typeof import('@mcpgen/runtime/shared'));
+// A name, not a literal: the `check` bundle (scripts/bundle-check.mjs) must leave this import to run time.
+const SHARED = '@mcpgen/runtime/shared';
+type Shared = typeof import('@mcpgen/runtime/shared');
+const eagerShared = (process.features as { require_module?: boolean }).require_module === true ? undefined : ((await import(SHARED)) as Shared);
+function createAjv(...options: Parameters<Shared['createAjv']>): Ajv2020 {
+  const shared = eagerShared ?? (createRequire(import.meta.url)(SHARED) as Shared);
   return shared.createAjv(...options);
 }
 
