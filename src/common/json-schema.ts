@@ -119,6 +119,17 @@ export function specDefsUsed(root: JsonSchema, specDefs: ReadonlyMap<string, Jso
  * so `#/$defs/Name` resolves on the wire exactly as it did in the spec. Everything else is untouched.
  */
 export function bundleSchema(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema {
+  // The validator bundles each schema for several rules; spec values are never changed once loaded.
+  let byRoot = bundles.get(specDefs);
+  if (byRoot === undefined) bundles.set(specDefs, (byRoot = new WeakMap()));
+  let bundled = byRoot.get(root);
+  if (bundled === undefined) byRoot.set(root, (bundled = bundleOnce(root, specDefs)));
+  return bundled;
+}
+
+const bundles = new WeakMap<ReadonlyMap<string, JsonSchema>, WeakMap<JsonObjectSchema, JsonObjectSchema>>();
+
+function bundleOnce(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema {
   const used = specDefsUsed(root, specDefs);
   if (used.length === 0) return root;
   const own = isObjectSchema(root.$defs) ? root.$defs : {};

@@ -70,7 +70,8 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
     diagnostics.push({ code: 'MCPG001', severity: 'error', message, file, line: pos.line, column: pos.col, path: '$' });
   }
   if (diagnostics.length > 0) return { source: { ...base, value: undefined }, diagnostics };
-  const expansion = aliasExpansionProblem(doc);
+  // Without an anchor (`&name`) no alias resolves, so there is nothing to expand: skip the walk.
+  const expansion = text.includes('&') ? aliasExpansionProblem(doc) : undefined;
   if (expansion !== undefined) {
     const pos = lines.linePos(expansion.offset);
     diagnostics.push({ code: 'MCPG007', severity: 'error', message: expansion.message, file, line: pos.line, column: pos.col, path: '$' });

@@ -123,19 +123,36 @@ export const MAX_NESTING = 48;
 /** ajv's $ref scan visits every array twice (once as an array, once as an object): 2^depth. */
 export const MAX_ARRAY_NESTING = 12;
 
-/** Every place nested deeper than the limits (the walk stops descending there). */
+/**
+ * Every place nested deeper than the limits (the walk stops descending there). Depth-first, last child
+ * first, reported in reverse; one path array is grown and shrunk on the way (copied only for a finding),
+ * so a large spec costs no array per value.
+ */
 function tooDeep(value: unknown): { path: (string | number)[]; message: string }[] {
   const found: { path: (string | number)[]; message: string }[] = [];
-  const stack: [unknown, (string | number)[], number][] = [[value, [], 0]];
-  while (stack.length > 0) {
-    const [v, path, arrays] = stack.pop()!;
-    if (typeof v !== 'object' || v === null) continue;
-    if (path.length >= MAX_NESTING) found.push({ path, message: `nesting deeper than ${MAX_NESTING} levels is not supported` });
+  const path: (string | number)[] = [];
+  const visit = (v: unknown, arrays: number): void => {
+    if (typeof v !== 'object' || v === null) return;
+    if (path.length >= MAX_NESTING) found.push({ path: [...path], message: `nesting deeper than ${MAX_NESTING} levels is not supported` });
     else if (Array.isArray(v)) {
-      if (arrays >= MAX_ARRAY_NESTING) found.push({ path, message: `lists nested deeper than ${MAX_ARRAY_NESTING} levels are not supported` });
-      else v.forEach((x, i) => stack.push([x, [...path, i], arrays + 1]));
-    } else for (const [k, x] of Object.entries(v)) stack.push([x, [...path, k], arrays]);
-  }
+      if (arrays >= MAX_ARRAY_NESTING) found.push({ path: [...path], message: `lists nested deeper than ${MAX_ARRAY_NESTING} levels are not supported` });
+      else {
+        for (let i = v.length - 1; i >= 0; i--) {
+          path.push(i);
+          visit(v[i], arrays + 1);
+          path.pop();
+        }
+      }
+    } else {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        path.push(entries[i]![0]);
+        visit(entries[i]![1], arrays);
+        path.pop();
+      }
+    }
+  };
+  visit(value, 0);
   return found.reverse();
 }
 

@@ -26,32 +26,42 @@ export interface RefCycles {
 }
 
 export function findRefCycles(view: SpecView, defs: ReadonlyMap<string, JsonSchema>): RefCycles {
-  // Where each schema object of the spec stands, so a cycle found in a bundled copy points into the file.
-  const places = new Map<unknown, Place>();
-  const note = (item: Located<unknown>, schema: JsonSchema) =>
-    walkSchema(schema, ({ schema: node, path }) => {
-      if (isObjectSchema(node) && !places.has(node)) places.set(node, { item, path });
-    });
-  for (const d of view.defs) note(d, d.value);
-  const roots: { schema: JsonSchema; context: JsonSchema }[] = [];
+  // Each root: a spec schema with the spec $defs it uses bundled in, and the copy's original.
+  const roots: { schema: JsonSchema; context: JsonSchema; original: JsonSchema }[] = [];
   for (const d of view.defs) {
     // Walked with the spec $defs it uses bundled in (a cycle it reaches through a property counts);
     // inside spec $defs, `#/$defs/X` means the spec's X, as in checkSchema.
-    const bundled = isObjectSchema(d.value) ? bundleSchema(d.value, defs) : d.value;
-    if (bundled !== d.value) places.set(bundled, places.get(d.value)!);
-    roots.push({ schema: bundled, context: {} });
+    roots.push({ schema: isObjectSchema(d.value) ? bundleSchema(d.value, defs) : d.value, context: {}, original: d.value });
   }
   for (const tool of view.tools) {
     for (const key of ['input', 'output'] as const) {
       const schema = tool.value[key];
       if (!isObjectSchema(schema)) continue;
-      note({ ...tool, value: schema, path: [...tool.path, key] }, schema);
       // Tools are checked as they go on the wire: spec $defs bundled in, `#` meaning the tool's schema.
       const bundled = bundleSchema(schema, defs);
-      if (bundled !== schema) places.set(bundled, places.get(schema)!);
-      roots.push({ schema: bundled, context: bundled });
+      roots.push({ schema: bundled, context: bundled, original: schema });
     }
   }
+  // Where each schema object of the spec stands, so a cycle found in a bundled copy points into the file:
+  // needed only to report a cycle, so only mapped when there is one (a walk over every schema otherwise).
+  let placesMap: Map<unknown, Place> | undefined;
+  const placesOf = (): Map<unknown, Place> => {
+    if (placesMap !== undefined) return placesMap;
+    const places = new Map<unknown, Place>();
+    const note = (item: Located<unknown>, schema: JsonSchema) =>
+      walkSchema(schema, ({ schema: node, path }) => {
+        if (isObjectSchema(node) && !places.has(node)) places.set(node, { item, path });
+      });
+    for (const d of view.defs) note(d, d.value);
+    for (const tool of view.tools) {
+      for (const key of ['input', 'output'] as const) {
+        const schema = tool.value[key];
+        if (isObjectSchema(schema)) note({ ...tool, value: schema, path: [...tool.path, key] }, schema);
+      }
+    }
+    for (const r of roots) if (r.schema !== r.original && places.has(r.original)) places.set(r.schema, places.get(r.original)!);
+    return (placesMap = places);
+  };
 
   const diagnostics: Diagnostic[] = [];
   const reported = new Set<string>();
@@ -59,6 +69,7 @@ export function findRefCycles(view: SpecView, defs: ReadonlyMap<string, JsonSche
   for (const { schema, context } of roots) {
     const cycles = cyclesFrom(schema, context, defs);
     if (cycles.length === 0) continue;
+    const places = placesOf();
     tainted.add(schema);
     const original = places.get(schema);
     if (original !== undefined) tainted.add(original.item.value);
