@@ -160,7 +160,11 @@ export function checkSchema(
         out.push(report(item, 'MCPG020', `unknown keyword "${key}" in ${label}: no header is mirrored; did you mean "${MCP_HEADER}"?`, [...path, key], 'key'));
         continue;
       }
-      if (key.startsWith('x-')) continue; // extension keywords are annotations
+      if (key.startsWith('x-')) {
+        // Extension keywords are annotations, registered with ajv by name before it compiles: ajv refuses some names.
+        if (!AJV_KEYWORD_NAME.test(key)) out.push(report(item, 'MCPG019', `extension keyword "${key}" in ${label} cannot be compiled: ajv takes keyword names of letters, digits and _ $ : - only`, [...path, key], 'key'));
+        continue;
+      }
       const hint = didYouMean(key, KNOWN_KEYWORDS);
       out.push(report(item, 'MCPG020', `unknown JSON Schema keyword "${key}" in ${label}${hint ? `; did you mean "${hint}"?` : ''}`, [...path, key], 'key'));
     }
@@ -375,9 +379,15 @@ function validateValue(schema: JsonObjectSchema, value: unknown): string | undef
   return validate === null ? undefined : validate(value);
 }
 
-/** `x-*` keywords are annotations; strict ajv must be told about each before it compiles a schema. */
+/** A keyword name ajv's addKeyword accepts (it throws on any other). */
+const AJV_KEYWORD_NAME = /^[a-z_$][a-z0-9_$:-]*$/i;
+
+/**
+ * `x-*` keywords are annotations; strict ajv must be told about each before it compiles a schema. A name
+ * ajv cannot register (`x-a.b`; checkSchema reports it) is left out rather than thrown on.
+ */
 function registerExtensionKeywords(ajv: Ajv2020, schema: JsonSchema): void {
-  for (const k of collectExtensionKeywords(schema)) if (!ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
+  for (const k of collectExtensionKeywords(schema)) if (AJV_KEYWORD_NAME.test(k) && !ajv.getKeyword(k)) ajv.addKeyword({ keyword: k });
 }
 
 function collectExtensionKeywords(schema: JsonSchema): string[] {
