@@ -1,25 +1,34 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled to dist/ by `npm run build` (run by `npm ci` through `prepare`).
-import { existsSync, statSync } from 'node:fs';
-import module from 'node:module';
-import v8 from 'node:v8';
+// CommonJS (bin/package.json), so that `check`, which runs from one CommonJS bundle, never starts Node's ES
+// module loader; the other commands import the ES modules in dist/.
+'use strict';
+const { existsSync, statSync } = require('node:fs');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const v8 = require('node:v8');
 // Node ≥ 22.1 can keep compiled bytecode of the CLI and its dependencies (ts-morph's TypeScript above all)
 // between runs; older Node has no such function and compiles every time.
-module.enableCompileCache?.();
+require('node:module').enableCompileCache?.();
+
 const args = process.argv.slice(2);
-const cli = new URL('../dist/cli/main.js', import.meta.url);
+const cli = join(__dirname, '../dist/cli/main.js');
 // `check` runs from one bundled file (scripts/bundle-check.mjs): loading ~100 small modules cost more than the check.
-const bundle = new URL('../dist/cli/check-bundle.js', import.meta.url);
-const entry = args[0] === 'check' && existsSync(bundle) ? bundle : cli;
-if (!existsSync(entry)) {
+const bundle = join(__dirname, '../dist/cli/check-bundle.cjs');
+const useBundle = args[0] === 'check' && existsSync(bundle);
+if (!useBundle && !existsSync(cli)) {
   process.stderr.write('mcpgen: dist/ is missing; run `npm run build` first\n');
   process.exit(2);
 }
 // A `check` of small specs is over before code optimized by TurboFan pays back compiling it (a quarter of
 // the CPU time of a 10-tool check went to those compiles); large specs run long enough to gain from it.
 if (args[0] === 'check' && specBytes(args.slice(1)) < 256 * 1024) v8.setFlagsFromString('--no-opt');
-const { main } = await import(entry.href);
-process.exitCode = await main(args);
+const loaded = useBundle ? Promise.resolve(require(bundle)) : import(pathToFileURL(cli).href);
+loaded
+  .then(({ main }) => main(args))
+  .then((code) => {
+    process.exitCode = code;
+  });
 
 /** Total size of the spec files named on the command line; Infinity when not known (none named, globs, config). */
 function specBytes(rest) {

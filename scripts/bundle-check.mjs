@@ -1,16 +1,17 @@
-// Build step (`npm run build`, after tsc): `mcpgen check` as one ES module, dist/cli/check-bundle.js, which
-// bin/mcpgen.js runs for `check`. Loading the CLI, the loader, the validators, the model builder and `yaml`
-// as some 100 separate files cost Node 20 more than checking a small spec did; one file is read and
-// compiled at once. Only what `check` runs is in it: `generate` and `init` stay on the tsc output in dist/
-// (their modules are left as imports, resolved next to the bundle, and never loaded by `check`), and ajv,
-// loaded on first use by validate/rules/json-schema.ts, stays a package of its own.
+// Build step (`npm run build`, after tsc): `mcpgen check` as one CommonJS file, dist/cli/check-bundle.cjs,
+// which bin/mcpgen.js (CommonJS too) requires for `check`. Loading the CLI, the loader, the validators, the
+// model builder and `yaml` as some 100 ES modules cost Node 20 more than checking a small spec did: one file
+// is read and compiled at once, and a run that loads no ES module never starts Node's ES module loader.
+// Only what `check` runs is in it: `generate` and `init` stay on the tsc output in dist/ (bin/mcpgen.js
+// imports dist/cli/main.js for them), and ajv, loaded on first use by validate/rules/json-schema.ts, stays
+// a package of its own.
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
-export const BUNDLE = 'dist/cli/check-bundle.js';
+export const BUNDLE = 'dist/cli/check-bundle.cjs';
 
-/** Commands other than `check`: imported by main.ts only when they run, from the tsc output. */
+/** Commands other than `check`: main.ts imports them only when they run; bin/mcpgen.js never sends them here. */
 const otherCommands = {
   name: 'other-commands',
   setup(b) {
@@ -25,13 +26,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     outfile: BUNDLE,
     bundle: true,
     platform: 'node',
-    format: 'esm',
+    format: 'cjs',
     target: 'node20',
     // Paths into ajv's runtime (precompiled validators) and the lazily required ajv are resolved at run time.
     external: ['ajv', 'ajv/*', 'ajv-formats'],
     plugins: [otherCommands],
-    // yaml's CommonJS build calls require(); an ES module has none of its own.
-    banner: { js: "import { createRequire as __mcpgenCreateRequire } from 'node:module';\nconst require = __mcpgenCreateRequire(import.meta.url);" },
+    // The sources locate files next to themselves with import.meta.url (package-files.ts, createRequire):
+    // the bundle sits two levels below the package root as they do.
+    define: { 'import.meta.url': '__mcpgenModuleUrl' },
+    banner: { js: "const __mcpgenModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
     legalComments: 'eof',
     logLevel: 'warning',
   });

@@ -43,6 +43,8 @@ export async function main(argv: readonly string[], io: Partial<Io> = {}): Promi
       return 0;
     }
     const args = parseArgs(rest, entry.flags);
+    // The validator loads ajv on first use with require(), which Node before 20.19 cannot do for it.
+    if (command !== 'init' && (process.features as { require_module?: boolean }).require_module !== true) await (await import('../validate/rules/json-schema.js')).loadAjvAhead();
     const color = args.flags.has('color') ? true : args.flags.has('no-color') ? false : out.color;
     return await entry.run(args, { ...out, color });
   } catch (e) {

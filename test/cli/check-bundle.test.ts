@@ -1,4 +1,4 @@
-// `mcpgen check` through bin/mcpgen.js runs dist/cli/check-bundle.js (scripts/bundle-check.mjs), one file
+// `mcpgen check` through bin/mcpgen.js runs dist/cli/check-bundle.cjs (scripts/bundle-check.mjs), one file
 // built from the same sources: it must say exactly what the CLI says in-process, on every invalid fixture
 // (ajv's strict compile and value checks included: the bundle loads ajv at run time) and the example specs.
 import { spawnSync } from 'node:child_process';
@@ -17,7 +17,7 @@ const specs = readdirSync(join(ROOT, 'specs')).filter((f) => f.endsWith('.yaml')
 
 describe('check from the bundle', () => {
   it('is built', () => {
-    expect(existsSync(join(ROOT, 'dist/cli/check-bundle.js'))).toBe(true);
+    expect(existsSync(join(ROOT, 'dist/cli/check-bundle.cjs'))).toBe(true);
   });
 
   it('reports what the in-process CLI reports, on every invalid fixture and example spec', async () => {

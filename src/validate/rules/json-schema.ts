@@ -46,15 +46,20 @@ const precompiledMeta = metaSchema2020 as unknown as ValidateFunction;
 
 /**
  * ajv (with its compiler) is loaded on first use: schemas in the plain subset (plain-schema.ts) never need
- * it. Node that cannot require() an ES module synchronously (before 20.19 / 22.12) loads it up front.
+ * it. Node that cannot require() an ES module (before 20.19 / 22.12) must load it ahead: loadAjvAhead.
  */
-// A name, not a literal: the `check` bundle (scripts/bundle-check.mjs) must leave this import to run time.
+// A name, not a literal: the `check` bundle (scripts/bundle-check.mjs) leaves this module to run time.
 const SHARED = '@mcpgen/runtime/shared';
 type Shared = typeof import('@mcpgen/runtime/shared');
-const eagerShared = (process.features as { require_module?: boolean }).require_module === true ? undefined : ((await import(SHARED)) as Shared);
+let shared: Shared | undefined;
 function createAjv(...options: Parameters<Shared['createAjv']>): Ajv2020 {
-  const shared = eagerShared ?? (createRequire(import.meta.url)(SHARED) as Shared);
+  shared ??= createRequire(import.meta.url)(SHARED) as Shared;
   return shared.createAjv(...options);
+}
+
+/** Loads ajv now where Node cannot require() it later (the CLI calls this before checking). */
+export async function loadAjvAhead(): Promise<void> {
+  if ((process.features as { require_module?: boolean }).require_module !== true) shared ??= (await import(SHARED)) as Shared;
 }
 
 /** The formats the strict ajv knows (precompiled-validators.ts lists them, so no ajv is needed to ask). */
