@@ -1,6 +1,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { defaultSeverity, formatPath, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { NOT_PLAIN, plainValue } from './plain-value.js';
 
 export type PathSegment = string | number;
 export type JsonPath = readonly PathSegment[];
@@ -78,8 +79,9 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
     return { source: { ...base, value: undefined }, diagnostics };
   }
   try {
-    // Expansion is bounded above; toJS shares the anchored value between its aliases.
-    const value: unknown = doc.toJS({ maxAliasCount: -1 });
+    // Expansion is bounded above; toJS shares the anchored value between its aliases (so does plainValue).
+    const plain = plainValue(doc);
+    const value: unknown = plain === NOT_PLAIN ? doc.toJS({ maxAliasCount: -1 }) : plain;
     return { source: { ...base, value }, diagnostics };
   } catch (e) {
     diagnostics.push({
