@@ -22,6 +22,7 @@ await build({
   target: 'es2022',
   packages: 'external',
   sourcemap: true,
+  sourcesContent: false,
   chunkNames: 'common-[hash]',
   logLevel: 'warning',
 });
