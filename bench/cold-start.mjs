@@ -4,15 +4,13 @@
 // time at that moment (user+system from /proc, what a shared machine disturbs least), and (a)/(b).
 // COLD_RUNS (default 12) runs per server; COLD_TOOLS (default "10,1000") tool counts.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
-import ts from 'typescript';
-import { benchSpec } from './bench-spec.mjs';
+import { buildBenchPackage } from './bench-package.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const WORK = join(ROOT, '.tmp/bench-cold');
-const MCPGEN = join(ROOT, 'bin/mcpgen.js');
 const RUNS = Number(process.env.COLD_RUNS ?? 12);
 const TOTALS = (process.env.COLD_TOOLS ?? '10,1000').split(',').map(Number);
 const KINDS = ['mcpgen', 'sdk', 'bare'];
@@ -24,19 +22,6 @@ const median = (xs) => {
 
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
-
-// Generate and compile the bench spec once per tool count (the way bench/run.mjs does).
-function buildPackage(total) {
-  const spec = join(WORK, `bench${total}.yaml`);
-  writeFileSync(spec, benchSpec(total));
-  const gen = spawnSync(process.execPath, [MCPGEN, 'generate', spec, '--out', join(WORK, 'srv')], { encoding: 'utf8' });
-  if (gen.status !== 0) throw new Error(gen.stderr);
-  const dir = join(WORK, 'srv', `bench${total}`);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
-  const out = join(WORK, 'js', `bench${total}`);
-  ts.createProgram(files, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, outDir: out, rootDir: dir, noCheck: true }).emit();
-  return out;
-}
 
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const echo = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { name: 'n', count: 1, ratio: 0.5, mode: 'fast', tags: ['a'], flag: true }, _meta: META } });
@@ -83,7 +68,7 @@ function coldStart(kind, total, pkg) {
 const lines = [`Cold start (spawn to first answered tools/call), ${RUNS} runs each, alternated; ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}.`, '', '| tools | server | wall p50 | wall min | CPU p50 | (a)/(b) wall | (a)/(b) CPU |', '| --- | --- | --- | --- | --- | --- | --- |'];
 const names = { mcpgen: '(a) mcpgen', sdk: '(b) SDK by hand', bare: '(c) bare floor' };
 for (const total of TOTALS) {
-  const pkg = buildPackage(total);
+  const pkg = buildBenchPackage(WORK, total);
   const runs = Object.fromEntries(KINDS.map((k) => [k, []]));
   for (const kind of KINDS) await coldStart(kind, total, pkg); // warm the file cache, not counted
   for (let i = 0; i < RUNS; i++) {
