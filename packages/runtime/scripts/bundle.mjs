@@ -23,6 +23,6 @@ await build({
   packages: 'external',
   sourcemap: true,
   sourcesContent: false,
-  chunkNames: 'common-[hash]',
+  chunkNames: 'chunk-[hash]',
   logLevel: 'warning',
 });

@@ -9,11 +9,11 @@ import { AuthUnavailableError, InvalidTokenError, type AuthOptions, type AuthPri
 /** Asymmetric algorithms only: `none` and HMAC (a shared secret the AS would have to give us) never verify. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
-type Jose = typeof import('jose');
+type Jose = typeof import('./jose-calls.js');
 let joseModule: Jose | undefined;
 let joseLoading: Promise<Jose> | undefined;
 async function loadJose(): Promise<Jose> {
-  joseModule ??= await (joseLoading ??= import('jose'));
+  joseModule ??= await (joseLoading ??= import('./jose-calls.js'));
   return joseModule;
 }
 

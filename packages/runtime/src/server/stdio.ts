@@ -18,7 +18,7 @@ export interface StdioOptions extends StdioWireOptions {
 export function serveStdio(factory: ServerFactory, options: StdioOptions = {}): { close(): Promise<void> } {
   const transport = new StdioWire(process.stdin, process.stdout, options);
   // stdin is read once the SDK starts the transport; lines arriving before wait in the stream.
-  const serving = import('@modelcontextprotocol/server/stdio').then(({ serveStdio: sdkServeStdio }) =>
+  const serving = import('./sdk-stdio.js').then(({ serveStdio: sdkServeStdio }) =>
     options.legacy === false
       ? sdkServeStdio(() => factory(), { legacy: 'reject', onerror: reportLegacyRefusals(undefined), transport })
       : sdkServeStdio(() => factory(), { legacy: 'serve', transport }),
