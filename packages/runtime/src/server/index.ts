@@ -21,6 +21,5 @@ export { MissingRequiredClientCapabilityError, ProtocolError } from '@modelconte
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-store.js';
 export { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './tasks/store.js';
 export type { TaskSettings } from './tasks/runner.js';
-export { serverWithSkills, type SkillResources } from './skills.js';
-export { embeddedSkills, type EmbeddedSkillFile } from './skills-embedded.js';
+export { embeddedSkills, serverWithSkills, type EmbeddedSkillFile, type SkillResources } from './skills.js';
 export { skillsFromFolder } from './skills-folder.js';
