@@ -1,25 +1,37 @@
 // The default TokenVerifier: JWT access tokens (RFC 9068) checked with jose against the JWKS of the
 // authorization server that issued them, found through its metadata (RFC 8414, then OpenID discovery).
 // Metadata and keys are cached; an unknown `kid` refetches the JWKS (at most once per cooldown).
-import { createRemoteJWKSet, customFetch, decodeJwt, decodeProtectedHeader, errors, jwtVerify, type JWTPayload } from 'jose';
+// jose (some 45 modules) loads on the first token, not at start: a server without authorization never
+// pays for it, and one with it starts as fast (cold start, bench/cold-start.mjs).
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import { AuthUnavailableError, InvalidTokenError, type AuthOptions, type AuthPrincipal, type TokenVerifier } from './auth.js';
 
 /** Asymmetric algorithms only: `none` and HMAC (a shared secret the AS would have to give us) never verify. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
 
+type Jose = typeof import('./jose-calls.js');
+let joseModule: Jose | undefined;
+let joseLoading: Promise<Jose> | undefined;
+async function loadJose(): Promise<Jose> {
+  joseModule ??= await (joseLoading ??= import('./jose-calls.js'));
+  return joseModule;
+}
+
 /** jose errors that mean "this token is bad" (401); everything else is the AS being unreachable (503). */
-const TOKEN_ERRORS = [
-  errors.JWTExpired,
-  errors.JWTClaimValidationFailed,
-  errors.JWTInvalid,
-  errors.JWSInvalid,
-  errors.JWSSignatureVerificationFailed,
-  errors.JOSEAlgNotAllowed,
-  errors.JOSENotSupported,
-  errors.JWKSNoMatchingKey,
-  errors.JWKSMultipleMatchingKeys,
-  errors.JWKInvalid,
-];
+function isTokenError({ errors }: Jose, e: unknown): boolean {
+  return [
+    errors.JWTExpired,
+    errors.JWTClaimValidationFailed,
+    errors.JWTInvalid,
+    errors.JWSInvalid,
+    errors.JWSSignatureVerificationFailed,
+    errors.JOSEAlgNotAllowed,
+    errors.JOSENotSupported,
+    errors.JWKSNoMatchingKey,
+    errors.JWKSMultipleMatchingKeys,
+    errors.JWKInvalid,
+  ].some((E) => e instanceof E);
+}
 
 interface Issuer {
   keys: ReturnType<typeof createRemoteJWKSet> | undefined;
@@ -33,7 +45,7 @@ export function createJwtVerifier(issuers: readonly string[], options: AuthOptio
   const state = new Map<string, Issuer>(issuers.map((i) => [i, { keys: undefined, pending: undefined }]));
 
   /** The issuer's key set, discovering its jwks_uri on first use (a failed discovery is retried next time). */
-  async function keysOf(issuer: string) {
+  async function keysOf(issuer: string, { createRemoteJWKSet, customFetch }: Jose) {
     const s = state.get(issuer)!;
     if (s.keys !== undefined) return s.keys;
     s.pending ??= discoverJwksUri(issuer, fetchFn).then(
@@ -51,11 +63,12 @@ export function createJwtVerifier(issuers: readonly string[], options: AuthOptio
 
   return {
     async verify(token, { resource }) {
-      let header: ReturnType<typeof decodeProtectedHeader>;
+      const jose = joseModule ?? (await loadJose());
+      let header: ReturnType<Jose['decodeProtectedHeader']>;
       let unverified: JWTPayload;
       try {
-        header = decodeProtectedHeader(token);
-        unverified = decodeJwt(token);
+        header = jose.decodeProtectedHeader(token);
+        unverified = jose.decodeJwt(token);
       } catch {
         throw new InvalidTokenError('Token is not a well-formed JWT');
       }
@@ -65,13 +78,13 @@ export function createJwtVerifier(issuers: readonly string[], options: AuthOptio
       if (typeof iss !== 'string' || !state.has(iss)) throw new InvalidTokenError('Token issuer not accepted');
       let keys: Awaited<ReturnType<typeof keysOf>>;
       try {
-        keys = await keysOf(iss);
+        keys = await keysOf(iss, jose);
       } catch (e) {
         throw new AuthUnavailableError(`authorization server ${iss} metadata: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
       let payload: JWTPayload;
       try {
-        ({ payload } = await jwtVerify(token, keys, {
+        ({ payload } = await jose.jwtVerify(token, keys, {
           issuer: iss,
           audience: audiences(resource),
           algorithms: ALGORITHMS,
@@ -79,7 +92,7 @@ export function createJwtVerifier(issuers: readonly string[], options: AuthOptio
           requiredClaims: ['exp'],
         }));
       } catch (e) {
-        if (TOKEN_ERRORS.some((E) => e instanceof E)) throw new InvalidTokenError(describeJoseError(e));
+        if (isTokenError(jose, e)) throw new InvalidTokenError(describeJoseError(jose, e));
         throw new AuthUnavailableError(`authorization server ${iss} keys: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
       if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + tolerance) throw new InvalidTokenError('Token issued in the future');
@@ -138,7 +151,7 @@ function normalizeTyp(value: string): string {
   return v.startsWith('application/') ? v.slice('application/'.length) : v;
 }
 
-function describeJoseError(e: unknown): string {
+function describeJoseError({ errors }: Jose, e: unknown): string {
   if (e instanceof errors.JWTExpired) return 'Token has expired';
   if (e instanceof errors.JWTClaimValidationFailed) {
     if (e.claim === 'aud') return 'Token was not issued for this resource';

@@ -5,7 +5,8 @@
 // there, and the skill resource template it registers is kept so mcpgen's resources handlers can answer
 // for skill:// URIs too.
 import { McpServer, ResourceTemplate, type ListResourcesCallback, type ReadResourceCallback, type ReadResourceResult, type ReadResourceTemplateCallback, type RegisteredResource, type RegisteredResourceTemplate, type Resource, type ResourceMetadata, type Server, type ServerContext, type ServerOptions as SdkServerOptions } from '@modelcontextprotocol/server';
-import { SkillsExtension, memorySkillFiles, type SkillCatalog } from '@modelcontextprotocol/server/ext/skills';
+// The SDK's skills extension (its own chunk of the SDK) loads only for a server that has skills.
+import type { SkillCatalog, SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 
 /** A skill file embedded by `mcpgen generate`: text (UTF-8) as is, anything else as base64. */
 export type EmbeddedSkillFile = string | { readonly base64: string };
@@ -15,7 +16,8 @@ export type EmbeddedSkillFile = string | { readonly base64: string };
  * (`pdf-processing/SKILL.md`). Strict: a problem `mcpgen check` let through fails start-up instead of
  * silently dropping a skill.
  */
-export function embeddedSkills(files: Readonly<Record<string, EmbeddedSkillFile>>): Promise<SkillCatalog> {
+export async function embeddedSkills(files: Readonly<Record<string, EmbeddedSkillFile>>): Promise<SkillCatalog> {
+  const { SkillsExtension, memorySkillFiles } = await import('@modelcontextprotocol/server/ext/skills');
   const record: Record<string, string | Uint8Array> = {};
   for (const [path, file] of Object.entries(files)) record[path] = typeof file === 'string' ? file : new Uint8Array(Buffer.from(file.base64, 'base64'));
   return SkillsExtension.load(memorySkillFiles(record), { strict: true });

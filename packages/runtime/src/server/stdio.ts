@@ -1,4 +1,4 @@
-import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
+// The SDK's stdio entry (its own chunk) loads when stdio is served, not at every server's start.
 import type { ServerFactory } from './create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
 import { StdioWire, type StdioWireOptions } from './stdio-wire.js';
@@ -17,6 +17,11 @@ export interface StdioOptions extends StdioWireOptions {
  */
 export function serveStdio(factory: ServerFactory, options: StdioOptions = {}): { close(): Promise<void> } {
   const transport = new StdioWire(process.stdin, process.stdout, options);
-  if (options.legacy === false) return sdkServeStdio(() => factory(), { legacy: 'reject', onerror: reportLegacyRefusals(undefined), transport });
-  return sdkServeStdio(() => factory(), { legacy: 'serve', transport });
+  // stdin is read once the SDK starts the transport; lines arriving before wait in the stream.
+  const serving = import('./sdk-stdio.js').then(({ serveStdio: sdkServeStdio }) =>
+    options.legacy === false
+      ? sdkServeStdio(() => factory(), { legacy: 'reject', onerror: reportLegacyRefusals(undefined), transport })
+      : sdkServeStdio(() => factory(), { legacy: 'serve', transport }),
+  );
+  return { close: async () => (await serving).close() };
 }
