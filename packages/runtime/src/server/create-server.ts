@@ -207,17 +207,18 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     const onAbort = () => abort.abort(ctx.mcpReq.signal.reason);
     ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
-    const context: ToolContext<Record<string, unknown>> = {
-      ...requestContext(ctx, abort.signal, notifier, state),
+    // Assigned onto, not spread: a spread would read the lazy httpRequest getter (the fast path's Web
+    // Request, built only for a handler that reads it).
+    const context: ToolContext<Record<string, unknown>> = Object.assign(requestContext(ctx, abort.signal, notifier, state), {
       elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
-      async progress(progress, total, message) {
+      async progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || abort.signal.aborted) return;
         await ctx.mcpReq.notify({
           method: 'notifications/progress',
           params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
         });
       },
-    };
+    });
     try {
       const out = await runTool(tool, name, input, context, abort, server);
       return isInputRequiredReply(out) ? await inputRequiredResult(out, binding) : out;
