@@ -196,8 +196,8 @@ function contextFor(msg: Message, request: FastRequest, auth: Authenticated | un
       _meta: msg.meta,
       envelope: msg.meta,
       inputResponses: undefined,
-      requestState: () => undefined,
-      notify: async () => {},
+      requestState: noState,
+      notify: noNotify,
     },
     http: {
       ...(auth !== undefined ? { authInfo: auth.authInfo } : {}),
@@ -226,10 +226,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
+/** Only these keys (for-in: no key array per call; an inherited enumerable key counts as another key). */
 function hasOnly(value: Record<string, unknown>, keys: readonly string[]): boolean {
-  for (const k of Object.keys(value)) if (!keys.includes(k)) return false;
+  for (const k in value) if (!keys.includes(k)) return false;
   return true;
 }
+
+const noState = (): undefined => undefined;
+const noNotify = async (): Promise<void> => {};
 
 /** "localhost:3000" → "localhost", "[::1]:80" → "[::1]"; "" when there is none. */
 function hostnameOf(host: string | undefined): string {
