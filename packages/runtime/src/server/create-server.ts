@@ -208,13 +208,19 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     // Only a timeout aborts a tool apart from its request: without one the request's signal is the tool's
     // (an AbortController and a listener fewer per call; runTool never calls abort() then).
     const own = (tool.spec.timeoutMs ?? options.toolTimeoutMs) === undefined ? undefined : new AbortController();
-    const abort: Pick<AbortController, 'signal' | 'abort'> = own ?? { signal: ctx.mcpReq.signal, abort: () => {} };
+    // A getter: the fast path makes the request's AbortSignal only when something reads it.
+    const abort: Pick<AbortController, 'signal' | 'abort'> = own ?? {
+      get signal() {
+        return ctx.mcpReq.signal;
+      },
+      abort: () => {},
+    };
     const onAbort = () => own!.abort(ctx.mcpReq.signal.reason);
     if (own !== undefined) ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
     // Assigned onto, not spread: a spread would read the lazy httpRequest getter (the fast path's Web
     // Request, built only for a handler that reads it).
-    const context: ToolContext<Record<string, unknown>> = Object.assign(requestContext(ctx, abort.signal, notifier, state), {
+    const context: ToolContext<Record<string, unknown>> = Object.assign(requestContext(ctx, () => abort.signal, notifier, state), {
       elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
       async progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || abort.signal.aborted) return;
@@ -532,14 +538,17 @@ class ToolTimeout extends Error {
   }
 }
 
-function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier, requestState: string | undefined): RequestContext {
+/** `signal` as a function: read when the handler reads ctx.signal (see callTool). */
+function requestContext(ctx: ServerContext, signal: AbortSignal | (() => AbortSignal), notify: ChangeNotifier, requestState: string | undefined): RequestContext {
   const http = (ctx as { http?: { req?: Request } }).http;
   // The fast path has no Web Request until a handler asks for one (it is built on first read).
   const lazy = http !== undefined && typeof Object.getOwnPropertyDescriptor(http, 'req')?.get === 'function';
   const req = lazy ? undefined : http?.req;
   const auth = principalOf(ctx.http?.authInfo);
   const context: RequestContext = {
-    signal,
+    get signal(): AbortSignal {
+      return typeof signal === 'function' ? signal() : signal;
+    },
     requestId: ctx.mcpReq.id,
     meta: (ctx.mcpReq._meta ?? {}) as Record<string, unknown>,
     ...(req !== undefined ? { httpRequest: req } : {}),

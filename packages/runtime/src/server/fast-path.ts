@@ -42,7 +42,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 export interface FastRequest {
   readonly headers: IncomingHttpHeaders;
   readonly body: Buffer;
-  /** Aborts when the client goes away before the answer is complete. */
+  /** Aborts when the client goes away before the answer is complete (made on first read). */
   readonly signal: AbortSignal;
   /** The same request as a Web Request (with this body), for the SDK path. */
   toRequest(): Request;
@@ -192,7 +192,10 @@ function contextFor(msg: Message, request: FastRequest, auth: Authenticated | un
   const ctx = {
     mcpReq: {
       id: msg.id,
-      signal: request.signal,
+      // Read only by a handler that uses ctx.signal (see node-http.ts).
+      get signal(): AbortSignal {
+        return request.signal;
+      },
       _meta: msg.meta,
       envelope: msg.meta,
       inputResponses: undefined,
