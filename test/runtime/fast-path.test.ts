@@ -263,3 +263,49 @@ describe('the fast path builds no Web Request for a handler that does not read c
     }
   });
 });
+
+describe('cancellation on the fast path', () => {
+  it("aborts the tool's ctx.signal when the client goes away, whether the handler read it before or after", async () => {
+    const method = definition.tools.find((t) => t.definition.name === 'test_simple_text')!.method;
+    const outcomes = new Map<unknown, (reason: string) => void>();
+    let release: () => void = () => {};
+    let running: () => void = () => {};
+    const slow = {
+      ...(handlers as Record<string, unknown>),
+      async [method](_args: unknown, ctx: { requestId: unknown; signal: AbortSignal }) {
+        if (ctx.requestId === 'learn') return 'learnt';
+        running();
+        if (ctx.requestId === 'before') await new Promise((r) => ctx.signal.addEventListener('abort', r, { once: true }));
+        else await new Promise<void>((r) => (release = r)); // the signal is first read after the disconnect
+        outcomes.get(ctx.requestId)?.(ctx.signal.aborted ? String(ctx.signal.reason) : 'not aborted');
+        return 'late';
+      },
+    };
+    const factory = createServerFactory(definition, slow as never);
+    const server = await listen(createHttpHandler(factory, definition, {}), {});
+    try {
+      await answer(server.url, call('test_simple_text', {}, { id: 'learn' })); // the envelope, through the SDK
+      for (const id of ['before', 'after']) {
+        const outcome = new Promise<string>((r) => outcomes.set(id, r));
+        const started = new Promise<void>((r) => (running = r));
+        const closed = new Promise<void>((r) => server.server.once('request', (req) => req.socket.once('close', () => r())));
+        const abort = new AbortController();
+        const request = fetch(server.url, {
+          method: 'POST',
+          signal: abort.signal,
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'test_simple_text' },
+          body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'test_simple_text', arguments: {}, _meta: META } }),
+        }).catch(() => undefined);
+        await started;
+        abort.abort();
+        await request;
+        await closed;
+        release();
+        expect(await outcome).toMatch(/client disconnected/);
+      }
+    } finally {
+      release();
+      await server.close(1000);
+    }
+  });
+});
