@@ -11,20 +11,8 @@ import { importCompiled } from '../support/servers.js';
 
 const { definition } = await importCompiled<{ definition: typeof EverythingDefinition }>('everything', 'definition.js');
 
-/** The benchmark's echo tool (bench/bench-spec.mjs). */
-const ECHO_INPUT = {
-  type: 'object',
-  properties: {
-    name: { type: 'string', minLength: 1, maxLength: 64 },
-    count: { type: 'integer', minimum: 0, maximum: 100 },
-    ratio: { type: 'number', minimum: 0, maximum: 1 },
-    mode: { type: 'string', enum: ['fast', 'safe'] },
-    tags: { type: 'array', items: { type: 'string' }, maxItems: 8 },
-    flag: { type: 'boolean' },
-  },
-  required: ['name', 'count', 'ratio', 'mode', 'tags', 'flag'],
-  additionalProperties: false,
-};
+/** The benchmark's echo tool (bench/bench-spec.mjs, plain JavaScript: imported by URL). */
+const { ECHO_INPUT } = (await import(new URL('../../bench/bench-spec.mjs', import.meta.url).href)) as { ECHO_INPUT: Record<string, unknown> };
 
 const SCHEMAS: Record<string, unknown>[] = [
   ECHO_INPUT,
