@@ -67,11 +67,23 @@ const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const MAX_TOKEN_LENGTH = 8192;
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 
+/** A request's verified caller: who, the AuthInfo the SDK hands handlers, and the resource it was verified for. */
+export interface Authenticated {
+  readonly principal: AuthPrincipal;
+  readonly authInfo: AuthInfo;
+  readonly resource: string;
+}
+
 export interface AuthGate {
   /** The Protected Resource Metadata answer when `request` asks for it, else undefined. */
   metadata(request: Request): Response | undefined;
   /** The verified caller, or the 400/401/403/503 answer to send instead. */
-  authenticate(request: Request): Promise<{ readonly principal: AuthPrincipal; readonly authInfo: AuthInfo; readonly resource: string } | Response>;
+  authenticate(request: Request): Promise<Authenticated | Response>;
+  /**
+   * The same, from the Authorization header and the request's URL alone (the node:http fast path has no
+   * Web Request): `authenticate(request)` is this with `request.headers.get('authorization')`.
+   */
+  authenticateHeader(authorization: string | null, url: URL): Promise<Authenticated | Response>;
   /** Whether scopes beyond the required ones are declared per item (the body must be read to check them). */
   readonly perItemScopes: boolean;
   /** 403 when the parsed JSON-RPC body asks for something the caller's scopes do not cover. */
@@ -108,11 +120,7 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
   const prompts = new Map(def.prompts.map((p) => [p.definition.name, p.scopes ?? []]));
   const perItemScopes = [...tools.values(), ...resources.values(), ...templates.map((t) => t.scopes), ...prompts.values()].some((s) => s.length > 0);
 
-  const resourceFor = (request: Request): string => {
-    if (configured !== undefined) return configured;
-    const url = new URL(request.url);
-    return `${url.origin}${endpointPath ?? url.pathname}`;
-  };
+  const resourceFor = (url: URL): string => (configured !== undefined ? configured : `${url.origin}${endpointPath ?? url.pathname}`);
   const metadataUrl = (resource: string) => getOAuthProtectedResourceMetadataUrl(new URL(resource));
 
   const unauthenticated = (resource: string): Response => {
@@ -148,9 +156,12 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
     return Response.json(document, { headers: { ...cors, 'cache-control': 'max-age=300' } });
   }
 
-  async function authenticate(request: Request) {
-    const resource = resourceFor(request);
-    const header = request.headers.get('authorization');
+  function authenticate(request: Request): Promise<Authenticated | Response> {
+    return authenticateHeader(request.headers.get('authorization'), new URL(request.url));
+  }
+
+  async function authenticateHeader(header: string | null, url: URL): Promise<Authenticated | Response> {
+    const resource = resourceFor(url);
     if (header === null || header.trim() === '') return unauthenticated(resource);
     const match = /^(\S+)(?: +(.*))?$/.exec(header.trim());
     if (match === null || match[1]!.toLowerCase() !== 'bearer') return unauthenticated(resource); // another scheme: no bearer credentials
@@ -207,7 +218,19 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
     return undefined;
   }
 
-  return { metadata, authenticate, checkScopes, perItemScopes };
+  return { metadata, authenticate, authenticateHeader, checkScopes, perItemScopes };
+}
+
+const vouched = new WeakMap<Request, Authenticated>();
+
+/** The node:http face verified this Request's token already (fast-path.ts): the SDK path uses that, not a second verification. */
+export function vouchFor(request: Request, auth: Authenticated): void {
+  vouched.set(request, auth);
+}
+
+/** What vouchFor recorded for this very Request object (never for a copy of it). */
+export function vouchedFor(request: Request): Authenticated | undefined {
+  return vouched.get(request);
 }
 
 function union(a: readonly string[], b: readonly string[]): string[] {

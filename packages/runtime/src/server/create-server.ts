@@ -19,7 +19,7 @@ import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext
 import type { AppSpec, ServerDefinition, ToolSpec } from './definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
 import { exceedsJsonSize } from './response-size.js';
-import { bindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
+import { bindingOf, lazyBindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
 import { serverWithSkills, type SkillResources } from './skills.js';
 import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import { createValidatorCompiler, type Validator } from './validators.js';
@@ -118,12 +118,14 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   let local: RequestStateKeyRing | undefined;
   const ring = (): RequestStateKeyRing => given ?? (local ??= processLocalKeyRing(options.requestStateTtlSeconds));
   /** The echoed state opened for the handler (refused before it runs when it fails), and the reply's sealed. */
-  const openState = (ctx: ServerContext, binding: string): Promise<string | undefined> => {
+  /** `binding` as a function: tools/call hashes it only when a state is opened or sealed. */
+  const bound = (binding: string | (() => string)): string => (typeof binding === 'string' ? binding : binding());
+  const openState = (ctx: ServerContext, binding: string | (() => string)): Promise<string | undefined> => {
     const wire = readRequestState(ctx);
-    return wire === undefined ? Promise.resolve(undefined) : ring().open(wire, binding, ctx);
+    return wire === undefined ? Promise.resolve(undefined) : ring().open(wire, bound(binding), ctx);
   };
-  const inputRequiredResult = async (out: InputRequiredReply, binding: string) =>
-    inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring().seal(out.requestState, binding) } : {}) });
+  const inputRequiredResult = async (out: InputRequiredReply, binding: string | (() => string)) =>
+    inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring().seal(out.requestState, bound(binding)) } : {}) });
   const report = options.onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${describeError(e)}\n`));
   /** Never throws: a reporter that fails must not turn into the client's answer. */
   const onError = (e: unknown, where: string): void => {
@@ -195,7 +197,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     const badAnswer = answerProblem(tool, ctx.mcpReq.inputResponses);
     if (badAnswer !== undefined) throw new ProtocolError(INVALID_PARAMS, badAnswer.message, { inputResponse: badAnswer.key });
     // Bound before the handler runs: a handler that changes its arguments must not change the binding.
-    const binding = bindingOf('tools/call', name, input, principalKey(ctx));
+    const binding = lazyBindingOf('tools/call', name, input, principalKey(ctx));
     const state = await openState(ctx, binding);
     const task = tool.spec.task;
     if (task !== undefined && taskRunner !== undefined) {
@@ -203,26 +205,36 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
       if (declaresTasks(ctx)) return startTask(tool, name, input, task, ctx, server, binding, state);
       if (task.support === 'required') throw missingTasksCapability(`Tool ${name}`);
     }
-    const abort = new AbortController();
-    const onAbort = () => abort.abort(ctx.mcpReq.signal.reason);
-    ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
+    // Only a timeout aborts a tool apart from its request: without one the request's signal is the tool's
+    // (an AbortController and a listener fewer per call; runTool never calls abort() then).
+    const own = (tool.spec.timeoutMs ?? options.toolTimeoutMs) === undefined ? undefined : new AbortController();
+    // A getter: the fast path makes the request's AbortSignal only when something reads it.
+    const abort: Pick<AbortController, 'signal' | 'abort'> = own ?? {
+      get signal() {
+        return ctx.mcpReq.signal;
+      },
+      abort: () => {},
+    };
+    const onAbort = () => own!.abort(ctx.mcpReq.signal.reason);
+    if (own !== undefined) ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
-    const context: ToolContext<Record<string, unknown>> = {
-      ...requestContext(ctx, abort.signal, notifier, state),
+    // Assigned onto, not spread: a spread would read the lazy httpRequest getter (the fast path's Web
+    // Request, built only for a handler that reads it).
+    const context: ToolContext<Record<string, unknown>> = Object.assign(requestContext(ctx, () => abort.signal, notifier, state), {
       elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
-      async progress(progress, total, message) {
+      async progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || abort.signal.aborted) return;
         await ctx.mcpReq.notify({
           method: 'notifications/progress',
           params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
         });
       },
-    };
+    });
     try {
       const out = await runTool(tool, name, input, context, abort, server);
       return isInputRequiredReply(out) ? await inputRequiredResult(out, binding) : out;
     } finally {
-      ctx.mcpReq.signal.removeEventListener('abort', onAbort);
+      if (own !== undefined) ctx.mcpReq.signal.removeEventListener('abort', onAbort);
     }
   }
 
@@ -230,7 +242,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
    * One run of a tool's handler: its reply as the CallToolResult to send, or the input it asks for.
    * ProtocolErrors propagate; every other failure is an `isError` result.
    */
-  async function runTool(tool: PreparedTool, name: string, input: unknown, context: ToolContext<Record<string, unknown>>, abort: AbortController, server: Pick<Server, 'projectCallToolResult'>): Promise<CallToolResult | InputRequiredReply> {
+  async function runTool(tool: PreparedTool, name: string, input: unknown, context: ToolContext<Record<string, unknown>>, abort: Pick<AbortController, 'signal' | 'abort'>, server: Pick<Server, 'projectCallToolResult'>): Promise<CallToolResult | InputRequiredReply> {
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     try {
@@ -277,7 +289,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
    * returned (thrown past the SDK's CallToolResult check: TaskAwareServer). The handler runs in the
    * background, in rounds (tasks/runner.ts).
    */
-  async function startTask(tool: PreparedTool, name: string, input: unknown, task: TaskSettings, ctx: ServerContext, server: Pick<Server, 'projectCallToolResult'>, binding: string, state: string | undefined): Promise<ReturnType<typeof inputRequired>> {
+  async function startTask(tool: PreparedTool, name: string, input: unknown, task: TaskSettings, ctx: ServerContext, server: Pick<Server, 'projectCallToolResult'>, binding: () => string, state: string | undefined): Promise<ReturnType<typeof inputRequired>> {
     const given = ctx.mcpReq.inputResponses ?? {};
     const missing = (task.beforeTask ?? []).filter((key) => !Object.hasOwn(given, key));
     if (missing.length > 0) {
@@ -526,14 +538,17 @@ class ToolTimeout extends Error {
   }
 }
 
-function requestContext(ctx: ServerContext, signal: AbortSignal, notify: ChangeNotifier, requestState: string | undefined): RequestContext {
+/** `signal` as a function: read when the handler reads ctx.signal (see callTool). */
+function requestContext(ctx: ServerContext, signal: AbortSignal | (() => AbortSignal), notify: ChangeNotifier, requestState: string | undefined): RequestContext {
   const http = (ctx as { http?: { req?: Request } }).http;
   // The fast path has no Web Request until a handler asks for one (it is built on first read).
   const lazy = http !== undefined && typeof Object.getOwnPropertyDescriptor(http, 'req')?.get === 'function';
   const req = lazy ? undefined : http?.req;
   const auth = principalOf(ctx.http?.authInfo);
   const context: RequestContext = {
-    signal,
+    get signal(): AbortSignal {
+      return typeof signal === 'function' ? signal() : signal;
+    },
     requestId: ctx.mcpReq.id,
     meta: (ctx.mcpReq._meta ?? {}) as Record<string, unknown>,
     ...(req !== undefined ? { httpRequest: req } : {}),

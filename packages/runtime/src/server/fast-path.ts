@@ -4,10 +4,15 @@
 //
 // It only ever ANSWERS requests the SDK path would answer with a result, and it answers them the same:
 // - It accepts a request only when every check the SDK path makes passes, checked more strictly here
-//   (exact header values, a known set of keys); anything else — an error to report, auth, SSE,
+//   (exact header values, a known set of keys); anything else — an error to report, SSE,
 //   progress tokens, MRTR input responses or requestState, elicitation or task-capable tools, an
 //   Origin header, a Host it does not plainly know — is served by the SDK path, unchanged.
 // - Mcp-Param-* headers are checked by the same function the SDK path uses (http.ts).
+// - Behind `auth:`, the bearer gate (auth.ts) runs first, as on the SDK path, before the body is read
+//   (admit): its 400/401/403/503 answers are sent as they are; a verified caller's per-item scopes are
+//   checked by the gate's own checkScopes, and its AuthInfo reaches handlers as on the SDK path. A
+//   request handed to the SDK path carries the verification (vouchFor), so the token is verified once.
+//   List pages are remembered per set of scopes (hideForbiddenTools lists differ by scopes).
 // - The `_meta` envelope is trusted only once the SDK path has accepted the very same envelope (the
 //   first request with it goes through the SDK; its success marks it good).
 // - List results are the SDK's own answer, captured the first time a page is asked for and then
@@ -19,6 +24,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { isJsonContentType, type ServerContext } from '@modelcontextprotocol/server';
 import { stashPrecomputed, type FastServerHooks, type Precomputed } from './fast-path-hooks.js';
 import type { HeaderDeclaration } from '../shared/header-values.js';
+import type { AuthGate, Authenticated } from './auth.js';
 
 const VERSION = '2026-07-28';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -30,14 +36,18 @@ const LISTS = new Set(['tools/list', 'resources/list', 'resources/templates/list
 /** A tool name sent as is in Mcp-Name (no Base64 sentinel, nothing to decode). */
 const PLAIN_NAME = /^[A-Za-z0-9_.\-/]{1,128}$/;
 const MAX_REMEMBERED = 1024;
+/** Stateless (no stream option): one serves every request. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 export interface FastRequest {
   readonly headers: IncomingHttpHeaders;
   readonly body: Buffer;
-  /** Aborts when the client goes away before the answer is complete. */
+  /** Aborts when the client goes away before the answer is complete (made on first read). */
   readonly signal: AbortSignal;
   /** The same request as a Web Request (with this body), for the SDK path. */
   toRequest(): Request;
+  /** The caller `admit` verified (servers with `auth:`). */
+  readonly auth?: Authenticated;
 }
 
 /** A complete JSON answer, or the SDK path's Response (possibly a stream) to send as it is. */
@@ -48,6 +58,12 @@ export interface FastPath {
   wants(method: string | undefined, headers: IncomingHttpHeaders): boolean;
   /** The answer, or undefined when the SDK path must serve the request (handler.fetch). */
   serve(request: FastRequest): Promise<FastAnswer | undefined>;
+  /**
+   * Servers with `auth:`: the bearer gate, run before the body is read (as the SDK path runs it): the
+   * verified caller to pass to serve (and to vouch for on the Request handed to the SDK path), or the
+   * gate's answer to send as it is.
+   */
+  readonly admit?: (headers: IncomingHttpHeaders, url: URL) => Promise<Authenticated | Response>;
 }
 
 export interface FastPathOptions {
@@ -60,6 +76,8 @@ export interface FastPathOptions {
   readonly paramHeaderMismatch: (body: unknown, headers: Headers, table: ReadonlyMap<string, readonly HeaderDeclaration[]>) => string | undefined;
   /** The SDK path (http.ts's fetch). */
   readonly slow: (request: Request) => Promise<Response>;
+  /** The bearer gate of a server with `auth:`. */
+  readonly gate?: AuthGate;
 }
 
 interface Message {
@@ -70,13 +88,14 @@ interface Message {
 }
 
 export function createFastPath(options: FastPathOptions): FastPath {
-  const { hooks, hosts, origins } = options;
+  const { hooks, hosts, origins, gate } = options;
   const goodEnvelopes = new Set<string>();
   const lists = new Map<string, string>();
   const serverMeta = { [SERVER_INFO_KEY]: hooks.serverInfo };
 
   function wants(method: string | undefined, h: IncomingHttpHeaders): boolean {
-    if (method !== 'POST' || h.authorization !== undefined) return false;
+    // Without a gate a credential is left to the SDK path, which ignores it: nothing to gain here.
+    if (method !== 'POST' || (gate === undefined && h.authorization !== undefined)) return false;
     if (origins !== undefined && h.origin !== undefined) return false;
     if (hosts !== undefined && !hosts.includes(hostnameOf(h.host))) return false;
     if (h['mcp-protocol-version'] !== VERSION || !isJsonContentType(h['content-type'] ?? null)) return false;
@@ -106,10 +125,17 @@ export function createFastPath(options: FastPathOptions): FastPath {
   async function serve(request: FastRequest): Promise<FastAnswer | undefined> {
     const msg = parse(request);
     if (msg === undefined) return undefined;
+    const { auth } = request;
+    // The SDK path checks per-item scopes on any JSON body it parsed, first (http.ts): so does this.
+    if (auth !== undefined && gate!.perItemScopes) {
+      const refused = gate!.checkScopes(msg, auth.principal, auth.resource);
+      if (refused !== undefined) return refused;
+    }
     const envelope = JSON.stringify(msg.meta);
     if (LISTS.has(msg.method)) {
       if (!hasOnly(msg.params, ['cursor', '_meta']) || (msg.params.cursor !== undefined && typeof msg.params.cursor !== 'string')) return undefined;
-      const key = `${msg.method}\u0000${(msg.params.cursor as string | undefined) ?? ''}`;
+      const scopes = auth === undefined ? '' : [...auth.principal.scopes].sort().join(' ');
+      const key = `${msg.method}\u0000${(msg.params.cursor as string | undefined) ?? ''}\u0000${scopes}`;
       const cached = goodEnvelopes.has(envelope) ? lists.get(key) : undefined;
       if (cached === undefined) return viaSdk(request, msg, envelope, key);
       return { status: 200, body: `{"result":${cached},"jsonrpc":"2.0","id":${JSON.stringify(msg.id)}}` };
@@ -125,7 +151,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     if (!goodEnvelopes.has(envelope)) return viaSdk(request, msg, envelope, undefined);
     let outcome: Precomputed;
     try {
-      outcome = { ok: true, value: await hooks.callTool(name, args, contextFor(msg, request)) };
+      outcome = { ok: true, value: await hooks.callTool(name, args, contextFor(msg, request, auth)) };
     } catch (error) {
       outcome = { ok: false, error };
     }
@@ -139,14 +165,15 @@ export function createFastPath(options: FastPathOptions): FastPath {
     return options.slow(web);
   }
 
-  return { wants, serve };
+  const admit = gate === undefined ? undefined : (headers: IncomingHttpHeaders, url: URL) => gate.authenticateHeader(headers.authorization ?? null, url);
+  return { wants, serve, ...(admit !== undefined ? { admit } : {}) };
 }
 
 /** The JSON-RPC request, when it is plainly one the fast path may serve; undefined otherwise. */
 function parse(request: FastRequest): Message | undefined {
   let body: unknown;
   try {
-    body = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(request.body));
+    body = JSON.parse(UTF8.decode(request.body));
   } catch {
     return undefined; // not UTF-8 or not JSON: the SDK path answers
   }
@@ -160,19 +187,23 @@ function parse(request: FastRequest): Message | undefined {
 }
 
 /** What the tool handler's ctx is built from (create-server.ts reads only these members). */
-function contextFor(msg: Message, request: FastRequest): ServerContext {
+function contextFor(msg: Message, request: FastRequest, auth: Authenticated | undefined): ServerContext {
   let web: Request | undefined;
   const ctx = {
     mcpReq: {
       id: msg.id,
-      signal: request.signal,
+      // Read only by a handler that uses ctx.signal (see node-http.ts).
+      get signal(): AbortSignal {
+        return request.signal;
+      },
       _meta: msg.meta,
       envelope: msg.meta,
       inputResponses: undefined,
-      requestState: () => undefined,
-      notify: async () => {},
+      requestState: noState,
+      notify: noNotify,
     },
     http: {
+      ...(auth !== undefined ? { authInfo: auth.authInfo } : {}),
       // Built only if a handler reads ctx.httpRequest.
       get req(): Request {
         return (web ??= request.toRequest());
@@ -198,10 +229,14 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.getPrototypeOf(value) === Object.prototype;
 }
 
+/** Only these keys (for-in: no key array per call; an inherited enumerable key counts as another key). */
 function hasOnly(value: Record<string, unknown>, keys: readonly string[]): boolean {
-  for (const k of Object.keys(value)) if (!keys.includes(k)) return false;
+  for (const k in value) if (!keys.includes(k)) return false;
   return true;
 }
+
+const noState = (): undefined => undefined;
+const noNotify = async (): Promise<void> => {};
 
 /** "localhost:3000" → "localhost", "[::1]:80" → "[::1]"; "" when there is none. */
 function hostnameOf(host: string | undefined): string {

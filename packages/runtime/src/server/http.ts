@@ -13,7 +13,7 @@ import {
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { checkParamHeaders, decodeHeaderValue, type HeaderDeclaration } from '../shared/header-values.js';
-import { createAuthGate, principalKeyOf, type AuthOptions } from './auth.js';
+import { createAuthGate, principalKeyOf, vouchedFor, type AuthOptions } from './auth.js';
 import type { ServerDefinition } from './definition.js';
 import type { ServerFactory } from './create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
@@ -60,7 +60,7 @@ export interface HttpOptions {
   /**
    * Answer plain JSON `tools/call` and list requests on node:http without the SDK's per-request pipeline
    * (fast-path.ts: same checks, same answers; anything else still goes through the SDK). Default true;
-   * never used with `auth:` or responseMode 'sse'.
+   * never used with responseMode 'sse'. With `auth:` it serves requests whose token the gate verified.
    */
   readonly fastPath?: boolean;
 }
@@ -105,7 +105,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       if (rejected !== undefined) return withoutNullId(rejected);
     }
     // Every request needs a valid token (server/discover included) before its body is even read.
-    const auth = gate === undefined ? undefined : await gate.authenticate(request);
+    const auth = gate === undefined ? undefined : (vouchedFor(request) ?? (await gate.authenticate(request)));
     if (auth instanceof Response) return auth;
     const extra = auth === undefined ? {} : { authInfo: auth.authInfo };
     if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return withoutNullId(await sdk.fetch(request, extra));
@@ -143,8 +143,8 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
 
   const hooks = factory.fast;
   const fast =
-    hooks !== undefined && gate === undefined && options.fastPath !== false && options.responseMode !== 'sse'
-      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch })
+    hooks !== undefined && options.fastPath !== false && options.responseMode !== 'sse'
+      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch, ...(gate !== undefined ? { gate } : {}) })
       : undefined;
   return { fetch, notify: sdk.notify, close: () => sdk.close(), ...(fast !== undefined ? { fast } : {}) };
 }

@@ -90,14 +90,40 @@ export class InvalidRequestState extends ProtocolError {
 
 /** What a state is bound to: the method, the tool/prompt name or resource URI, and the arguments. */
 export function bindingOf(method: string, target: string, args: unknown, principal = ''): string {
-  return createHash('sha256').update(`${method}\0${target}\0${principal}\0${canonicalJson(args ?? {})}`).digest('base64url');
+  return lazyBindingOf(method, target, args, principal)();
+}
+
+/** bindingOf in two steps: the arguments are read now (a handler may change them later), hashed only when a state needs it. */
+export function lazyBindingOf(method: string, target: string, args: unknown, principal = ''): () => string {
+  const preimage = `${method}\0${target}\0${principal}\0${canonicalJson(args ?? {})}`;
+  let hash: string | undefined;
+  return () => (hash ??= createHash('sha256').update(preimage).digest('base64url'));
 }
 
 /** JSON with object keys sorted, so the same arguments bind the same way whatever their key order. */
 function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  // Built by concatenation, sorting only keys out of order: this runs on every tools/call.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
   if (typeof value === 'object' && value !== null) {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    const keys = Object.keys(value);
+    // Insertion sort, in place, for the few keys of a usual arguments object (Array#sort copies into a
+    // work area); `>` on strings is code-unit order, as sort() without a comparator orders them.
+    if (keys.length > 16) keys.sort();
+    else {
+      for (let i = 1; i < keys.length; i++) {
+        const key = keys[i]!;
+        let j = i - 1;
+        for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+        keys[j + 1] = key;
+      }
+    }
+    let out = '{';
+    for (let i = 0; i < keys.length; i++) out += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson((value as Record<string, unknown>)[keys[i]!])}`;
+    return `${out}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

@@ -4,6 +4,7 @@
 // code generation from strings (workerd, `node --disallow-code-generation-from-strings`) refuse.
 // Messages keep the shape clients and tests already see ("arguments/state must match pattern …").
 import { Validator as SchemaValidator, type OutputUnit } from '@cfworker/json-schema';
+import { quickCheck } from './validators-quick.js';
 
 export type Validator = (value: unknown) => string | undefined;
 
@@ -14,7 +15,10 @@ export function createValidatorCompiler(): (schema: Readonly<Record<string, unkn
     // what tools/list sends, and may be frozen) untouched.
     const root = structuredClone(schema) as Record<string, unknown>;
     const validator = new SchemaValidator(root as never, '2020-12', false);
+    // Valid data of a simple schema is accepted without cfworker's walk; everything else is cfworker's (validators-quick.ts).
+    const quick = quickCheck(schema);
     return (value) => {
+      if (quick !== undefined && quick(value)) return undefined;
       try {
         const result = validator.validate(value);
         return result.valid ? undefined : errorsText(result.errors, root, dataVar);
