@@ -26,11 +26,21 @@ export function inProcessEmitter(): Emitter {
   };
 }
 
+/** A job as the worker gets it; `null` ends a reused thread. */
+export type EmitRequest = { readonly jobs: readonly PackageJob[]; readonly last: boolean } | null;
+
+export interface EmitWorkerOptions {
+  /** The worker's module (a test may give another). */
+  readonly entry?: URL;
+  /** Keep the thread, with ts-morph loaded, for more runs (--watch) until close(); else it ends after its job. */
+  readonly reuse?: boolean;
+}
+
 /**
- * `entry`: the worker's module (a test may give another). Run from the TypeScript sources (the tests'
- * in-process CLI) there is no compiled worker module next to this one: emission stays in this thread.
+ * Starts the thread now. Run from the TypeScript sources (the tests' in-process CLI) there is no
+ * compiled worker module next to this one: emission then stays in this thread.
  */
-export function startEmitWorker(entry: URL = new URL('./worker.js', import.meta.url)): Emitter {
+export function startEmitWorker({ entry = new URL('./worker.js', import.meta.url), reuse = false }: EmitWorkerOptions = {}): Emitter {
   if (!existsSync(fileURLToPath(entry))) return inProcessEmitter();
   const worker = new Worker(entry);
   // Idle, the thread does not keep the process alive (a run that stops at spec errors just exits).
@@ -41,7 +51,8 @@ export function startEmitWorker(entry: URL = new URL('./worker.js', import.meta.
   const settle = (outcome: EmitReply | Error) => {
     const job = pending;
     pending = undefined;
-    worker.unref();
+    // A thread that ends after its job keeps the process until it has (it winds down while this one writes).
+    if (reuse) worker.unref();
     if (job === undefined) return;
     if (outcome instanceof Error) job.reject(outcome);
     else if ('packages' in outcome) job.resolve(outcome.packages);
@@ -59,7 +70,7 @@ export function startEmitWorker(entry: URL = new URL('./worker.js', import.meta.
         pending = { resolve, reject };
         used = true;
         worker.ref();
-        worker.postMessage(jobs);
+        worker.postMessage({ jobs, last: !reuse } satisfies EmitRequest);
       });
     },
     close() {
@@ -67,11 +78,11 @@ export function startEmitWorker(entry: URL = new URL('./worker.js', import.meta.
       if (!used) {
         // Never given work (the specs had errors): stopped, even in the middle of loading.
         void worker.terminate();
-        return;
+      } else if (reuse) {
+        // It ends on its own after the job in flight, the process waiting for it (its exit handlers run).
+        worker.ref();
+        worker.postMessage(null satisfies EmitRequest);
       }
-      // It ends on its own after the job in flight, the process waiting for it (its exit handlers run).
-      worker.ref();
-      worker.postMessage(null);
     },
   };
 }

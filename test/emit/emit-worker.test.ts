@@ -37,14 +37,14 @@ async function generateWith(emitter: Emitter): Promise<Record<string, string>> {
 
 describe('emit worker', { timeout: 120_000 }, () => {
   it('writes byte-identical packages to in-process emission, for every example spec', async () => {
-    const inWorker = await generateWith(startEmitWorker(WORKER));
+    const inWorker = await generateWith(startEmitWorker({ entry: WORKER }));
     const inProcess = await generateWith(inProcessEmitter());
     expect(Object.keys(inWorker).length).toBeGreaterThan(SPECS.length * 8);
     expect(inWorker).toEqual(inProcess);
   });
 
-  it('reports a bug in an emitter as an error with the emitter stack, and stays usable', async () => {
-    const emitter = startEmitWorker(WORKER);
+  it('reports a bug in an emitter as an error with the emitter stack, and stays usable (--watch reuses it)', async () => {
+    const emitter = startEmitWorker({ entry: WORKER, reuse: true });
     try {
       const failed = await emitter.emit([{ model: { name: 'broken' } as never, options: {} }]).then(
         () => undefined,
@@ -65,7 +65,7 @@ describe('emit worker', { timeout: 120_000 }, () => {
     const broken = join(dir, 'broken-worker.mjs');
     writeFileSync(broken, "throw new Error('cannot load ts-morph\\n    at somewhere (x.js:1:1)');\n");
     const out = join(dir, 'out');
-    const emitter = startEmitWorker(new URL(`file://${broken}`));
+    const emitter = startEmitWorker({ entry: new URL(`file://${broken}`) });
     const failed = await generate([join(ROOT, 'specs/weather.yaml')], ROOT, { out, emitter }).then(
       () => undefined,
       (e: unknown) => e as Error,

@@ -18,7 +18,7 @@ export async function runGenerate(args: Parsed, io: Io): Promise<number> {
   let read: readonly string[] = [findConfig(io.cwd, stringFlag(args, 'config')) ?? resolve(io.cwd, CONFIG_FILE)];
   // The emit worker, started by the first full run; --watch keeps it (and its loaded ts-morph) for the next.
   let emitter: Emitter | undefined;
-  const emitterNow = () => (emitter ??= startEmitWorker());
+  const emitterNow = () => (emitter ??= startEmitWorker({ reuse: args.flags.has('watch') }));
   const once = () =>
     generateOnce(args, io, emitterNow, (files) => (read = files)).catch((e: unknown) => {
       // A failed worker is not reused.
