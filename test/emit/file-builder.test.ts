@@ -1,6 +1,6 @@
 // FileBuilder.print places the text statements that end a file after ts-morph has printed markers for
 // them (src/emit/file-builder.ts): the output must be exactly what printing them through ts-morph gives.
-import { printStructure, StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { printStructure, StructureKind, VariableDeclarationKind, type OptionalKind, type ImportDeclarationStructure } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { FileBuilder, FileSink } from '../../src/emit/file-builder.js';
 
@@ -47,5 +47,20 @@ describe('FileBuilder.print', () => {
     sink.addClass({ name: 'C', isExported: true, methods: [{ name: 'm', statements: ['return 1;'] }] });
     expect(new FileBuilder().print('f.ts', sink, '')).toBe(plain(sink, ''));
     expect(new FileBuilder().print('f.ts', sinkWith([], true), '')).toBe(plain(sinkWith([], true), ''));
+  });
+
+  it('prints named imports given as plain names exactly as ts-morph prints the list', () => {
+    const imports: OptionalKind<ImportDeclarationStructure>[] = [
+      { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['type Awaitable', 'createMcpgenServer'] },
+      { moduleSpecifier: './one.js', namedImports: ['one'] },
+      { moduleSpecifier: './types.js', isTypeOnly: true, namedImports: Array.from({ length: 300 }, (_, i) => `Tool${i}Input`) },
+      { moduleSpecifier: './mixed.js', namedImports: ['a', { name: 'b', alias: 'c' }] },
+      { moduleSpecifier: './none.js', namedImports: [] },
+      { moduleSpecifier: './side-effect.js' },
+    ];
+    const sink = new FileSink();
+    sink.addImportDeclarations(imports);
+    const expected = printStructure({ kind: StructureKind.SourceFile, statements: imports.map((i) => ({ ...i, kind: StructureKind.ImportDeclaration })) }, { indentNumberOfSpaces: 2, useSingleQuote: true });
+    expect(new FileBuilder().print('f.ts', sink, '')).toBe(`${expected.trimEnd()}\n`);
   });
 });
