@@ -4,6 +4,7 @@
 // files come back whole and the write stage runs on the main thread, so a failure leaves nothing written.
 // This module imports no emitter itself: `check` and a current run never load ts-morph.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { EnvironmentError } from '../errors.js';
@@ -37,11 +38,13 @@ export interface EmitWorkerOptions {
 }
 
 /**
- * Starts the thread now. Run from the TypeScript sources (the tests' in-process CLI) there is no
- * compiled worker module next to this one: emission then stays in this thread.
+ * Starts the thread now. Emission stays in this thread on a single core (nothing would overlap, and a
+ * thread costs its own start-up) and when run from the TypeScript sources (the tests' in-process CLI),
+ * where there is no compiled worker module next to this one.
  */
-export function startEmitWorker({ entry = new URL('./worker.js', import.meta.url), reuse = false }: EmitWorkerOptions = {}): Emitter {
-  if (!existsSync(fileURLToPath(entry))) return inProcessEmitter();
+export function startEmitWorker(options: EmitWorkerOptions = {}): Emitter {
+  const { entry = new URL('./worker.js', import.meta.url), reuse = false } = options;
+  if ((options.entry === undefined && availableParallelism() < 2) || !existsSync(fileURLToPath(entry))) return inProcessEmitter();
   const worker = new Worker(entry);
   // Idle, the thread does not keep the process alive (a run that stops at spec errors just exits).
   worker.unref();
