@@ -3,10 +3,9 @@
 // (dist/emit/worker.js, from `npm run build`); the pipeline around it runs from src/.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inProcessEmitter, startEmitWorker, type Emitter } from '../../src/emit/emitter.js';
+import { emitInWorker, inProcessEmitter, startEmitWorker, type Emitter } from '../../src/emit/emitter.js';
 import { EnvironmentError } from '../../src/errors.js';
 import { generate } from '../../src/pipeline.js';
 import { ROOT, tempDir } from '../helpers.js';
@@ -77,19 +76,32 @@ describe('emit worker', { timeout: 120_000 }, () => {
     expect(existsSync(out)).toBe(false);
   });
 
-  // On a single core the CLI emits in-process (src/emit/emitter.ts): no worker to fail.
-  it.skipIf(availableParallelism() < 2)('the CLI says so in one line, exits 1 and leaves no output when its worker fails', () => {
+  it('the CLI says so in one line, exits 1 and leaves no output when its worker fails', () => {
     const dir = tempDir('mcpgen-emit-worker-');
     // Preloads run in worker threads too: this one makes only the emit worker fail.
     writeFileSync(join(dir, 'fail-in-worker.mjs'), "import { isMainThread } from 'node:worker_threads';\nif (!isMainThread) throw new Error('no emitters here');\n");
     const r = spawnSync(process.execPath, ['--import', join(dir, 'fail-in-worker.mjs'), join(ROOT, 'bin/mcpgen.js'), 'generate', join(ROOT, 'specs/weather.yaml'), '--out', join(dir, 'out')], {
       cwd: dir,
       encoding: 'utf8',
-      env: { ...process.env, MCPGEN_CACHE_DIR: join(dir, 'cache') },
+      // The CLI picks the worker only when a core is free (emitInWorker); this run must use it.
+      env: { ...process.env, MCPGEN_CACHE_DIR: join(dir, 'cache'), MCPGEN_EMIT_WORKER: '1' },
     });
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr.trim().split('\n').at(-1)).toBe("mcpgen: the code emitter's worker thread failed: no emitters here");
     expect(r.stderr).not.toMatch(/^\s+at /m);
     expect(existsSync(join(dir, 'out'))).toBe(false);
+  });
+
+  it('MCPGEN_EMIT_WORKER=1 or 0 decides where the CLI emits', () => {
+    const before = process.env.MCPGEN_EMIT_WORKER;
+    try {
+      process.env.MCPGEN_EMIT_WORKER = '1';
+      expect(emitInWorker()).toBe(true);
+      process.env.MCPGEN_EMIT_WORKER = '0';
+      expect(emitInWorker()).toBe(false);
+    } finally {
+      if (before === undefined) delete process.env.MCPGEN_EMIT_WORKER;
+      else process.env.MCPGEN_EMIT_WORKER = before;
+    }
   });
 });

@@ -5,7 +5,7 @@ import { displayPath } from '../../load/spec-files.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { resolveInputs } from '../../inputs.js';
 import { currentRun, saveRun, type RunKey } from '../../write/run-record.js';
-import { startEmitWorker, type Emitter } from '../../emit/emitter.js';
+import { emitInWorker, inProcessEmitter, startEmitWorker, type Emitter } from '../../emit/emitter.js';
 import { stringFlag, type Parsed } from '../args.js';
 import { printDiagnostics, type Io } from '../report.js';
 import { runtimeDependencyWarning } from '../runtime-dependencies.js';
@@ -18,7 +18,7 @@ export async function runGenerate(args: Parsed, io: Io): Promise<number> {
   let read: readonly string[] = [findConfig(io.cwd, stringFlag(args, 'config')) ?? resolve(io.cwd, CONFIG_FILE)];
   // The emit worker, started by the first full run; --watch keeps it (and its loaded ts-morph) for the next.
   let emitter: Emitter | undefined;
-  const emitterNow = () => (emitter ??= startEmitWorker({ reuse: args.flags.has('watch') }));
+  const emitterNow = () => (emitter ??= emitInWorker() ? startEmitWorker({ reuse: args.flags.has('watch') }) : inProcessEmitter());
   const once = () =>
     generateOnce(args, io, emitterNow, (files) => (read = files)).catch((e: unknown) => {
       // A failed worker is not reused.
