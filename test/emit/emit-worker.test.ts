@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { emitInWorker, inProcessEmitter, startEmitWorker, type Emitter } from '../../src/emit/emitter.js';
+import { emitInWorker, inProcessEmitter, startEmitWorker, WORKER_MIN_SPEC_BYTES, type Emitter } from '../../src/emit/emitter.js';
 import { EnvironmentError } from '../../src/errors.js';
 import { generate } from '../../src/pipeline.js';
 import { ROOT, tempDir } from '../helpers.js';
@@ -92,13 +92,15 @@ describe('emit worker', { timeout: 120_000 }, () => {
     expect(existsSync(join(dir, 'out'))).toBe(false);
   });
 
-  it('MCPGEN_EMIT_WORKER=1 or 0 decides where the CLI emits', () => {
+  it('emits a small spec in-process; MCPGEN_EMIT_WORKER=1 or 0 decides instead', () => {
     const before = process.env.MCPGEN_EMIT_WORKER;
     try {
+      delete process.env.MCPGEN_EMIT_WORKER;
+      expect(emitInWorker(WORKER_MIN_SPEC_BYTES - 1)).toBe(false);
       process.env.MCPGEN_EMIT_WORKER = '1';
-      expect(emitInWorker()).toBe(true);
+      expect(emitInWorker(0)).toBe(true);
       process.env.MCPGEN_EMIT_WORKER = '0';
-      expect(emitInWorker()).toBe(false);
+      expect(emitInWorker(10 * WORKER_MIN_SPEC_BYTES)).toBe(false);
     } finally {
       if (before === undefined) delete process.env.MCPGEN_EMIT_WORKER;
       else process.env.MCPGEN_EMIT_WORKER = before;

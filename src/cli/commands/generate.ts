@@ -18,7 +18,7 @@ export async function runGenerate(args: Parsed, io: Io): Promise<number> {
   let read: readonly string[] = [findConfig(io.cwd, stringFlag(args, 'config')) ?? resolve(io.cwd, CONFIG_FILE)];
   // The emit worker, started by the first full run; --watch keeps it (and its loaded ts-morph) for the next.
   let emitter: Emitter | undefined;
-  const emitterNow = () => (emitter ??= emitInWorker() ? startEmitWorker({ reuse: args.flags.has('watch') }) : inProcessEmitter());
+  const emitterNow = (specBytes: number) => (emitter ??= emitInWorker(specBytes) ? startEmitWorker({ reuse: args.flags.has('watch') }) : inProcessEmitter());
   const once = () =>
     generateOnce(args, io, emitterNow, (files) => (read = files)).catch((e: unknown) => {
       // A failed worker is not reused.
@@ -39,7 +39,7 @@ export async function runGenerate(args: Parsed, io: Io): Promise<number> {
   return code;
 }
 
-async function generateOnce(args: Parsed, io: Io, emitter: () => Emitter, onRead: (files: readonly string[]) => void = () => {}): Promise<number> {
+async function generateOnce(args: Parsed, io: Io, emitter: (specBytes: number) => Emitter, onRead: (files: readonly string[]) => void = () => {}): Promise<number> {
   const configPath = findConfig(io.cwd, stringFlag(args, 'config'));
   const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
   const format = (stringFlag(args, 'format') ?? inputs.config?.format ?? 'text') as 'text' | 'json';
@@ -78,8 +78,8 @@ async function generateOnce(args: Parsed, io: Io, emitter: () => Emitter, onRead
     warnMissing();
     return 0;
   }
-  // A full run: the emitters start loading in their thread now, while this one checks the specs.
-  const emit = emitter();
+  // A full run: for a large spec the emitters start loading in their thread now, while this one checks it.
+  const emit = emitter(inputs.files.reduce((n, f) => n + fileSize(f), 0));
   const { generate } = await import('../../pipeline.js');
   const result = await generate(inputs.files, io.cwd, { out, check, ...fromConfig, emitter: emit });
   // JSON readers get the stale files in the same array as the spec diagnostics (text lists them below).
@@ -178,6 +178,14 @@ function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => readonly 
       resolve(0);
     });
   });
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
 }
 
 function inode(path: string): number | undefined {
