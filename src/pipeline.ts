@@ -9,6 +9,7 @@ import { validateSpec } from './validate/index.js';
 import { checkSkills } from './validate/skills.js';
 import { collisions, type NamedSpec } from './validate/collisions.js';
 import { portablePath } from './common/portable-path.js';
+import { inProcessEmitter, type Emitter } from './emit/emitter.js';
 import { beginWriteStage } from './write/fs-ops.js';
 import { MANIFEST_FILE } from './write/manifest.js';
 import { applyPlan, planOutput, recoverOutput, staleList, type OutputPlan } from './write/output.js';
@@ -96,6 +97,11 @@ export interface GenerateOptions {
   readonly packageFiles?: boolean;
   /** Each server's handlers file (config `handlers`, relative to cwd, `{server}` for the name); default `<out>/<server>/handlers.ts`. */
   readonly handlers?: string;
+  /**
+   * Where the code is emitted: the CLI passes a worker thread it started before the checks (see
+   * src/emit/emitter.ts); default in-process. The caller closes it.
+   */
+  readonly emitter?: Emitter;
 }
 
 export interface GenerateResult extends CheckResult {
@@ -110,25 +116,30 @@ export interface GenerateResult extends CheckResult {
 
 /** check → emit → plan → write (or compare). Nothing is written unless every spec is free of errors. */
 export async function generate(files: readonly string[], cwd: string, options: GenerateOptions): Promise<GenerateResult> {
-  // Loaded only here, so `check` never pays for ts-morph and TypeScript; started first so its file
-  // reads overlap with the checks.
-  const emitter = import('./emit/index.js');
   const outDir = resolve(cwd, options.out);
   const handlersFile = (server: string) => (options.handlers === undefined ? join(outDir, server, 'handlers.ts') : resolve(cwd, options.handlers.replaceAll('{server}', server)));
   const checked = check(files, cwd, options.configDir, options.handlers === undefined ? undefined : handlersFile);
   if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [], recovered: [], outputs: [] };
-  const { emitServerPackage, handlerStubs } = await emitter;
   const projectDir = resolve(cwd, options.projectDir ?? '.');
-  const packages = checked.models.map((model) => {
-    const spec = portablePath(projectDir, resolve(cwd, model.specFile));
+  const targets = checked.models.map((model) => {
     const dir = resolve(outDir, model.name);
     const handlers = handlersFile(model.name);
+    return { model, dir, handlers, spec: portablePath(projectDir, resolve(cwd, model.specFile)) };
+  });
+  // ts-morph loads only now (in-process), or has been loading in the CLI's worker since before the checks.
+  const emitted = await (options.emitter ?? inProcessEmitter()).emit(
+    targets.map(({ model, dir, handlers, spec }) => ({
+      model: { ...model, specFile: spec },
+      options: {
+        packageFiles: options.packageFiles ?? true,
+        handlersModule: moduleSpecifier(dir, handlers),
+        serverModule: moduleSpecifier(dirname(handlers), join(dir, 'server.ts')),
+      },
+    })),
+  );
+  const packages = targets.map(({ model, dir, handlers, spec }, i) => {
+    const { files, methods } = emitted[i]!;
     const inside = handlers === join(dir, 'handlers.ts');
-    const files = emitServerPackage({ ...model, specFile: spec }, {
-      packageFiles: options.packageFiles ?? true,
-      handlersModule: moduleSpecifier(dir, handlers),
-      serverModule: moduleSpecifier(dirname(handlers), join(dir, 'server.ts')),
-    });
     const scaffold = files.find((f) => f.kind === 'scaffold')!;
     return {
       dir,
@@ -136,7 +147,7 @@ export async function generate(files: readonly string[], cwd: string, options: G
       spec,
       files: inside ? files : files.filter((f) => f !== scaffold),
       handlers: { path: handlers, content: scaffold.content },
-      methods: handlerStubs(model),
+      methods,
     };
   });
   const outputs = packages.flatMap((p) => [

@@ -1,5 +1,6 @@
 import type { FileSink } from './file-builder.js';
-import { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from '@mcpgen/runtime/shared';
+// The constants alone: @mcpgen/runtime/shared would also load ajv into the emit worker.
+import { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from '@mcpgen/runtime/shared/mcp-apps';
 import type { AppModel, AuthModel, ServerModel, ToolModel } from '../model/ir.js';
 
 /** The wire form of a tool, as tools/list sends it (key order fixed for stable output). */

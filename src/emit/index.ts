@@ -3,7 +3,7 @@ import type { ServerModel } from '../model/ir.js';
 import { banner } from './banner.js';
 import { emitClient } from './client-file.js';
 import { emitDefinition } from './definition-file.js';
-import { emitHandlersScaffold, emitIndex, emitMain } from './entry-files.js';
+import { emitHandlersScaffold, emitIndex, emitMain, handlerStubs } from './entry-files.js';
 import { FileBuilder, FileSink, type GeneratedFile } from './file-builder.js';
 import { emitOpenAi } from './openai-file.js';
 import { packageJson, readme, tsconfigJson } from './package-files.js';
@@ -51,4 +51,22 @@ export function emitServerPackage(model: ServerModel, options: EmitOptions = {},
     files.push({ path: 'tsconfig.json', content: tsconfigJson(), kind: 'generated' });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** One server package to emit: its model (spec path as the output shows it) and the options. */
+export interface PackageJob {
+  readonly model: ServerModel;
+  readonly options: EmitOptions;
+}
+
+export interface EmittedPackage {
+  readonly files: GeneratedFile[];
+  /** The handler stub of each method, by method name (what a grown spec tells the user to add). */
+  readonly methods: Map<string, string>;
+}
+
+/** Every package of a run; the same in-process as in the emit worker (src/emit/worker.ts). */
+export function emitPackages(jobs: readonly PackageJob[]): EmittedPackage[] {
+  const builder = new FileBuilder();
+  return jobs.map(({ model, options }) => ({ files: emitServerPackage(model, options, builder), methods: handlerStubs(model) }));
 }

@@ -145,6 +145,7 @@ function wrapUnionMember(t: string): string {
 
 function topLevelOperators(t: string): Set<string> {
   const ops = new Set<string>();
+  if (!t.includes('|') && !t.includes('&')) return ops; // most types: no scan
   let depth = 0;
   let quote: string | undefined;
   for (let i = 0; i < t.length; i++) {

@@ -103,6 +103,7 @@ describe('run record: a current generate loads no emitter', { timeout: 240_000 }
       `mcpgen: 1\nserver: { name: emb, version: 1.0.0 }\nskills: skills\napps:\n  - { uri: "ui://emb/view", name: view, html: view.html }\ntools:\n  - name: show\n    description: Shows.\n    ui: ui://emb/view\n`,
     );
     const run = (...args: string[]) => {
+      rmSync(join(dir, 'modules.txt'), { force: true });
       const r = spawnSync(process.execPath, ['--import', join(ROOT, 'test/support/loaded-modules.mjs'), join(pkg, 'bin/mcpgen.js'), ...args], {
         cwd: dir,
         encoding: 'utf8',
