@@ -4,7 +4,9 @@
 // package as usual (`import type … from 'ts-morph'`).
 import { createRequire } from 'node:module';
 import type * as TsMorph from 'ts-morph';
+import { preloadTypeScript } from './typescript-code-cache.js';
 
+preloadTypeScript(import.meta.url);
 const tsMorph = createRequire(import.meta.url)('ts-morph') as typeof TsMorph;
 
 export const { printStructure, StructureKind, VariableDeclarationKind, Scope } = tsMorph;
