@@ -14,6 +14,9 @@ const QUICK = process.env.BENCH_QUICK === '1';
 const N1 = QUICK ? 300 : 2000;
 const N16 = QUICK ? 600 : 4000;
 const ROUNDS = QUICK ? 1 : 2;
+// Calls every server gets before the timed loads, so they measure each server's steady state, not V8
+// still optimizing it (cold start is measured on its own).
+const WARM_UP = QUICK ? 200 : 1000;
 // BENCH_AUTH_ONLY=1: only the authorization comparison (section 3), for a quick look.
 const AUTH_ONLY = process.env.BENCH_AUTH_ONLY === '1';
 // BENCH_GEN_ONLY=1: only generation (sections 1 and 1b).
@@ -187,7 +190,7 @@ for (const total of [10, 1000]) {
     for (const kind of order) {
       const s = await start(kind, total);
       try {
-        await load(s.url, echoBody, 200, 4); // warm-up
+        await load(s.url, echoBody, WARM_UP, 4); // warm-up
         const c1 = await load(s.url, echoBody, N1, 1);
         const c16 = await load(s.url, echoBody, N16, 16);
         const list = await load(s.url, listBody, QUICK ? 50 : 300, 1);
@@ -264,7 +267,7 @@ async function authSection() {
         const s = await start('mcpgen', 10, auth ? env : {}, auth ? token : undefined);
         try {
           const t = auth ? token : undefined;
-          await load(s.url, echoBody, 200, 4, t);
+          await load(s.url, echoBody, WARM_UP, 4, t);
           runs.push({ auth, c1: await load(s.url, echoBody, N1, 1, t), c16: await load(s.url, echoBody, N16, 16, t) });
         } finally {
           s.child.kill('SIGKILL');
