@@ -16,7 +16,7 @@ const N16 = QUICK ? 600 : 4000;
 const ROUNDS = QUICK ? 1 : 2;
 // Calls every server gets before the timed loads, so they measure each server's steady state, not V8
 // still optimizing it (cold start is measured on its own).
-const WARM_UP = QUICK ? 200 : 1000;
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? (QUICK ? 200 : 1000));
 // BENCH_AUTH_ONLY=1: only the authorization comparison (section 3), for a quick look.
 const AUTH_ONLY = process.env.BENCH_AUTH_ONLY === '1';
 // BENCH_GEN_ONLY=1: only generation (sections 1 and 1b).
