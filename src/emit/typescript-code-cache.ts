@@ -1,7 +1,7 @@
 // Loading ts-morph means compiling @ts-morph/common's bundled TypeScript (9 MB of JavaScript): about
 // 0.25 s of every full `generate` on Node 20, before any code is emitted. Node ≥ 22.1 keeps compiled code
 // between runs itself (module.enableCompileCache, called by bin/mcpgen.js); on older Node this module does
-// the same for that one file: it compiles it with V8's code cache from node_modules/.cache/mcpgen and puts
+// the same for that one file: it compiles it with V8's code cache from mcpgen's cache folder and puts
 // the module in require's cache, so ts-morph's own `require('./typescript')` finds it loaded.
 // (v8-compile-cache was measured first and gained nothing: it stores the cache made before the module runs,
 // which holds only the top-level code.)
@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'no
 import module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { mcpgenCacheDir } from '../common/cache-dir.js';
 
 interface CjsModule {
   exports: unknown;
@@ -39,8 +40,8 @@ export function preloadTypeScript(from: string): void {
   if (Module._cache[file] !== undefined) return;
   const stat = statSync(file);
   // The name says which file it was made from: V8 itself only checks the source's length and its own flags.
-  const nodeModules = file.lastIndexOf('node_modules');
-  const cacheDir = process.env.MCPGEN_CACHE_DIR || (nodeModules < 0 ? undefined : join(file.slice(0, nodeModules), 'node_modules', '.cache', 'mcpgen'));
+  // Next to the run record: the project's node_modules/.cache/mcpgen (the CLI runs in the project).
+  const cacheDir = mcpgenCacheDir(process.cwd());
   if (cacheDir === undefined) return;
   const cacheFile = join(cacheDir, `typescript-${process.version}-${process.arch}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8cache`);
   let cached: Buffer | undefined;

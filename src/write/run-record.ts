@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { expandGlob } from '../load/glob.js';
+import { mcpgenCacheDir } from '../common/cache-dir.js';
 import { displayPath } from '../common/portable-path.js';
 import { sha256 } from './manifest.js';
 import { leftovers } from './transaction.js';
@@ -107,16 +108,8 @@ export function recordKey(key: RunKey): string {
  * above the project (the place build tools share), else nowhere (no record: every run is a full one).
  */
 export function recordPath(key: RunKey): string | undefined {
-  let dir = process.env.MCPGEN_CACHE_DIR;
-  if (dir === undefined || dir === '') {
-    for (let d = resolve(key.projectDir); ; d = dirname(d)) {
-      if (existsSync(join(d, 'node_modules'))) {
-        dir = join(d, 'node_modules', '.cache', 'mcpgen');
-        break;
-      }
-      if (dirname(d) === d) return undefined;
-    }
-  }
+  const dir = mcpgenCacheDir(key.projectDir);
+  if (dir === undefined) return undefined;
   const id = sha256(JSON.stringify({ ...key, configDir: key.configDir ?? null })).slice(0, 24);
   return join(dir, `run-${id}.json`);
 }
