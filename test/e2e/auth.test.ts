@@ -105,13 +105,17 @@ describe('the official SDK client with its OAuth providers', () => {
 
   it('an expired token gets 401 and the SDK client re-authorizes', async () => {
     const server = await startProtected({ auth: { clockToleranceSec: 0 } });
-    as.accessTokenTtl = 1;
+    // JWT times are whole seconds: a token of TTL n issued late in a second lives just over n - 1 s. 2 s
+    // leaves the first call over a second of life (with 1 s it was at times expired on arrival, seen in CI).
+    as.accessTokenTtl = 2;
     try {
       const { client } = await sdkClient(server.url, 'notes.read');
       try {
         await client.callTool({ name: 'whoami', arguments: {} });
         const before = as.hits.get('/token') ?? 0;
-        await new Promise((r) => setTimeout(r, 2100));
+        // Only the first token is short-lived: the one re-issued after the 401 gets the normal lifetime.
+        as.accessTokenTtl = 300;
+        await new Promise((r) => setTimeout(r, 3100));
         const me = await client.callTool({ name: 'whoami', arguments: {} });
         expect(me.isError).toBeFalsy();
         expect(as.hits.get('/token') ?? 0).toBeGreaterThan(before);
