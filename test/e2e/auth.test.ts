@@ -188,13 +188,14 @@ describe('the generated client with the runtime\'s OAuth providers', () => {
 
   it('re-authorizes when the token expires', async () => {
     const server = await startProtected({ auth: { clockToleranceSec: 0 } });
-    as.accessTokenTtl = 1;
+    as.accessTokenTtl = 2; // whole-second JWT times: see 'an expired token gets 401' above
     try {
       const { client } = await connect(server.url, 'notes.read');
       try {
         await client.whoami();
         const before = as.hits.get('/token') ?? 0;
-        await new Promise((r) => setTimeout(r, 2100));
+        as.accessTokenTtl = 300;
+        await new Promise((r) => setTimeout(r, 3100));
         expect((await client.whoami()).isError).toBe(false);
         expect(as.hits.get('/token') ?? 0).toBeGreaterThan(before);
       } finally {
