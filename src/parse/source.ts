@@ -1,12 +1,16 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { defaultSeverity, formatPath, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
+import { splitLongSequences } from './long-sequences.js';
 import { NOT_PLAIN, plainValue } from './plain-value.js';
 
 export type PathSegment = string | number;
 export type JsonPath = readonly PathSegment[];
 
-/** A parsed spec file: its text, its YAML document with source ranges, and the plain JS value. */
+/**
+ * A parsed spec file: its text, its YAML document with source ranges, and the plain JS value. A large
+ * file read in pieces (long-sequences.ts) parses its whole document only when a position is asked for.
+ */
 export interface SourceFile {
   readonly file: string;
   readonly text: string;
@@ -52,10 +56,11 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
     const { line, column } = lineColumn(text, control.offset);
     diagnostics.push({ code: 'MCPG001', severity: 'error', message: control.message, file, line, column, path: '$' });
   }
-  const lines = new LineCounter();
-  // resolveKnownTags:false leaves YAML 1.1 tags (!!binary, !!set, !!timestamp…) unresolved: they make
-  // values JSON cannot hold, and are reported like any other tag mcpgen does not know.
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true, resolveKnownTags: false });
+  if (diagnostics.length === 0 && text.length >= PIECEWISE_MIN_CHARS) {
+    const value = piecewiseValue(text);
+    if (value !== undefined) return { source: lazySource(file, text, value), diagnostics };
+  }
+  const { doc, lines } = parseWhole(text);
   const base = { file, text, doc, lines };
   for (const err of doc.errors) {
     const pos = lines.linePos(err.pos[0]);
@@ -95,6 +100,90 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
     });
     return { source: { ...base, value: undefined }, diagnostics };
   }
+}
+
+// resolveKnownTags:false leaves YAML 1.1 tags (!!binary, !!set, !!timestamp…) unresolved: they make
+// values JSON cannot hold, and are reported like any other tag mcpgen does not know.
+const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true, resolveKnownTags: false } as const;
+
+function parseWhole(text: string): { doc: Document.Parsed; lines: LineCounter } {
+  const lines = new LineCounter();
+  return { doc: parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines }), lines };
+}
+
+/** From this size on a spec is first read in pieces (the gain shows from about 100 KB). */
+export const PIECEWISE_MIN_CHARS = 128 * 1024;
+
+/**
+ * The value of a large spec read a piece at a time (long-sequences.ts), or `undefined` when any piece
+ * has an error, a warning, an anchor or anything plainValue does not take: the caller then parses the
+ * whole document, which reports whatever it is with its position. (Exported for its tests.)
+ */
+export function piecewiseValue(text: string): unknown {
+  const split = splitLongSequences(text);
+  if (split === undefined) return undefined;
+  const read = (piece: string): unknown => {
+    const doc = parseDocument(piece, PARSE_OPTIONS);
+    if (doc.errors.length > 0 || doc.warnings.length > 0) return undefined;
+    // An anchor could be named by an alias in another piece, and expansion is bounded over the whole file.
+    if (piece.includes('&') && hasAnchor(doc.contents)) return undefined;
+    const value = plainValue(doc);
+    return value === NOT_PLAIN ? undefined : value;
+  };
+  const root = read(split.skeleton);
+  if (root === null || typeof root !== 'object' || Array.isArray(root)) return undefined;
+  const record = root as Record<string, unknown>;
+  for (const sequence of split.sequences) {
+    if (!Object.hasOwn(record, sequence.key) || record[sequence.key] !== null) return undefined;
+    const entries: unknown[] = [];
+    for (let i = 0; i < sequence.pieces.length; i++) {
+      const value = read(sequence.pieces[i]!);
+      if (!Array.isArray(value) || value.length !== sequence.counts[i]) return undefined;
+      for (const entry of value) entries.push(entry);
+    }
+    record[sequence.key] = entries;
+  }
+  return record;
+}
+
+function hasAnchor(node: unknown): boolean {
+  if (node === null || typeof node !== 'object') return false;
+  if ((node as Node).anchor) return true;
+  if (isMap(node)) return node.items.some((pair) => hasAnchor(pair.key) || hasAnchor(pair.value));
+  if (isSeq(node)) return node.items.some(hasAnchor);
+  return false;
+}
+
+/** A source whose YAML document (for diagnostics' positions) is parsed on first use. */
+function lazySource(file: string, text: string, value: unknown): SourceFile {
+  let whole: { doc: Document.Parsed; lines: LineCounter } | undefined;
+  return {
+    file,
+    text,
+    value,
+    get doc() {
+      return (whole ??= parseWhole(text)).doc;
+    },
+    get lines() {
+      return (whole ??= parseWhole(text)).lines;
+    },
+  };
+}
+
+/** The same file with another value (validation's copy without broken entries); a lazy document stays lazy. */
+export function withValue(source: SourceFile, value: unknown): SourceFile {
+  const { file, text } = source;
+  return {
+    file,
+    text,
+    value,
+    get doc() {
+      return source.doc;
+    },
+    get lines() {
+      return source.lines;
+    },
+  };
 }
 
 /**

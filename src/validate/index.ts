@@ -1,6 +1,6 @@
 import { hasErrors, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LoadedSpec } from '../load/spec-files.js';
-import type { SourceFile } from '../parse/source.js';
+import { withValue, type SourceFile } from '../parse/source.js';
 import { checkApps } from './rules/apps.js';
 import { checkAuth } from './rules/auth.js';
 import { checkCapabilities } from './rules/capabilities.js';
@@ -43,7 +43,7 @@ export function validateSpec(spec: LoadedSpec): ValidationResult {
   const sanitize = (source: SourceFile, role: 'root' | 'include'): SourceFile | undefined => {
     const format = validateSpecFormat(source, role);
     diagnostics.push(...format.diagnostics);
-    return format.usable ? { ...source, value: withoutBroken(source.value as RawSpecFile, format.broken) } : undefined;
+    return format.usable ? withValue(source, withoutBroken(source.value as RawSpecFile, format.broken)) : undefined;
   };
   const root = sanitize(spec.root, 'root');
   const includes = spec.includes.flatMap((s) => sanitize(s, 'include') ?? []);
