@@ -9,7 +9,6 @@ import { validateSpec } from './validate/index.js';
 import { checkSkills } from './validate/skills.js';
 import { collisions, type NamedSpec } from './validate/collisions.js';
 import { portablePath } from './common/portable-path.js';
-import { inProcessEmitter, type Emitter } from './emit/emitter.js';
 import { beginWriteStage } from './write/fs-ops.js';
 import { MANIFEST_FILE } from './write/manifest.js';
 import { applyPlan, planOutput, recoverOutput, staleList, type OutputPlan } from './write/output.js';
@@ -97,11 +96,6 @@ export interface GenerateOptions {
   readonly packageFiles?: boolean;
   /** Each server's handlers file (config `handlers`, relative to cwd, `{server}` for the name); default `<out>/<server>/handlers.ts`. */
   readonly handlers?: string;
-  /**
-   * Where the code is emitted: the CLI passes a worker thread it started before the checks (see
-   * src/emit/emitter.ts); default in-process. The caller closes it.
-   */
-  readonly emitter?: Emitter;
 }
 
 export interface GenerateResult extends CheckResult {
@@ -126,8 +120,9 @@ export async function generate(files: readonly string[], cwd: string, options: G
     const handlers = handlersFile(model.name);
     return { model, dir, handlers, spec: portablePath(projectDir, resolve(cwd, model.specFile)) };
   });
-  // ts-morph loads only now (in-process), or has been loading in the CLI's worker since before the checks.
-  const emitted = await (options.emitter ?? inProcessEmitter()).emit(
+  // ts-morph loads only now: `check`, and a run with errors, never load it.
+  const { emitPackages } = await import('./emit/index.js');
+  const emitted = emitPackages(
     targets.map(({ model, dir, handlers, spec }) => ({
       model: { ...model, specFile: spec },
       options: {

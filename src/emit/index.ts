@@ -65,7 +65,7 @@ export interface EmittedPackage {
   readonly methods: Map<string, string>;
 }
 
-/** Every package of a run; the same in-process as in the emit worker (src/emit/worker.ts). */
+/** Every package of a run, sharing one printer. */
 export function emitPackages(jobs: readonly PackageJob[]): EmittedPackage[] {
   const builder = new FileBuilder();
   return jobs.map(({ model, options }) => ({ files: emitServerPackage(model, options, builder), methods: handlerStubs(model) }));

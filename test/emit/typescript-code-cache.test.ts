@@ -16,7 +16,7 @@ function generateFresh(cacheDir: string): string {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'generate', join(ROOT, 'specs/weather.yaml'), '--out', out], {
     cwd: ROOT,
     encoding: 'utf8',
-    env: { ...process.env, MCPGEN_CACHE_DIR: cacheDir, MCPGEN_EMIT_WORKER: '0' },
+    env: { ...process.env, MCPGEN_CACHE_DIR: cacheDir },
   });
   expect(r.status, r.stderr).toBe(0);
   const dir = join(out, readdirSync(out)[0]!);

@@ -1,7 +1,7 @@
 // Preloaded with `node --import` by tests: at exit, adds the CommonJS modules the process loaded (one path
 // a line) to $MCPGEN_LOADED_MODULES_FILE. ts-morph, TypeScript and handlebars are CommonJS, so a test can
-// tell whether a run paid for them. Worker threads run preloads too (the emit worker loads ts-morph), so
-// each thread adds its own list as it ends; the test removes the file before a run.
+// tell whether a run paid for them. Worker threads run preloads too, so each thread adds its own list as
+// it ends; the test removes the file before a run.
 import { appendFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 

@@ -5,7 +5,6 @@ import { displayPath } from '../../load/spec-files.js';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { resolveInputs } from '../../inputs.js';
 import { currentRun, saveRun, type RunKey } from '../../write/run-record.js';
-import { emitInWorker, inProcessEmitter, startEmitWorker, type Emitter } from '../../emit/emitter.js';
 import { stringFlag, type Parsed } from '../args.js';
 import { printDiagnostics, type Io } from '../report.js';
 import { runtimeDependencyWarning } from '../runtime-dependencies.js';
@@ -16,30 +15,13 @@ export async function runGenerate(args: Parsed, io: Io): Promise<number> {
   // Every file the last run that got that far read (specs, includes, the config): what --watch watches.
   // The config's folder always (a config may appear later); a run that failed early keeps the last list.
   let read: readonly string[] = [findConfig(io.cwd, stringFlag(args, 'config')) ?? resolve(io.cwd, CONFIG_FILE)];
-  // The emit worker, started by the first full run; --watch keeps it (and its loaded ts-morph) for the next.
-  let emitter: Emitter | undefined;
-  const emitterNow = (specBytes: number) => (emitter ??= emitInWorker(specBytes) ? startEmitWorker({ reuse: args.flags.has('watch') }) : inProcessEmitter());
-  const once = () =>
-    generateOnce(args, io, emitterNow, (files) => (read = files)).catch((e: unknown) => {
-      // A failed worker is not reused.
-      emitter?.close();
-      emitter = undefined;
-      throw e;
-    });
-  if (!args.flags.has('watch')) {
-    try {
-      return await once();
-    } finally {
-      emitter?.close();
-    }
-  }
+  const once = () => generateOnce(args, io, (files) => (read = files));
+  if (!args.flags.has('watch')) return once();
   await once();
-  const code = await watchSpecs(io, once, () => read);
-  emitter?.close();
-  return code;
+  return watchSpecs(io, once, () => read);
 }
 
-async function generateOnce(args: Parsed, io: Io, emitter: (specBytes: number) => Emitter, onRead: (files: readonly string[]) => void = () => {}): Promise<number> {
+async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly string[]) => void = () => {}): Promise<number> {
   const configPath = findConfig(io.cwd, stringFlag(args, 'config'));
   const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
   const format = (stringFlag(args, 'format') ?? inputs.config?.format ?? 'text') as 'text' | 'json';
@@ -78,10 +60,8 @@ async function generateOnce(args: Parsed, io: Io, emitter: (specBytes: number) =
     warnMissing();
     return 0;
   }
-  // A full run: for a large spec the emitters start loading in their thread now, while this one checks it.
-  const emit = emitter(inputs.files.reduce((n, f) => n + fileSize(f), 0));
   const { generate } = await import('../../pipeline.js');
-  const result = await generate(inputs.files, io.cwd, { out, check, ...fromConfig, emitter: emit });
+  const result = await generate(inputs.files, io.cwd, { out, check, ...fromConfig });
   // JSON readers get the stale files in the same array as the spec diagnostics (text lists them below).
   const stale = check && format === 'json' && result.plan !== undefined ? staleEntries(result.plan, io.cwd).map(staleDiagnostic) : [];
   printDiagnostics({ ...result, diagnostics: [...result.diagnostics, ...stale] }, format, io);
@@ -178,14 +158,6 @@ function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => readonly 
       resolve(0);
     });
   });
-}
-
-function fileSize(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
 }
 
 function inode(path: string): number | undefined {
