@@ -104,8 +104,13 @@ export interface GenerateResult extends CheckResult {
   readonly stale: readonly string[];
   /** Package folders where this run finished or undid what a crashed run left. */
   readonly recovered: readonly string[];
-  /** Every file this run produces (absolute), manifests included. */
-  readonly outputs: readonly { readonly path: string; readonly kind: 'generated' | 'scaffold' }[];
+  /** Every file this run produces (absolute), manifests included; generated ones with their sha256. */
+  readonly outputs: readonly { readonly path: string; readonly kind: 'generated' | 'scaffold'; readonly sha256?: string }[];
+}
+
+function withHash(plan: OutputPlan, path: string, kind: 'generated' | 'scaffold') {
+  const sha256 = kind === 'generated' ? plan.hashes.get(path) : undefined;
+  return { path, kind, ...(sha256 !== undefined ? { sha256 } : {}) };
 }
 
 /** check → emit → plan → write (or compare). Nothing is written unless every spec is free of errors. */
@@ -145,19 +150,21 @@ export async function generate(files: readonly string[], cwd: string, options: G
       methods,
     };
   });
-  const outputs = packages.flatMap((p) => [
-    ...p.files.map((f) => ({ path: join(p.dir, f.path), kind: f.kind })),
-    { path: join(p.dir, MANIFEST_FILE), kind: 'generated' as const },
-    // A handlers file outside the output folder (config `handlers`) must still exist for a run to be current.
-    ...(p.files.some((f) => join(p.dir, f.path) === p.handlers.path) ? [] : [{ path: p.handlers.path, kind: 'scaffold' as const }]),
-  ]);
+  // With the hash each generated file and manifest has once the plan is applied: the run record's.
+  const outputsOf = (plan: OutputPlan): GenerateResult['outputs'] =>
+    packages.flatMap((p) => [
+      ...p.files.map((f) => withHash(plan, join(p.dir, f.path), f.kind)),
+      withHash(plan, join(p.dir, MANIFEST_FILE), 'generated'),
+      // A handlers file outside the output folder (config `handlers`) must still exist for a run to be current.
+      ...(p.files.some((f) => join(p.dir, f.path) === p.handlers.path) ? [] : [{ path: p.handlers.path, kind: 'scaffold' as const }]),
+    ]);
   beginWriteStage(cwd);
   if (options.check) {
     const plan = planOutput(outDir, packages, projectDir);
-    return { ...checked, plan, stale: staleList(plan, cwd), recovered: [], outputs };
+    return { ...checked, plan, stale: staleList(plan, cwd), recovered: [], outputs: outputsOf(plan) };
   }
   const recovered = recoverOutput(outDir, packages.map((p) => p.dir));
   const plan = planOutput(outDir, packages, projectDir);
   applyPlan(plan);
-  return { ...checked, plan, stale: [], recovered: recovered.map((d) => displayPath(d, cwd)), outputs };
+  return { ...checked, plan, stale: [], recovered: recovered.map((d) => displayPath(d, cwd)), outputs: outputsOf(plan) };
 }

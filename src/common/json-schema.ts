@@ -33,7 +33,7 @@ export function walkSchema(root: JsonSchema, visit: (v: SchemaVisit) => void, ma
   const go = (schema: unknown, path: SchemaPath, propertiesOnly: boolean, depth: number): void => {
     if (typeof schema !== 'boolean' && !isObjectSchema(schema)) return;
     visit({ schema, path, propertiesOnly });
-    if (!isObjectSchema(schema) || depth >= maxDepth) return;
+    if (!isObjectSchema(schema) || depth >= maxDepth || !hasSubschemaKeyword(schema)) return;
     for (const k of SINGLE) if (k in schema) go(schema[k], [...path, k], false, depth + 1);
     for (const k of MAP) {
       const m = schema[k];
@@ -45,6 +45,14 @@ export function walkSchema(root: JsonSchema, visit: (v: SchemaVisit) => void, ma
     }
   };
   go(root, [], true, 0);
+}
+
+const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([...SINGLE, ...MAP, ...LIST]);
+
+/** Most subschemas are leaves (`{ type: string }`): one pass over their few keys instead of 19 lookups. */
+function hasSubschemaKeyword(schema: object): boolean {
+  for (const k in schema) if (SUBSCHEMA_KEYWORDS.has(k)) return true;
+  return false;
 }
 
 export type RefTarget =

@@ -42,6 +42,8 @@ export interface PackagePlan extends PackageChange {
   readonly gained?: GainedMethods;
   /** A handlers file outside the folder to write once (absolute path → stub). */
   readonly scaffolds: ReadonlyMap<string, string>;
+  /** Absolute path → sha256 of each generated file and the manifest, as the plan leaves them. */
+  readonly hashes: ReadonlyMap<string, string>;
 }
 
 /** Handler methods a spec gained since the last run that its handlers file does not mention yet. */
@@ -53,6 +55,8 @@ export interface GainedMethods {
 
 export interface OutputPlan {
   readonly packages: readonly PackagePlan[];
+  /** Absolute path → sha256 of each generated file and manifest as the plan leaves them (the run record's). */
+  readonly hashes: ReadonlyMap<string, string>;
   /** Absolute path → content, over all packages (manifests included). */
   readonly write: ReadonlyMap<string, string>;
   /** Files an earlier run generated that no current spec produces. */
@@ -105,6 +109,7 @@ export function planOutput(outDir: string, packages: readonly OutputPackage[], p
   }
   return {
     packages: plans,
+    hashes: new Map(plans.flatMap((p) => [...p.hashes])),
     write: new Map(plans.flatMap((p) => [...p.write].map(([name, content]) => [join(p.dir, name), content] as const))),
     remove: plans.flatMap((p) => p.remove.map((name) => join(p.dir, name))),
     unchanged: all('unchanged'),
@@ -125,6 +130,7 @@ function planPackage(pkg: OutputPackage): PackagePlan {
   const unchanged: string[] = [];
   const kept: string[] = [];
   const entries: Record<string, ManifestEntry> = {};
+  const hashes = new Map<string, string>();
   for (const f of pkg.files) {
     const abs = join(dir, f.path);
     const current = readFileIfAny(abs);
@@ -134,7 +140,9 @@ function planPackage(pkg: OutputPackage): PackagePlan {
       else write.set(f.path, f.content);
       continue;
     }
-    entries[f.path] = { kind: 'generated', sha256: sha256(f.content) };
+    const hash = sha256(f.content);
+    entries[f.path] = { kind: 'generated', sha256: hash };
+    hashes.set(abs, hash);
     if (current === f.content) unchanged.push(abs);
     else write.set(f.path, f.content);
   }
@@ -151,10 +159,11 @@ function planPackage(pkg: OutputPackage): PackagePlan {
     ...(external ? { handlers: portablePath(dir, handlers) } : {}),
     ...(pkg.methods !== undefined ? { methods: [...pkg.methods.keys()] } : {}),
   });
+  hashes.set(join(dir, MANIFEST_FILE), sha256(manifest));
   if (readFileIfAny(join(dir, MANIFEST_FILE)) === manifest) unchanged.push(join(dir, MANIFEST_FILE));
   else write.set(MANIFEST_FILE, manifest); // last: moved into place after the files it describes
   const gained = gainedMethods(pkg, previous, handlers);
-  return { dir, write, remove, unchanged, kept, edited, previousHandlers: previousHandlers(dir, previous), scaffolds, ...(gained ? { gained } : {}) };
+  return { dir, write, remove, unchanged, kept, edited, previousHandlers: previousHandlers(dir, previous), scaffolds, hashes, ...(gained ? { gained } : {}) };
 }
 
 /** The handlers file a package's main.ts imports (absolute). */
@@ -184,7 +193,7 @@ function gainedMethods(pkg: OutputPackage, previous: Manifest | undefined, handl
 /** A package no spec of this run produces any more: its generated files and manifest go; the user's stay. */
 function retirePackage(dir: string, manifest: Manifest): PackagePlan {
   const { remove, edited } = staleFiles(dir, manifest, {});
-  return { dir, write: new Map(), remove: [...remove, MANIFEST_FILE], unchanged: [], kept: [], edited, removeDirIfEmpty: true, previousHandlers: previousHandlers(dir, manifest), scaffolds: new Map() };
+  return { dir, write: new Map(), remove: [...remove, MANIFEST_FILE], unchanged: [], kept: [], edited, removeDirIfEmpty: true, previousHandlers: previousHandlers(dir, manifest), scaffolds: new Map(), hashes: new Map() };
 }
 
 /** Generated files of the previous manifest that are no longer produced; removed only if untouched since. */

@@ -165,8 +165,11 @@ export interface CleanRun {
   readonly globs: readonly Omit<IncludeGlob, 'matches'>[];
   /** Files and folders embedded into the output (CheckResult.inputPaths), absolute. */
   readonly embedded: readonly string[];
-  /** Every output file (absolute), as this run left it on disk. */
-  readonly outputs: readonly { readonly path: string; readonly kind: 'generated' | 'scaffold' }[];
+  /**
+   * Every output file (absolute), as this run left it on disk; a generated file's sha256 when the run
+   * knows it (the manifest's), else the file is read back.
+   */
+  readonly outputs: readonly { readonly path: string; readonly kind: 'generated' | 'scaffold'; readonly sha256?: string }[];
   readonly files: readonly string[];
   readonly diagnostics: readonly Diagnostic[];
 }
@@ -195,10 +198,14 @@ function writeRecord(key: RunKey, run: CleanRun): void {
     diagnostics: run.diagnostics,
   };
   const outputs: Record<string, string | null> = {};
-  for (const { path: file, kind } of run.outputs) {
-    const text = kind === 'scaffold' ? null : readIfAny(file);
-    if (text === undefined) return; // gone already: nothing worth recording
-    outputs[file] = text === null ? null : sha256(text);
+  for (const { path: file, kind, sha256: known } of run.outputs) {
+    if (kind === 'scaffold') {
+      outputs[file] = null;
+      continue;
+    }
+    const hash = known ?? hashOf(readIfAny(file));
+    if (hash === undefined) return; // gone already: nothing worth recording
+    outputs[file] = hash;
   }
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
@@ -244,6 +251,10 @@ export function pathDigest(path: string): string {
   };
   visit(path, '.');
   return hash.digest('hex');
+}
+
+function hashOf(text: string | undefined): string | undefined {
+  return text === undefined ? undefined : sha256(text);
 }
 
 function readIfAny(path: string): string | undefined {
