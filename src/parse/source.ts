@@ -2,6 +2,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, ty
 import { defaultSeverity, formatPath, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { splitLongSequences } from './long-sequences.js';
+import { withPlainEnv } from './plain-env.js';
 import { NOT_PLAIN, plainValue } from './plain-value.js';
 
 export type PathSegment = string | number;
@@ -108,7 +109,7 @@ const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true, res
 
 function parseWhole(text: string): { doc: Document.Parsed; lines: LineCounter } {
   const lines = new LineCounter();
-  return { doc: parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines }), lines };
+  return { doc: withPlainEnv(() => parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines })), lines };
 }
 
 /** From this size on a spec is first read in pieces (the gain shows from about 100 KB). */
@@ -120,6 +121,10 @@ export const PIECEWISE_MIN_CHARS = 128 * 1024;
  * whole document, which reports whatever it is with its position. (Exported for its tests.)
  */
 export function piecewiseValue(text: string): unknown {
+  return withPlainEnv(() => valueOfPieces(text));
+}
+
+function valueOfPieces(text: string): unknown {
   const split = splitLongSequences(text);
   if (split === undefined) return undefined;
   const read = (piece: string): unknown => {
