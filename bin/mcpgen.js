@@ -1,31 +1,28 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is compiled to dist/ by `npm run build` (run by `npm ci` through `prepare`).
-// CommonJS (bin/package.json), so that `check`, which runs from one CommonJS bundle, never starts Node's ES
-// module loader; the other commands import the ES modules in dist/.
+// Thin launcher: the CLI is compiled to dist/ by `npm run build` (run by `npm ci` through `prepare`) and
+// bundled into two CommonJS files (scripts/bundle-cli.mjs): `check` runs from the smaller one, the other
+// commands from the one with everything. CommonJS (bin/package.json), so that no command starts Node's ES
+// module loader for the CLI itself.
 'use strict';
 const { existsSync, statSync } = require('node:fs');
 const { join } = require('node:path');
-const { pathToFileURL } = require('node:url');
 const v8 = require('node:v8');
 // Node ≥ 22.1 can keep compiled bytecode of the CLI and its dependencies (ts-morph's TypeScript above all)
 // between runs; older Node has no such function and compiles every time.
 require('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
-const cli = join(__dirname, '../dist/cli/main.js');
-// `check` runs from one bundled file (scripts/bundle-check.mjs): loading ~100 small modules cost more than the check.
-const bundle = join(__dirname, '../dist/cli/check-bundle.cjs');
-const useBundle = args[0] === 'check' && existsSync(bundle);
-if (!useBundle && !existsSync(cli)) {
+// One bundled file (scripts/bundle-cli.mjs): loading ~100 small modules cost more than checking a small spec.
+const bundle = join(__dirname, args[0] === 'check' ? '../dist/cli/check-bundle.cjs' : '../dist/cli/cli-bundle.cjs');
+if (!existsSync(bundle)) {
   process.stderr.write('mcpgen: dist/ is missing; run `npm run build` first\n');
   process.exit(2);
 }
 // A `check` of small specs is over before code optimized by TurboFan pays back compiling it (a quarter of
 // the CPU time of a 10-tool check went to those compiles); large specs run long enough to gain from it.
 if (args[0] === 'check' && specBytes(args.slice(1)) < 256 * 1024) v8.setFlagsFromString('--no-opt');
-const loaded = useBundle ? Promise.resolve(require(bundle)) : import(pathToFileURL(cli).href);
-loaded
-  .then(({ main }) => main(args))
+require(bundle)
+  .main(args)
   .then((code) => {
     process.exitCode = code;
   });

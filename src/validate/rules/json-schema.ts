@@ -48,7 +48,7 @@ const precompiledMeta = metaSchema2020 as unknown as ValidateFunction;
  * ajv (with its compiler) is loaded on first use: schemas in the plain subset (plain-schema.ts) never need
  * it. Node that cannot require() an ES module (before 20.19 / 22.12) must load it ahead: loadAjvAhead.
  */
-// A name, not a literal: the `check` bundle (scripts/bundle-check.mjs) leaves this module to run time.
+// A name, not a literal: the CLI bundles (scripts/bundle-cli.mjs) leave this module to run time.
 const SHARED = '@mcpgen/runtime/shared';
 type Shared = typeof import('@mcpgen/runtime/shared');
 let shared: Shared | undefined;
