@@ -1,5 +1,6 @@
 import type { FileSink } from './file-builder.js';
-// The constants alone: @mcpgen/runtime/shared would also load ajv into the generator.
+// The constants alone: @mcpgen/runtime/shared would also load ajv (the generator imports the runtime's
+// ajv-free modules by their own subpaths).
 import { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from '@mcpgen/runtime/shared/mcp-apps';
 import type { AppModel, AuthModel, ServerModel, ToolModel } from '../model/ir.js';
 

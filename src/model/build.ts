@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
 import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
-import { parseUriTemplate } from '@mcpgen/runtime/shared';
+import { parseUriTemplate } from '@mcpgen/runtime/shared/uri-template';
 import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/task-defaults.js';
 import type { JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
 import type { SkillFile } from '../validate/skills.js';

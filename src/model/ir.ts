@@ -1,6 +1,6 @@
 // The intermediate representation every emitter reads. Read-only, tagged, sorted where order is free,
 // and carrying a `label` for messages. Built only from a spec that validated without errors.
-import type { TemplateVariable } from '@mcpgen/runtime/shared';
+import type { TemplateVariable } from '@mcpgen/runtime/shared/uri-template';
 import type { JsonObjectSchema, JsonSchema, RawIcon, RawUiCsp, UiPermission, UiVisibility } from '../validate/spec-types.js';
 
 export interface CacheHintModel {

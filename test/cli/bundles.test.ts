@@ -3,7 +3,7 @@
 // exactly what the CLI does in-process: `check` on every invalid fixture (ajv's strict compile and value
 // checks included: the bundles load ajv at run time) and the example specs, `generate` byte for byte.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, ROOT, tempDir } from '../helpers.js';
@@ -51,6 +51,50 @@ describe('check from the bundle', () => {
       const expected = await cli(['check', '--no-color', file]);
       expect(bin(['check', '--no-color', file]), file).toEqual(expected);
     }
+  });
+});
+
+describe('what check loads', () => {
+  /** The CommonJS modules a `check` run loaded (test/support/loaded-modules.mjs). */
+  function modulesOf(file: string): string[] {
+    const dir = tempDir('mcpgen-check-modules-');
+    const list = join(dir, 'modules.txt');
+    const r = spawnSync(process.execPath, ['--import', join(ROOT, 'test/support/loaded-modules.mjs'), join(ROOT, 'bin/mcpgen.js'), 'check', file], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, MCPGEN_LOADED_MODULES_FILE: list },
+    });
+    expect(r.status, r.stderr).not.toBeNull();
+    return readFileSync(list, 'utf8').split('\n');
+  }
+
+  it('leaves ajv’s compiler unloaded for plain schemas, and loads it for one only ajv can judge', () => {
+    const dir = tempDir('mcpgen-plain-');
+    const spec = join(dir, 'plain.yaml');
+    writeFileSync(
+      spec,
+      [
+        'mcpgen: 1',
+        'server: { name: plain, version: 1.0.0 }',
+        '$defs:',
+        '  Window: { type: object, properties: { from: { type: string, format: date-time } } }',
+        'tools:',
+        '  - name: find',
+        '    description: Finds.',
+        '    input:',
+        '      type: object',
+        '      properties:',
+        '        q: { type: string, minLength: 1 }',
+        '        mode: { type: string, enum: [fast, safe] }',
+        '        window: { $ref: "#/$defs/Window" }',
+        '      required: [q]',
+        '',
+      ].join('\n'),
+    );
+    const compiler = (modules: string[]) => modules.some((m) => m.endsWith('/ajv/dist/core.js'));
+    // Helpers the precompiled spec-format validator calls are fine; the compiler (ajv/dist/core.js) is not.
+    expect(compiler(modulesOf(spec))).toBe(false);
+    expect(compiler(modulesOf('test/fixtures/invalid/MCPG022-default.yaml'))).toBe(true);
   });
 });
 

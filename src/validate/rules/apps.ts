@@ -1,5 +1,5 @@
 // MCP Apps (io.modelcontextprotocol/ui): the `apps:` views and the tools that point at them.
-import { absoluteUriProblem } from '@mcpgen/runtime/shared';
+import { absoluteUriProblem } from '@mcpgen/runtime/shared/uri-template';
 import { didYouMean } from '../../common/suggest.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { MAX_APP_HTML_BYTES } from '../../load/app-files.js';

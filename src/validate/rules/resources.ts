@@ -1,4 +1,4 @@
-import { absoluteUriProblem, parseUriTemplate } from '@mcpgen/runtime/shared';
+import { absoluteUriProblem, parseUriTemplate } from '@mcpgen/runtime/shared/uri-template';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { report } from '../report.js';
 import type { SpecView } from '../view.js';

@@ -1,4 +1,4 @@
-import { absoluteUriProblem } from '@mcpgen/runtime/shared';
+import { absoluteUriProblem } from '@mcpgen/runtime/shared/uri-template';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { report } from '../report.js';
 import type { RawIcon } from '../spec-types.js';
