@@ -28,3 +28,13 @@ export async function cli(argv: string[], cwd = ROOT) {
   const code = await main(argv, { cwd, stdout: (s) => void (stdout += s), stderr: (s) => void (stderr += s), color: false });
   return { code, stdout, stderr };
 }
+
+/** Equal as values and in key order and prototypes, all the way down (YAML values against yaml's toJS). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
+  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const ka = Reflect.ownKeys(a);
+  const kb = Reflect.ownKeys(b);
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
+  return ka.every((k) => sameValue((a as Record<PropertyKey, unknown>)[k], (b as Record<PropertyKey, unknown>)[k]));
+}

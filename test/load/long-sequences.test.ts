@@ -8,19 +8,10 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { splitLongSequences } from '../../src/parse/long-sequences.js';
 import { parseSource, piecewiseValue, PIECEWISE_MIN_CHARS } from '../../src/parse/source.js';
-import { ROOT } from '../helpers.js';
+import { ROOT, sameValue as same } from '../helpers.js';
 
 const OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true, resolveKnownTags: false } as const;
 
-/** Equal as values and in key order and prototypes, all the way down. */
-function same(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
-  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
-  const ka = Reflect.ownKeys(a);
-  const kb = Reflect.ownKeys(b);
-  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
-  return ka.every((k) => same((a as Record<PropertyKey, unknown>)[k], (b as Record<PropertyKey, unknown>)[k]));
-}
 
 /** The property: a piecewise value only where the whole document is clean, and then the same value. */
 function check(text: string): 'pieces' | 'whole' {

@@ -6,19 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { LineCounter, parseDocument } from 'yaml';
 import { NOT_PLAIN, plainValue } from '../../src/parse/plain-value.js';
 import { parseSource } from '../../src/parse/source.js';
-import { ROOT } from '../helpers.js';
+import { ROOT, sameValue as same } from '../helpers.js';
 
 const parse = (text: string) => parseDocument(text, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: true, strict: true, resolveKnownTags: false });
 
-/** Equal as values and in key order and prototypes, all the way down. */
-function same(a: unknown, b: unknown): boolean {
-  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
-  if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
-  const ka = Reflect.ownKeys(a);
-  const kb = Reflect.ownKeys(b);
-  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return false;
-  return ka.every((k) => same((a as Record<PropertyKey, unknown>)[k], (b as Record<PropertyKey, unknown>)[k]));
-}
 
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
