@@ -20,11 +20,21 @@ if (!existsSync(bundle)) {
 }
 // A `check` of small specs is over before code optimized by TurboFan pays back compiling it (a quarter of
 // the CPU time of a 10-tool check went to those compiles); large specs run long enough to gain from it.
-if (args[0] === 'check' && specBytes(args.slice(1)) < 256 * 1024) v8.setFlagsFromString('--no-opt');
-require(bundle)
+const noOpt = args[0] === 'check' && specBytes(args.slice(1)) < 256 * 1024;
+if (noOpt) v8.setFlagsFromString('--no-opt');
+// On Node without a compile cache of its own, the bundle comes through V8's code cache, written after the
+// command ran (dist/cli/code-cache.cjs); anything amiss there, and it is required as usual.
+let cli;
+try {
+  cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '');
+} catch {
+  cli = undefined;
+}
+(cli?.exports ?? require(bundle))
   .main(args)
   .then((code) => {
     process.exitCode = code;
+    cli?.save();
   });
 
 /** Total size of the spec files named on the command line; Infinity when not known (none named, globs, config). */

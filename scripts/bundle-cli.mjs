@@ -8,12 +8,15 @@
 // - dist/cli/cli-bundle.cjs: every command. ts-morph (with TypeScript) and handlebars stay packages of their
 //   own, loaded on first use: a current `generate` loads neither, and tests can see that it does not.
 // In both, ajv, loaded on first use by validate/rules/json-schema.ts, stays a package of its own.
+// - dist/cli/code-cache.cjs: what bin/mcpgen.js loads the other two through on Node 20 (V8's code cache,
+//   src/cli/code-cache-entry.ts).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const CHECK_BUNDLE = 'dist/cli/check-bundle.cjs';
 export const CLI_BUNDLE = 'dist/cli/cli-bundle.cjs';
+export const CODE_CACHE = 'dist/cli/code-cache.cjs';
 
 /** Commands other than `check`: main.ts imports them only when they run; bin/mcpgen.js never sends them to the check bundle. */
 const otherCommands = {
@@ -43,5 +46,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     // Paths into ajv's runtime (precompiled validators) and the lazily required ajv are resolved at run time.
     build({ ...common, outfile: CHECK_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats'], plugins: [otherCommands] }),
     build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', 'handlebars'] }),
+    build({ ...common, entryPoints: ['src/cli/code-cache-entry.ts'], outfile: CODE_CACHE }),
   ]);
 }

@@ -1,0 +1,75 @@
+// V8 code caches on Node without module.enableCompileCache (src/common/code-cache.ts), as the real CLI
+// runs them: the CLI bundles (bin/mcpgen.js, saved after the command ran), ts-morph and its TypeScript
+// (src/emit/typescript-code-cache.ts). The first run writes each cache, the next one reads it and leaves
+// it alone, a damaged cache is refused by V8 and rewritten, `check` with --no-opt keeps a cache of its
+// own, and the output is the same bytes every time.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { nodeHasCompileCache } from '../../src/common/code-cache.js';
+import { ROOT, tempDir } from '../helpers.js';
+
+function mcpgen(cacheDir: string, args: string[]) {
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, MCPGEN_CACHE_DIR: cacheDir } });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stderr;
+}
+
+function generateFresh(cacheDir: string): string {
+  const out = tempDir('mcpgen-ts-cache-out-');
+  mcpgen(cacheDir, ['generate', join(ROOT, 'specs/weather.yaml'), '--out', out]);
+  const dir = join(out, readdirSync(out)[0]!);
+  return readdirSync(dir).sort().map((f) => `${f}\n${readFileSync(join(dir, f), 'utf8')}`).join('\n');
+}
+
+const cacheFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.v8cache')).sort();
+/** A cache file's name without Node's version, the file's size and mtime. */
+const kind = (name: string) => name.replace(new RegExp(`-${process.version.replaceAll('.', '\\.')}-${process.arch}`), '').replace(/-\d+-\d+\.v8cache$/, '');
+
+describe.skipIf(nodeHasCompileCache())('V8 code caches (Node without a compile cache of its own)', { timeout: 120_000 }, () => {
+  it('are written by the first run, read by the next, rewritten when damaged; the output never changes', () => {
+    const cacheDir = tempDir('mcpgen-ts-cache-');
+    const first = generateFresh(cacheDir);
+    const names = cacheFiles(cacheDir);
+    // The CLI bundle, ts-morph's 1 MB and its TypeScript.
+    expect(names.map(kind)).toEqual(['cli-bundle', 'ts-morph', 'typescript']);
+    const name = names.find((n) => n.startsWith('typescript-'));
+    expect(name).toMatch(new RegExp(`^typescript-${process.version.replaceAll('.', '\\.')}-${process.arch}-\\d+-\\d+\\.v8cache$`));
+    const file = join(cacheDir, name!);
+    const written = statSync(file);
+    expect(written.size).toBeGreaterThan(100_000);
+    const bundle = join(cacheDir, names.find((n) => n.startsWith('cli-bundle-'))!);
+    const bundleWritten = statSync(bundle);
+    // Saved after the run: it holds the functions the run compiled, not only the bundle's top level.
+    expect(bundleWritten.size).toBeGreaterThan(100_000);
+
+    // Accepted by V8: read, not written again.
+    expect(generateFresh(cacheDir)).toBe(first);
+    expect(statSync(file).mtimeMs).toBe(written.mtimeMs);
+    expect(statSync(bundle).mtimeMs).toBe(bundleWritten.mtimeMs);
+
+    // Damaged (another V8, a truncated copy): V8 refuses it, the code is compiled as usual, the cache is made anew.
+    writeFileSync(file, Buffer.alloc(4096, 7));
+    writeFileSync(bundle, Buffer.alloc(4096, 7));
+    expect(generateFresh(cacheDir)).toBe(first);
+    expect(statSync(file).size).toBeGreaterThan(100_000);
+    expect(statSync(bundle).size).toBeGreaterThan(100_000);
+    expect(cacheFiles(cacheDir)).toEqual(names);
+  });
+
+  it('keeps check’s bundle under its V8 flags: --no-opt for small specs, none for large ones', () => {
+    const cacheDir = tempDir('mcpgen-check-cache-');
+    const small = join(ROOT, 'specs/weather.yaml');
+    const said = mcpgen(cacheDir, ['check', small]);
+    expect(cacheFiles(cacheDir).map(kind)).toEqual(['check-bundle-no-opt']);
+    const cache = join(cacheDir, cacheFiles(cacheDir)[0]!);
+    const written = statSync(cache).mtimeMs;
+    expect(mcpgen(cacheDir, ['check', small])).toBe(said);
+    expect(statSync(cache).mtimeMs).toBe(written);
+    // A check without a spec named on the command line (the config's specs) runs with TurboFan: a cache of its own.
+    mcpgen(cacheDir, ['check']);
+    expect(cacheFiles(cacheDir).map(kind)).toEqual(['check-bundle', 'check-bundle-no-opt']);
+    expect(statSync(cache).mtimeMs).toBe(written);
+  });
+});
