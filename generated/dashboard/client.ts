@@ -3,7 +3,7 @@
 
 import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ToolCallResult, type UiResource, uiResourceOf } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
-import type { RefreshForecastInput, RefreshForecastOutput, ShowForecastInput, ShowForecastOutput } from './types.js';
+import type { RefreshForecastArguments, RefreshForecastOutput, ShowForecastArguments, ShowForecastOutput } from './types.js';
 
 /** Typed client of the dashboard MCP server. Sends the per-request _meta and, over HTTP, the Mcp-Name and Mcp-Param-* headers from the spec's definitions. */
 export class DashboardClient extends McpgenClient {
@@ -29,7 +29,7 @@ export class DashboardClient extends McpgenClient {
    *
    * Calls tool "show_forecast".
    */
-  showForecast(args: ShowForecastInput, options?: CallOptions): Promise<ToolCallResult<ShowForecastOutput>> {
+  showForecast(args: ShowForecastArguments, options?: CallOptions): Promise<ToolCallResult<ShowForecastOutput>> {
     return this.callTool("show_forecast", args, options);
   }
 
@@ -38,7 +38,7 @@ export class DashboardClient extends McpgenClient {
    *
    * Calls tool "refresh_forecast".
    */
-  refreshForecast(args: RefreshForecastInput, options?: CallOptions): Promise<ToolCallResult<RefreshForecastOutput>> {
+  refreshForecast(args: RefreshForecastArguments, options?: CallOptions): Promise<ToolCallResult<RefreshForecastOutput>> {
     return this.callTool("refresh_forecast", args, options);
   }
 

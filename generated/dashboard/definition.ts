@@ -3,6 +3,55 @@
 
 import type { ServerDefinition } from '@mcpgen/runtime/server';
 
+/** The spec's `$defs` the tools use, written once: tool schemas hold them by reference (tools/list sends each schema whole). */
+const defs = {
+  "Forecast": {
+    "type": "object",
+    "properties": {
+      "city": {
+        "type": "string"
+      },
+      "days": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "properties": {
+            "date": {
+              "type": "string"
+            },
+            "high": {
+              "type": "number"
+            },
+            "low": {
+              "type": "number"
+            },
+            "conditions": {
+              "type": "string",
+              "enum": [
+                "sunny",
+                "cloudy",
+                "rain",
+                "snow",
+                "storm"
+              ]
+            }
+          },
+          "required": [
+            "date",
+            "high",
+            "low",
+            "conditions"
+          ]
+        }
+      }
+    },
+    "required": [
+      "city",
+      "days"
+    ]
+  }
+};
+
 /** Everything the dashboard server announces, exactly as it goes on the wire. */
 export const definition: ServerDefinition = {
   "info": {
@@ -48,53 +97,10 @@ export const definition: ServerDefinition = {
           "additionalProperties": false
         },
         "outputSchema": {
+          "type": "object",
           "$ref": "#/$defs/Forecast",
           "$defs": {
-            "Forecast": {
-              "type": "object",
-              "properties": {
-                "city": {
-                  "type": "string"
-                },
-                "days": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "properties": {
-                      "date": {
-                        "type": "string"
-                      },
-                      "high": {
-                        "type": "number"
-                      },
-                      "low": {
-                        "type": "number"
-                      },
-                      "conditions": {
-                        "type": "string",
-                        "enum": [
-                          "sunny",
-                          "cloudy",
-                          "rain",
-                          "snow",
-                          "storm"
-                        ]
-                      }
-                    },
-                    "required": [
-                      "date",
-                      "high",
-                      "low",
-                      "conditions"
-                    ]
-                  }
-                }
-              },
-              "required": [
-                "city",
-                "days"
-              ]
-            }
+            "Forecast": defs.Forecast
           }
         },
         "annotations": {
@@ -130,53 +136,10 @@ export const definition: ServerDefinition = {
           "additionalProperties": false
         },
         "outputSchema": {
+          "type": "object",
           "$ref": "#/$defs/Forecast",
           "$defs": {
-            "Forecast": {
-              "type": "object",
-              "properties": {
-                "city": {
-                  "type": "string"
-                },
-                "days": {
-                  "type": "array",
-                  "items": {
-                    "type": "object",
-                    "properties": {
-                      "date": {
-                        "type": "string"
-                      },
-                      "high": {
-                        "type": "number"
-                      },
-                      "low": {
-                        "type": "number"
-                      },
-                      "conditions": {
-                        "type": "string",
-                        "enum": [
-                          "sunny",
-                          "cloudy",
-                          "rain",
-                          "snow",
-                          "storm"
-                        ]
-                      }
-                    },
-                    "required": [
-                      "date",
-                      "high",
-                      "low",
-                      "conditions"
-                    ]
-                  }
-                }
-              },
-              "required": [
-                "city",
-                "days"
-              ]
-            }
+            "Forecast": defs.Forecast
           }
         },
         "annotations": {

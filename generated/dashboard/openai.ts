@@ -4,7 +4,7 @@
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { DashboardClient } from './client.js';
-import type { RefreshForecastInput, ShowForecastInput } from './types.js';
+import type { RefreshForecastArguments, ShowForecastArguments } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
 export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
@@ -15,8 +15,8 @@ export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTool
 /** Each tool by name, called through the typed client (both dispatchers run calls through it). */
 function toolCallers(client: DashboardClient) {
   return {
-    ["show_forecast"]: (args: unknown) => client.showForecast(args as ShowForecastInput),
-    ["refresh_forecast"]: (args: unknown) => client.refreshForecast(args as RefreshForecastInput),
+    ["show_forecast"]: (args: unknown) => client.showForecast(args as ShowForecastArguments),
+    ["refresh_forecast"]: (args: unknown) => client.refreshForecast(args as RefreshForecastArguments),
   };
 }
 

@@ -12,11 +12,18 @@ export type Forecast = {
   }[];
 };
 
-/** Arguments of tool "show_forecast". */
+/** Arguments of tool "show_forecast" as its handler gets them: the defaults filled in. */
 export type ShowForecastInput = {
   city: string;
   /** @default 3 */
-  days?: number;
+  days: number;
+};
+
+/** Arguments of tool "show_forecast" as a client sends them. */
+export type ShowForecastArguments = {
+  city: string;
+  /** @default 3 */
+  days?: number | undefined;
 };
 
 /** structuredContent of tool "show_forecast". */
@@ -26,6 +33,9 @@ export type ShowForecastOutput = Forecast;
 export type RefreshForecastInput = {
   city: string;
 };
+
+/** Arguments of tool "refresh_forecast" as a client sends them. */
+export type RefreshForecastArguments = RefreshForecastInput;
 
 /** structuredContent of tool "refresh_forecast". */
 export type RefreshForecastOutput = Forecast;

@@ -3,7 +3,7 @@
 
 import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient, type ReadResourceResult, type ToolCallResult, type ToolStart } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
-import type { ConfirmDeleteInput, FailingJobInput, GreetInput, JsonSchema202012ToolInput, MultiInputInput, ProtocolErrorJobInput, SlowComputeInput, TemplateVariables, TestAudioContentInput, TestEmbeddedResourceInput, TestErrorHandlingInput, TestHeaderParamInput, TestImageContentInput, TestInputRequiredResultCapabilitiesInput, TestInputRequiredResultElicitationInput, TestInputRequiredResultListRootsInput, TestInputRequiredResultMultiRoundInput, TestInputRequiredResultMultipleInputsInput, TestInputRequiredResultPromptPromptArgs, TestInputRequiredResultRequestStateInput, TestInputRequiredResultSamplingInput, TestInputRequiredResultTamperedStateInput, TestLoggingToolInput, TestMissingCapabilityInput, TestMultipleContentTypesInput, TestPromptWithArgumentsPromptArgs, TestPromptWithEmbeddedResourcePromptArgs, TestPromptWithImagePromptArgs, TestSimplePromptPromptArgs, TestSimpleTextInput, TestStreamingElicitationInput, TestToolWithProgressInput, TestToolWithTaskInput, TestTriggerPromptChangeInput, TestTriggerToolChangeInput } from './types.js';
+import type { ConfirmDeleteArguments, FailingJobArguments, GreetArguments, JsonSchema202012ToolArguments, MultiInputArguments, ProtocolErrorJobArguments, SlowComputeArguments, TemplateVariables, TestAudioContentArguments, TestEmbeddedResourceArguments, TestErrorHandlingArguments, TestHeaderParamArguments, TestImageContentArguments, TestInputRequiredResultCapabilitiesArguments, TestInputRequiredResultElicitationArguments, TestInputRequiredResultListRootsArguments, TestInputRequiredResultMultiRoundArguments, TestInputRequiredResultMultipleInputsArguments, TestInputRequiredResultPromptPromptArgs, TestInputRequiredResultRequestStateArguments, TestInputRequiredResultSamplingArguments, TestInputRequiredResultTamperedStateArguments, TestLoggingToolArguments, TestMissingCapabilityArguments, TestMultipleContentTypesArguments, TestPromptWithArgumentsPromptArgs, TestPromptWithEmbeddedResourcePromptArgs, TestPromptWithImagePromptArgs, TestSimplePromptPromptArgs, TestSimpleTextArguments, TestStreamingElicitationArguments, TestToolWithProgressArguments, TestToolWithTaskArguments, TestTriggerPromptChangeArguments, TestTriggerToolChangeArguments } from './types.js';
 
 /** Typed client of the everything MCP server. Sends the per-request _meta and, over HTTP, the Mcp-Name and Mcp-Param-* headers from the spec's definitions. */
 export class EverythingClient extends McpgenClient {
@@ -23,7 +23,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_simple_text".
    */
-  testSimpleText(args?: TestSimpleTextInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testSimpleText(args?: TestSimpleTextArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_simple_text", args, options);
   }
 
@@ -32,7 +32,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_image_content".
    */
-  testImageContent(args?: TestImageContentInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testImageContent(args?: TestImageContentArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_image_content", args, options);
   }
 
@@ -41,7 +41,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_audio_content".
    */
-  testAudioContent(args?: TestAudioContentInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testAudioContent(args?: TestAudioContentArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_audio_content", args, options);
   }
 
@@ -50,7 +50,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_embedded_resource".
    */
-  testEmbeddedResource(args?: TestEmbeddedResourceInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testEmbeddedResource(args?: TestEmbeddedResourceArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_embedded_resource", args, options);
   }
 
@@ -59,7 +59,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_multiple_content_types".
    */
-  testMultipleContentTypes(args?: TestMultipleContentTypesInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testMultipleContentTypes(args?: TestMultipleContentTypesArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_multiple_content_types", args, options);
   }
 
@@ -68,7 +68,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_tool_with_progress".
    */
-  testToolWithProgress(args?: TestToolWithProgressInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testToolWithProgress(args?: TestToolWithProgressArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_tool_with_progress", args, options);
   }
 
@@ -77,7 +77,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_error_handling".
    */
-  testErrorHandling(args?: TestErrorHandlingInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testErrorHandling(args?: TestErrorHandlingArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_error_handling", args, options);
   }
 
@@ -86,7 +86,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_missing_capability".
    */
-  testMissingCapability(args?: TestMissingCapabilityInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testMissingCapability(args?: TestMissingCapabilityArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_missing_capability", args, options);
   }
 
@@ -95,7 +95,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_elicitation".
    */
-  testInputRequiredResultElicitation(args?: TestInputRequiredResultElicitationInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultElicitation(args?: TestInputRequiredResultElicitationArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_elicitation", args, options);
   }
 
@@ -104,7 +104,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_sampling".
    */
-  testInputRequiredResultSampling(args?: TestInputRequiredResultSamplingInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultSampling(args?: TestInputRequiredResultSamplingArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_sampling", args, options);
   }
 
@@ -113,7 +113,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_list_roots".
    */
-  testInputRequiredResultListRoots(args?: TestInputRequiredResultListRootsInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultListRoots(args?: TestInputRequiredResultListRootsArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_list_roots", args, options);
   }
 
@@ -122,7 +122,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_request_state".
    */
-  testInputRequiredResultRequestState(args?: TestInputRequiredResultRequestStateInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultRequestState(args?: TestInputRequiredResultRequestStateArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_request_state", args, options);
   }
 
@@ -131,7 +131,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_multiple_inputs".
    */
-  testInputRequiredResultMultipleInputs(args?: TestInputRequiredResultMultipleInputsInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultMultipleInputs(args?: TestInputRequiredResultMultipleInputsArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_multiple_inputs", args, options);
   }
 
@@ -140,7 +140,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_multi_round".
    */
-  testInputRequiredResultMultiRound(args?: TestInputRequiredResultMultiRoundInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultMultiRound(args?: TestInputRequiredResultMultiRoundArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_multi_round", args, options);
   }
 
@@ -149,7 +149,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_tampered_state".
    */
-  testInputRequiredResultTamperedState(args?: TestInputRequiredResultTamperedStateInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultTamperedState(args?: TestInputRequiredResultTamperedStateArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_tampered_state", args, options);
   }
 
@@ -158,7 +158,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_input_required_result_capabilities".
    */
-  testInputRequiredResultCapabilities(args?: TestInputRequiredResultCapabilitiesInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testInputRequiredResultCapabilities(args?: TestInputRequiredResultCapabilitiesArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_input_required_result_capabilities", args, options);
   }
 
@@ -167,7 +167,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_streaming_elicitation".
    */
-  testStreamingElicitation(args?: TestStreamingElicitationInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testStreamingElicitation(args?: TestStreamingElicitationArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_streaming_elicitation", args, options);
   }
 
@@ -176,7 +176,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_logging_tool".
    */
-  testLoggingTool(args?: TestLoggingToolInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testLoggingTool(args?: TestLoggingToolArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_logging_tool", args, options);
   }
 
@@ -185,7 +185,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_trigger_tool_change".
    */
-  testTriggerToolChange(args?: TestTriggerToolChangeInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testTriggerToolChange(args?: TestTriggerToolChangeArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_trigger_tool_change", args, options);
   }
 
@@ -194,7 +194,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_trigger_prompt_change".
    */
-  testTriggerPromptChange(args?: TestTriggerPromptChangeInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testTriggerPromptChange(args?: TestTriggerPromptChangeArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_trigger_prompt_change", args, options);
   }
 
@@ -203,7 +203,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_header_param".
    */
-  testHeaderParam(args: TestHeaderParamInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testHeaderParam(args: TestHeaderParamArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_header_param", args, options);
   }
 
@@ -212,7 +212,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "json_schema_2020_12_tool".
    */
-  jsonSchema202012Tool(args?: JsonSchema202012ToolInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  jsonSchema202012Tool(args?: JsonSchema202012ToolArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("json_schema_2020_12_tool", args, options);
   }
 
@@ -221,7 +221,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "greet".
    */
-  greet(args: GreetInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  greet(args: GreetArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("greet", args, options);
   }
 
@@ -230,7 +230,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "slow_compute".
    */
-  slowCompute(args?: SlowComputeInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  slowCompute(args?: SlowComputeArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("slow_compute", args, options);
   }
 
@@ -239,7 +239,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "failing_job".
    */
-  failingJob(args?: FailingJobInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  failingJob(args?: FailingJobArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("failing_job", args, options);
   }
 
@@ -248,7 +248,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "protocol_error_job".
    */
-  protocolErrorJob(args?: ProtocolErrorJobInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  protocolErrorJob(args?: ProtocolErrorJobArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("protocol_error_job", args, options);
   }
 
@@ -257,7 +257,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "confirm_delete".
    */
-  confirmDelete(args: ConfirmDeleteInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  confirmDelete(args: ConfirmDeleteArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("confirm_delete", args, options);
   }
 
@@ -266,7 +266,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "multi_input".
    */
-  multiInput(args?: MultiInputInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  multiInput(args?: MultiInputArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("multi_input", args, options);
   }
 
@@ -275,7 +275,7 @@ export class EverythingClient extends McpgenClient {
    *
    * Calls tool "test_tool_with_task".
    */
-  testToolWithTask(args?: TestToolWithTaskInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  testToolWithTask(args?: TestToolWithTaskArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("test_tool_with_task", args, options);
   }
 
@@ -370,7 +370,7 @@ export class EverythingClient extends McpgenClient {
   }
 
   /** Starts a tool that may run as a task ("slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input", "test_tool_with_task") and returns its handle (`task`: status(), respond(), cancel(), result()) or, when the server answered without a task, the `result`. */
-  startTask<K extends "slow_compute" | "failing_job" | "protocol_error_job" | "confirm_delete" | "multi_input" | "test_tool_with_task">(name: K, args: { "slow_compute": SlowComputeInput; "failing_job": FailingJobInput; "protocol_error_job": ProtocolErrorJobInput; "confirm_delete": ConfirmDeleteInput; "multi_input": MultiInputInput; "test_tool_with_task": TestToolWithTaskInput }[K], options?: CallOptions): Promise<ToolStart<ToolCallResult<{ "slow_compute": unknown; "failing_job": unknown; "protocol_error_job": unknown; "confirm_delete": unknown; "multi_input": unknown; "test_tool_with_task": unknown }[K]>>> {
+  startTask<K extends "slow_compute" | "failing_job" | "protocol_error_job" | "confirm_delete" | "multi_input" | "test_tool_with_task">(name: K, args: { "slow_compute": SlowComputeArguments; "failing_job": FailingJobArguments; "protocol_error_job": ProtocolErrorJobArguments; "confirm_delete": ConfirmDeleteArguments; "multi_input": MultiInputArguments; "test_tool_with_task": TestToolWithTaskArguments }[K], options?: CallOptions): Promise<ToolStart<ToolCallResult<{ "slow_compute": unknown; "failing_job": unknown; "protocol_error_job": unknown; "confirm_delete": unknown; "multi_input": unknown; "test_tool_with_task": unknown }[K]>>> {
     return this.startTool(name, args, options);
   }
 }

@@ -4,67 +4,133 @@
 /** Arguments of tool "test_simple_text". */
 export type TestSimpleTextInput = { [key: string]: never };
 
+/** Arguments of tool "test_simple_text" as a client sends them. */
+export type TestSimpleTextArguments = TestSimpleTextInput;
+
 /** Arguments of tool "test_image_content". */
 export type TestImageContentInput = { [key: string]: never };
+
+/** Arguments of tool "test_image_content" as a client sends them. */
+export type TestImageContentArguments = TestImageContentInput;
 
 /** Arguments of tool "test_audio_content". */
 export type TestAudioContentInput = { [key: string]: never };
 
+/** Arguments of tool "test_audio_content" as a client sends them. */
+export type TestAudioContentArguments = TestAudioContentInput;
+
 /** Arguments of tool "test_embedded_resource". */
 export type TestEmbeddedResourceInput = { [key: string]: never };
+
+/** Arguments of tool "test_embedded_resource" as a client sends them. */
+export type TestEmbeddedResourceArguments = TestEmbeddedResourceInput;
 
 /** Arguments of tool "test_multiple_content_types". */
 export type TestMultipleContentTypesInput = { [key: string]: never };
 
+/** Arguments of tool "test_multiple_content_types" as a client sends them. */
+export type TestMultipleContentTypesArguments = TestMultipleContentTypesInput;
+
 /** Arguments of tool "test_tool_with_progress". */
 export type TestToolWithProgressInput = { [key: string]: never };
+
+/** Arguments of tool "test_tool_with_progress" as a client sends them. */
+export type TestToolWithProgressArguments = TestToolWithProgressInput;
 
 /** Arguments of tool "test_error_handling". */
 export type TestErrorHandlingInput = { [key: string]: never };
 
+/** Arguments of tool "test_error_handling" as a client sends them. */
+export type TestErrorHandlingArguments = TestErrorHandlingInput;
+
 /** Arguments of tool "test_missing_capability". */
 export type TestMissingCapabilityInput = { [key: string]: never };
+
+/** Arguments of tool "test_missing_capability" as a client sends them. */
+export type TestMissingCapabilityArguments = TestMissingCapabilityInput;
 
 /** Arguments of tool "test_input_required_result_elicitation". */
 export type TestInputRequiredResultElicitationInput = { [key: string]: never };
 
+/** Arguments of tool "test_input_required_result_elicitation" as a client sends them. */
+export type TestInputRequiredResultElicitationArguments = TestInputRequiredResultElicitationInput;
+
 /** Arguments of tool "test_input_required_result_sampling". */
 export type TestInputRequiredResultSamplingInput = { [key: string]: never };
+
+/** Arguments of tool "test_input_required_result_sampling" as a client sends them. */
+export type TestInputRequiredResultSamplingArguments = TestInputRequiredResultSamplingInput;
 
 /** Arguments of tool "test_input_required_result_list_roots". */
 export type TestInputRequiredResultListRootsInput = { [key: string]: never };
 
+/** Arguments of tool "test_input_required_result_list_roots" as a client sends them. */
+export type TestInputRequiredResultListRootsArguments = TestInputRequiredResultListRootsInput;
+
 /** Arguments of tool "test_input_required_result_request_state". */
 export type TestInputRequiredResultRequestStateInput = { [key: string]: never };
+
+/** Arguments of tool "test_input_required_result_request_state" as a client sends them. */
+export type TestInputRequiredResultRequestStateArguments = TestInputRequiredResultRequestStateInput;
 
 /** Arguments of tool "test_input_required_result_multiple_inputs". */
 export type TestInputRequiredResultMultipleInputsInput = { [key: string]: never };
 
+/** Arguments of tool "test_input_required_result_multiple_inputs" as a client sends them. */
+export type TestInputRequiredResultMultipleInputsArguments = TestInputRequiredResultMultipleInputsInput;
+
 /** Arguments of tool "test_input_required_result_multi_round". */
 export type TestInputRequiredResultMultiRoundInput = { [key: string]: never };
+
+/** Arguments of tool "test_input_required_result_multi_round" as a client sends them. */
+export type TestInputRequiredResultMultiRoundArguments = TestInputRequiredResultMultiRoundInput;
 
 /** Arguments of tool "test_input_required_result_tampered_state". */
 export type TestInputRequiredResultTamperedStateInput = { [key: string]: never };
 
+/** Arguments of tool "test_input_required_result_tampered_state" as a client sends them. */
+export type TestInputRequiredResultTamperedStateArguments = TestInputRequiredResultTamperedStateInput;
+
 /** Arguments of tool "test_input_required_result_capabilities". */
 export type TestInputRequiredResultCapabilitiesInput = { [key: string]: never };
+
+/** Arguments of tool "test_input_required_result_capabilities" as a client sends them. */
+export type TestInputRequiredResultCapabilitiesArguments = TestInputRequiredResultCapabilitiesInput;
 
 /** Arguments of tool "test_streaming_elicitation". */
 export type TestStreamingElicitationInput = { [key: string]: never };
 
+/** Arguments of tool "test_streaming_elicitation" as a client sends them. */
+export type TestStreamingElicitationArguments = TestStreamingElicitationInput;
+
 /** Arguments of tool "test_logging_tool". */
 export type TestLoggingToolInput = { [key: string]: never };
+
+/** Arguments of tool "test_logging_tool" as a client sends them. */
+export type TestLoggingToolArguments = TestLoggingToolInput;
 
 /** Arguments of tool "test_trigger_tool_change". */
 export type TestTriggerToolChangeInput = { [key: string]: never };
 
+/** Arguments of tool "test_trigger_tool_change" as a client sends them. */
+export type TestTriggerToolChangeArguments = TestTriggerToolChangeInput;
+
 /** Arguments of tool "test_trigger_prompt_change". */
 export type TestTriggerPromptChangeInput = { [key: string]: never };
+
+/** Arguments of tool "test_trigger_prompt_change" as a client sends them. */
+export type TestTriggerPromptChangeArguments = TestTriggerPromptChangeInput;
 
 /** Arguments of tool "test_header_param". */
 export type TestHeaderParamInput = {
   region: string;
   note?: string;
+};
+
+/** Arguments of tool "test_header_param" as a client sends them. */
+export type TestHeaderParamArguments = {
+  region: string;
+  note?: string | undefined;
 };
 
 /** Arguments of tool "json_schema_2020_12_tool". */
@@ -79,10 +145,25 @@ export type JsonSchema202012ToolInput = {
   email?: string;
 };
 
+/** Arguments of tool "json_schema_2020_12_tool" as a client sends them. */
+export type JsonSchema202012ToolArguments = {
+  name?: string | undefined;
+  address?: {
+    street?: string | undefined;
+    city?: string | undefined;
+  } | undefined;
+  contactMethod?: "phone" | "email" | undefined;
+  phone?: string | undefined;
+  email?: string | undefined;
+};
+
 /** Arguments of tool "greet". */
 export type GreetInput = {
   name: string;
 };
+
+/** Arguments of tool "greet" as a client sends them. */
+export type GreetArguments = GreetInput;
 
 /** Arguments of tool "slow_compute". */
 export type SlowComputeInput = {
@@ -90,16 +171,31 @@ export type SlowComputeInput = {
   label?: string;
 };
 
+/** Arguments of tool "slow_compute" as a client sends them. */
+export type SlowComputeArguments = {
+  seconds?: number | undefined;
+  label?: string | undefined;
+};
+
 /** Arguments of tool "failing_job". */
 export type FailingJobInput = { [key: string]: never };
 
+/** Arguments of tool "failing_job" as a client sends them. */
+export type FailingJobArguments = FailingJobInput;
+
 /** Arguments of tool "protocol_error_job". */
 export type ProtocolErrorJobInput = { [key: string]: never };
+
+/** Arguments of tool "protocol_error_job" as a client sends them. */
+export type ProtocolErrorJobArguments = ProtocolErrorJobInput;
 
 /** Arguments of tool "confirm_delete". */
 export type ConfirmDeleteInput = {
   filename: string;
 };
+
+/** Arguments of tool "confirm_delete" as a client sends them. */
+export type ConfirmDeleteArguments = ConfirmDeleteInput;
 
 /** Accepted answer to elicitation "confirm" of tool "confirm_delete". */
 export type ConfirmDeleteConfirmContent = {
@@ -108,6 +204,9 @@ export type ConfirmDeleteConfirmContent = {
 
 /** Arguments of tool "multi_input". */
 export type MultiInputInput = { [key: string]: never };
+
+/** Arguments of tool "multi_input" as a client sends them. */
+export type MultiInputArguments = MultiInputInput;
 
 /** Accepted answer to elicitation "name" of tool "multi_input". */
 export type MultiInputNameContent = {
@@ -121,6 +220,9 @@ export type MultiInputConfirmContent = {
 
 /** Arguments of tool "test_tool_with_task". */
 export type TestToolWithTaskInput = { [key: string]: never };
+
+/** Arguments of tool "test_tool_with_task" as a client sends them. */
+export type TestToolWithTaskArguments = TestToolWithTaskInput;
 
 /** Accepted answer to elicitation "user_name" of tool "test_tool_with_task". */
 export type TestToolWithTaskUserNameContent = {

@@ -3,7 +3,7 @@
 
 import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ReadResourceResult, type ToolCallResult } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
-import type { GitLogVariables, ProjectFileVariables, SearchFilesInput, SearchFilesOutput } from './types.js';
+import type { GitLogVariables, ProjectFileVariables, SearchFilesArguments, SearchFilesOutput } from './types.js';
 
 /** Typed client of the files MCP server. Sends the per-request _meta and, over HTTP, the Mcp-Name and Mcp-Param-* headers from the spec's definitions. */
 export class FilesClient extends McpgenClient {
@@ -23,7 +23,7 @@ export class FilesClient extends McpgenClient {
    *
    * Calls tool "search_files".
    */
-  searchFiles(args: SearchFilesInput, options?: CallOptions): Promise<ToolCallResult<SearchFilesOutput>> {
+  searchFiles(args: SearchFilesArguments, options?: CallOptions): Promise<ToolCallResult<SearchFilesOutput>> {
     return this.callTool("search_files", args, options);
   }
 

@@ -3,6 +3,26 @@
 
 import type { ServerDefinition } from '@mcpgen/runtime/server';
 
+/** The spec's `$defs` the tools use, written once: tool schemas hold them by reference (tools/list sends each schema whole). */
+const defs = {
+  "FileRef": {
+    "type": "object",
+    "properties": {
+      "uri": {
+        "type": "string",
+        "format": "uri"
+      },
+      "size": {
+        "type": "integer",
+        "minimum": 0
+      }
+    },
+    "required": [
+      "uri"
+    ]
+  }
+};
+
 /** Everything the files server announces, exactly as it goes on the wire. */
 export const definition: ServerDefinition = {
   "info": {
@@ -60,22 +80,7 @@ export const definition: ServerDefinition = {
             "matches"
           ],
           "$defs": {
-            "FileRef": {
-              "type": "object",
-              "properties": {
-                "uri": {
-                  "type": "string",
-                  "format": "uri"
-                },
-                "size": {
-                  "type": "integer",
-                  "minimum": 0
-                }
-              },
-              "required": [
-                "uri"
-              ]
-            }
+            "FileRef": defs.FileRef
           }
         },
         "annotations": {

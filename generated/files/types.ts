@@ -7,11 +7,18 @@ export type FileRef = {
   size?: number;
 };
 
-/** Arguments of tool "search_files". */
+/** Arguments of tool "search_files" as its handler gets them: the defaults filled in. */
 export type SearchFilesInput = {
   text: string;
   /** @default 20 */
-  limit?: number;
+  limit: number;
+};
+
+/** Arguments of tool "search_files" as a client sends them. */
+export type SearchFilesArguments = {
+  text: string;
+  /** @default 20 */
+  limit?: number | undefined;
 };
 
 /** structuredContent of tool "search_files". */

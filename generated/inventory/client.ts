@@ -3,7 +3,7 @@
 
 import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ReadResourceResult, type ToolCallResult } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
-import type { DiscontinueInput, DiscontinueOutput, ItemVariables, RestockInput, RestockOutput } from './types.js';
+import type { DiscontinueArguments, DiscontinueOutput, ItemVariables, RestockArguments, RestockOutput } from './types.js';
 
 /** Typed client of the inventory MCP server. Sends the per-request _meta and, over HTTP, the Mcp-Name and Mcp-Param-* headers from the spec's definitions. */
 export class InventoryClient extends McpgenClient {
@@ -23,7 +23,7 @@ export class InventoryClient extends McpgenClient {
    *
    * Calls tool "restock".
    */
-  restock(args: RestockInput, options?: CallOptions): Promise<ToolCallResult<RestockOutput>> {
+  restock(args: RestockArguments, options?: CallOptions): Promise<ToolCallResult<RestockOutput>> {
     return this.callTool("restock", args, options);
   }
 
@@ -32,7 +32,7 @@ export class InventoryClient extends McpgenClient {
    *
    * Calls tool "discontinue".
    */
-  discontinue(args: DiscontinueInput, options?: CallOptions): Promise<ToolCallResult<DiscontinueOutput>> {
+  discontinue(args: DiscontinueArguments, options?: CallOptions): Promise<ToolCallResult<DiscontinueOutput>> {
     return this.callTool("discontinue", args, options);
   }
 

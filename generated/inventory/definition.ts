@@ -3,6 +3,15 @@
 
 import type { ServerDefinition } from '@mcpgen/runtime/server';
 
+/** The spec's `$defs` the tools use, written once: tool schemas hold them by reference (tools/list sends each schema whole). */
+const defs = {
+  "Sku": {
+    "type": "string",
+    "pattern": "^[A-Z0-9-]{1,32}$",
+    "description": "Stock-keeping unit."
+  }
+};
+
 /** Everything the inventory server announces, exactly as it goes on the wire. */
 export const definition: ServerDefinition = {
   "info": {
@@ -48,11 +57,7 @@ export const definition: ServerDefinition = {
           ],
           "additionalProperties": false,
           "$defs": {
-            "Sku": {
-              "type": "string",
-              "pattern": "^[A-Z0-9-]{1,32}$",
-              "description": "Stock-keeping unit."
-            }
+            "Sku": defs.Sku
           }
         },
         "outputSchema": {
@@ -98,11 +103,7 @@ export const definition: ServerDefinition = {
           ],
           "additionalProperties": false,
           "$defs": {
-            "Sku": {
-              "type": "string",
-              "pattern": "^[A-Z0-9-]{1,32}$",
-              "description": "Stock-keeping unit."
-            }
+            "Sku": defs.Sku
           }
         },
         "outputSchema": {

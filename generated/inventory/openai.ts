@@ -4,7 +4,7 @@
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { InventoryClient } from './client.js';
-import type { DiscontinueInput, RestockInput } from './types.js';
+import type { DiscontinueArguments, RestockArguments } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
 export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
@@ -15,8 +15,8 @@ export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTool
 /** Each tool by name, called through the typed client (both dispatchers run calls through it). */
 function toolCallers(client: InventoryClient) {
   return {
-    ["restock"]: (args: unknown) => client.restock(args as RestockInput),
-    ["discontinue"]: (args: unknown) => client.discontinue(args as DiscontinueInput),
+    ["restock"]: (args: unknown) => client.restock(args as RestockArguments),
+    ["discontinue"]: (args: unknown) => client.discontinue(args as DiscontinueArguments),
   };
 }
 

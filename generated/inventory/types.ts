@@ -14,6 +14,9 @@ export type RestockInput = {
   units: number;
 };
 
+/** Arguments of tool "restock" as a client sends them. */
+export type RestockArguments = RestockInput;
+
 /** structuredContent of tool "restock". */
 export type RestockOutput = {
   sku: string;
@@ -27,6 +30,9 @@ export type RestockOutput = {
 export type DiscontinueInput = {
   sku: Sku;
 };
+
+/** Arguments of tool "discontinue" as a client sends them. */
+export type DiscontinueArguments = DiscontinueInput;
 
 /** structuredContent of tool "discontinue". */
 export type DiscontinueOutput = {

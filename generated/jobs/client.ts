@@ -3,7 +3,7 @@
 
 import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ToolCallResult, type ToolStart } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
-import type { CheckFeedInput, ImportFeedInput, PurgeInput, PurgeOutput, RenderInput, RenderOutput, SnapshotInput } from './types.js';
+import type { CheckFeedArguments, ImportFeedArguments, PurgeArguments, PurgeOutput, RenderArguments, RenderOutput, SnapshotArguments } from './types.js';
 
 /** Typed client of the jobs MCP server. Sends the per-request _meta and, over HTTP, the Mcp-Name and Mcp-Param-* headers from the spec's definitions. */
 export class JobsClient extends McpgenClient {
@@ -23,7 +23,7 @@ export class JobsClient extends McpgenClient {
    *
    * Calls tool "render".
    */
-  render(args: RenderInput, options?: CallOptions): Promise<ToolCallResult<RenderOutput>> {
+  render(args: RenderArguments, options?: CallOptions): Promise<ToolCallResult<RenderOutput>> {
     return this.callTool("render", args, options);
   }
 
@@ -32,7 +32,7 @@ export class JobsClient extends McpgenClient {
    *
    * Calls tool "snapshot".
    */
-  snapshot(args: SnapshotInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  snapshot(args: SnapshotArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("snapshot", args, options);
   }
 
@@ -41,7 +41,7 @@ export class JobsClient extends McpgenClient {
    *
    * Calls tool "import_feed".
    */
-  importFeed(args: ImportFeedInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  importFeed(args: ImportFeedArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("import_feed", args, options);
   }
 
@@ -50,7 +50,7 @@ export class JobsClient extends McpgenClient {
    *
    * Calls tool "check_feed".
    */
-  checkFeed(args: CheckFeedInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  checkFeed(args: CheckFeedArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("check_feed", args, options);
   }
 
@@ -59,12 +59,12 @@ export class JobsClient extends McpgenClient {
    *
    * Calls tool "purge".
    */
-  purge(args: PurgeInput, options?: CallOptions): Promise<ToolCallResult<PurgeOutput>> {
+  purge(args: PurgeArguments, options?: CallOptions): Promise<ToolCallResult<PurgeOutput>> {
     return this.callTool("purge", args, options);
   }
 
   /** Starts a tool that may run as a task ("render", "snapshot", "import_feed", "check_feed", "purge") and returns its handle (`task`: status(), respond(), cancel(), result()) or, when the server answered without a task, the `result`. */
-  startTask<K extends "render" | "snapshot" | "import_feed" | "check_feed" | "purge">(name: K, args: { "render": RenderInput; "snapshot": SnapshotInput; "import_feed": ImportFeedInput; "check_feed": CheckFeedInput; "purge": PurgeInput }[K], options?: CallOptions): Promise<ToolStart<ToolCallResult<{ "render": RenderOutput; "snapshot": unknown; "import_feed": unknown; "check_feed": unknown; "purge": PurgeOutput }[K]>>> {
+  startTask<K extends "render" | "snapshot" | "import_feed" | "check_feed" | "purge">(name: K, args: { "render": RenderArguments; "snapshot": SnapshotArguments; "import_feed": ImportFeedArguments; "check_feed": CheckFeedArguments; "purge": PurgeArguments }[K], options?: CallOptions): Promise<ToolStart<ToolCallResult<{ "render": RenderOutput; "snapshot": unknown; "import_feed": unknown; "check_feed": unknown; "purge": PurgeOutput }[K]>>> {
     return this.startTool(name, args, options);
   }
 }

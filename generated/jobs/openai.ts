@@ -4,7 +4,7 @@
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { JobsClient } from './client.js';
-import type { CheckFeedInput, ImportFeedInput, PurgeInput, RenderInput, SnapshotInput } from './types.js';
+import type { CheckFeedArguments, ImportFeedArguments, PurgeArguments, RenderArguments, SnapshotArguments } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
 export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
@@ -15,11 +15,11 @@ export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTool
 /** Each tool by name, called through the typed client (both dispatchers run calls through it). */
 function toolCallers(client: JobsClient) {
   return {
-    ["render"]: (args: unknown) => client.render(args as RenderInput),
-    ["snapshot"]: (args: unknown) => client.snapshot(args as SnapshotInput),
-    ["import_feed"]: (args: unknown) => client.importFeed(args as ImportFeedInput),
-    ["check_feed"]: (args: unknown) => client.checkFeed(args as CheckFeedInput),
-    ["purge"]: (args: unknown) => client.purge(args as PurgeInput),
+    ["render"]: (args: unknown) => client.render(args as RenderArguments),
+    ["snapshot"]: (args: unknown) => client.snapshot(args as SnapshotArguments),
+    ["import_feed"]: (args: unknown) => client.importFeed(args as ImportFeedArguments),
+    ["check_feed"]: (args: unknown) => client.checkFeed(args as CheckFeedArguments),
+    ["purge"]: (args: unknown) => client.purge(args as PurgeArguments),
   };
 }
 

@@ -3,7 +3,7 @@
 
 import { type CallOptions, type ClientOptions, type ClientTarget, type GetPromptResult, McpgenClient, type ReadResourceResult, type ToolCallResult } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
-import type { AddNoteInput, ListNotesInput, ListNotesOutput, NoteVariables, PurgeNotesInput, WeeklyReviewPromptArgs, WhoamiInput, WhoamiOutput } from './types.js';
+import type { AddNoteArguments, ListNotesArguments, ListNotesOutput, NoteVariables, PurgeNotesArguments, WeeklyReviewPromptArgs, WhoamiArguments, WhoamiOutput } from './types.js';
 
 /** Typed client of the secure-notes MCP server. Sends the per-request _meta and, over HTTP, the Mcp-Name and Mcp-Param-* headers from the spec's definitions. */
 export class SecureNotesClient extends McpgenClient {
@@ -23,7 +23,7 @@ export class SecureNotesClient extends McpgenClient {
    *
    * Calls tool "whoami".
    */
-  whoami(args?: WhoamiInput, options?: CallOptions): Promise<ToolCallResult<WhoamiOutput>> {
+  whoami(args?: WhoamiArguments, options?: CallOptions): Promise<ToolCallResult<WhoamiOutput>> {
     return this.callTool("whoami", args, options);
   }
 
@@ -32,7 +32,7 @@ export class SecureNotesClient extends McpgenClient {
    *
    * Calls tool "list_notes".
    */
-  listNotes(args?: ListNotesInput, options?: CallOptions): Promise<ToolCallResult<ListNotesOutput>> {
+  listNotes(args?: ListNotesArguments, options?: CallOptions): Promise<ToolCallResult<ListNotesOutput>> {
     return this.callTool("list_notes", args, options);
   }
 
@@ -41,7 +41,7 @@ export class SecureNotesClient extends McpgenClient {
    *
    * Calls tool "add_note".
    */
-  addNote(args: AddNoteInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  addNote(args: AddNoteArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("add_note", args, options);
   }
 
@@ -50,7 +50,7 @@ export class SecureNotesClient extends McpgenClient {
    *
    * Calls tool "purge_notes".
    */
-  purgeNotes(args?: PurgeNotesInput, options?: CallOptions): Promise<ToolCallResult<unknown>> {
+  purgeNotes(args?: PurgeNotesArguments, options?: CallOptions): Promise<ToolCallResult<unknown>> {
     return this.callTool("purge_notes", args, options);
   }
 

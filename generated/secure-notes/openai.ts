@@ -4,7 +4,7 @@
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { SecureNotesClient } from './client.js';
-import type { AddNoteInput, ListNotesInput, PurgeNotesInput, WhoamiInput } from './types.js';
+import type { AddNoteArguments, ListNotesArguments, PurgeNotesArguments, WhoamiArguments } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
 export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
@@ -15,10 +15,10 @@ export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTool
 /** Each tool by name, called through the typed client (both dispatchers run calls through it). */
 function toolCallers(client: SecureNotesClient) {
   return {
-    ["whoami"]: (args: unknown) => client.whoami(args as WhoamiInput),
-    ["list_notes"]: (args: unknown) => client.listNotes(args as ListNotesInput),
-    ["add_note"]: (args: unknown) => client.addNote(args as AddNoteInput),
-    ["purge_notes"]: (args: unknown) => client.purgeNotes(args as PurgeNotesInput),
+    ["whoami"]: (args: unknown) => client.whoami(args as WhoamiArguments),
+    ["list_notes"]: (args: unknown) => client.listNotes(args as ListNotesArguments),
+    ["add_note"]: (args: unknown) => client.addNote(args as AddNoteArguments),
+    ["purge_notes"]: (args: unknown) => client.purgeNotes(args as PurgeNotesArguments),
   };
 }
 

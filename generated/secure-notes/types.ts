@@ -4,6 +4,9 @@
 /** Arguments of tool "whoami". */
 export type WhoamiInput = { [key: string]: never };
 
+/** Arguments of tool "whoami" as a client sends them. */
+export type WhoamiArguments = WhoamiInput;
+
 /** structuredContent of tool "whoami". */
 export type WhoamiOutput = {
   subject?: string;
@@ -13,6 +16,9 @@ export type WhoamiOutput = {
 
 /** Arguments of tool "list_notes". */
 export type ListNotesInput = { [key: string]: never };
+
+/** Arguments of tool "list_notes" as a client sends them. */
+export type ListNotesArguments = ListNotesInput;
 
 /** structuredContent of tool "list_notes". */
 export type ListNotesOutput = {
@@ -24,8 +30,14 @@ export type AddNoteInput = {
   text: string;
 };
 
+/** Arguments of tool "add_note" as a client sends them. */
+export type AddNoteArguments = AddNoteInput;
+
 /** Arguments of tool "purge_notes". */
 export type PurgeNotesInput = { [key: string]: never };
+
+/** Arguments of tool "purge_notes" as a client sends them. */
+export type PurgeNotesArguments = PurgeNotesInput;
 
 /** Variables of resource template "notes://note/{index}". */
 export type NoteVariables = {

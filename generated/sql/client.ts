@@ -3,7 +3,7 @@
 
 import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ToolCallResult } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
-import type { ExecuteSqlInput, ExecuteSqlOutput, ListTablesInput, ListTablesOutput } from './types.js';
+import type { ExecuteSqlArguments, ExecuteSqlOutput, ListTablesArguments, ListTablesOutput } from './types.js';
 
 /** Typed client of the sql MCP server. Sends the per-request _meta and, over HTTP, the Mcp-Name and Mcp-Param-* headers from the spec's definitions. */
 export class SqlClient extends McpgenClient {
@@ -23,7 +23,7 @@ export class SqlClient extends McpgenClient {
    *
    * Calls tool "execute_sql".
    */
-  executeSql(args: ExecuteSqlInput, options?: CallOptions): Promise<ToolCallResult<ExecuteSqlOutput>> {
+  executeSql(args: ExecuteSqlArguments, options?: CallOptions): Promise<ToolCallResult<ExecuteSqlOutput>> {
     return this.callTool("execute_sql", args, options);
   }
 
@@ -32,7 +32,7 @@ export class SqlClient extends McpgenClient {
    *
    * Calls tool "list_tables".
    */
-  listTables(args: ListTablesInput, options?: CallOptions): Promise<ToolCallResult<ListTablesOutput>> {
+  listTables(args: ListTablesArguments, options?: CallOptions): Promise<ToolCallResult<ListTablesOutput>> {
     return this.callTool("list_tables", args, options);
   }
 }

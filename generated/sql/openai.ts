@@ -4,7 +4,7 @@
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { SqlClient } from './client.js';
-import type { ExecuteSqlInput, ListTablesInput } from './types.js';
+import type { ExecuteSqlArguments, ListTablesArguments } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
 export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
@@ -15,8 +15,8 @@ export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTool
 /** Each tool by name, called through the typed client (both dispatchers run calls through it). */
 function toolCallers(client: SqlClient) {
   return {
-    ["execute_sql"]: (args: unknown) => client.executeSql(args as ExecuteSqlInput),
-    ["list_tables"]: (args: unknown) => client.listTables(args as ListTablesInput),
+    ["execute_sql"]: (args: unknown) => client.executeSql(args as ExecuteSqlArguments),
+    ["list_tables"]: (args: unknown) => client.listTables(args as ListTablesArguments),
   };
 }
 

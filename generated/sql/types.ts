@@ -12,6 +12,17 @@ export type ExecuteSqlInput = {
   };
 };
 
+/** Arguments of tool "execute_sql" as a client sends them. */
+export type ExecuteSqlArguments = {
+  /** Region the query runs in. */
+  region: "us-west1" | "us-east1" | "eu-west1";
+  query: string;
+  options?: {
+    timeoutSeconds?: number | undefined;
+    dryRun?: boolean | undefined;
+  } | undefined;
+};
+
 /** structuredContent of tool "execute_sql". */
 export type ExecuteSqlOutput = {
   columns: string[];
@@ -32,6 +43,9 @@ export type ExecuteSqlConfirmContent = {
 export type ListTablesInput = {
   region: string;
 };
+
+/** Arguments of tool "list_tables" as a client sends them. */
+export type ListTablesArguments = ListTablesInput;
 
 /** structuredContent of tool "list_tables". */
 export type ListTablesOutput = {

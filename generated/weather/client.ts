@@ -3,7 +3,7 @@
 
 import { type CallOptions, type ClientOptions, type ClientTarget, McpgenClient, type ToolCallResult } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
-import type { AddInput, AddOutput, GetAlertsInput, GetAlertsOutput, GetForecastInput, GetForecastOutput } from './types.js';
+import type { AddArguments, AddOutput, GetAlertsArguments, GetAlertsOutput, GetForecastArguments, GetForecastOutput } from './types.js';
 
 /** Typed client of the weather MCP server. Sends the per-request _meta and, over HTTP, the Mcp-Name and Mcp-Param-* headers from the spec's definitions. */
 export class WeatherClient extends McpgenClient {
@@ -23,7 +23,7 @@ export class WeatherClient extends McpgenClient {
    *
    * Calls tool "get_forecast".
    */
-  getForecast(args: GetForecastInput, options?: CallOptions): Promise<ToolCallResult<GetForecastOutput>> {
+  getForecast(args: GetForecastArguments, options?: CallOptions): Promise<ToolCallResult<GetForecastOutput>> {
     return this.callTool("get_forecast", args, options);
   }
 
@@ -32,7 +32,7 @@ export class WeatherClient extends McpgenClient {
    *
    * Calls tool "get_alerts".
    */
-  getAlerts(args: GetAlertsInput, options?: CallOptions): Promise<ToolCallResult<GetAlertsOutput>> {
+  getAlerts(args: GetAlertsArguments, options?: CallOptions): Promise<ToolCallResult<GetAlertsOutput>> {
     return this.callTool("get_alerts", args, options);
   }
 
@@ -41,7 +41,7 @@ export class WeatherClient extends McpgenClient {
    *
    * Calls tool "add".
    */
-  add(args: AddInput, options?: CallOptions): Promise<ToolCallResult<AddOutput>> {
+  add(args: AddArguments, options?: CallOptions): Promise<ToolCallResult<AddOutput>> {
     return this.callTool("add", args, options);
   }
 }

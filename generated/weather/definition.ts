@@ -3,6 +3,61 @@
 
 import type { ServerDefinition } from '@mcpgen/runtime/server';
 
+/** The spec's `$defs` the tools use, written once: tool schemas hold them by reference (tools/list sends each schema whole). */
+const defs = {
+  "Units": {
+    "type": "string",
+    "enum": [
+      "metric",
+      "imperial"
+    ],
+    "default": "metric",
+    "description": "Unit system for temperatures and wind speed."
+  },
+  "Forecast": {
+    "type": "object",
+    "properties": {
+      "city": {
+        "type": "string"
+      },
+      "temperature": {
+        "type": "number",
+        "description": "Degrees in the requested units."
+      },
+      "conditions": {
+        "type": "string",
+        "enum": [
+          "sunny",
+          "cloudy",
+          "rain",
+          "snow",
+          "storm"
+        ]
+      },
+      "wind": {
+        "type": "object",
+        "properties": {
+          "speed": {
+            "type": "number",
+            "minimum": 0
+          },
+          "direction": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "speed"
+        ]
+      }
+    },
+    "required": [
+      "city",
+      "temperature",
+      "conditions"
+    ]
+  }
+};
+
 /** Everything the weather server announces, exactly as it goes on the wire. */
 export const definition: ServerDefinition = {
   "info": {
@@ -49,62 +104,14 @@ export const definition: ServerDefinition = {
           ],
           "additionalProperties": false,
           "$defs": {
-            "Units": {
-              "type": "string",
-              "enum": [
-                "metric",
-                "imperial"
-              ],
-              "default": "metric",
-              "description": "Unit system for temperatures and wind speed."
-            }
+            "Units": defs.Units
           }
         },
         "outputSchema": {
+          "type": "object",
           "$ref": "#/$defs/Forecast",
           "$defs": {
-            "Forecast": {
-              "type": "object",
-              "properties": {
-                "city": {
-                  "type": "string"
-                },
-                "temperature": {
-                  "type": "number",
-                  "description": "Degrees in the requested units."
-                },
-                "conditions": {
-                  "type": "string",
-                  "enum": [
-                    "sunny",
-                    "cloudy",
-                    "rain",
-                    "snow",
-                    "storm"
-                  ]
-                },
-                "wind": {
-                  "type": "object",
-                  "properties": {
-                    "speed": {
-                      "type": "number",
-                      "minimum": 0
-                    },
-                    "direction": {
-                      "type": "string"
-                    }
-                  },
-                  "required": [
-                    "speed"
-                  ]
-                }
-              },
-              "required": [
-                "city",
-                "temperature",
-                "conditions"
-              ]
-            }
+            "Forecast": defs.Forecast
           }
         },
         "annotations": {

@@ -4,7 +4,7 @@
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
 import type { WeatherClient } from './client.js';
-import type { AddInput, GetAlertsInput, GetForecastInput } from './types.js';
+import type { AddArguments, GetAlertsArguments, GetForecastArguments } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
 export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
@@ -15,9 +15,9 @@ export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTool
 /** Each tool by name, called through the typed client (both dispatchers run calls through it). */
 function toolCallers(client: WeatherClient) {
   return {
-    ["get_forecast"]: (args: unknown) => client.getForecast(args as GetForecastInput),
-    ["get_alerts"]: (args: unknown) => client.getAlerts(args as GetAlertsInput),
-    ["add"]: (args: unknown) => client.add(args as AddInput),
+    ["get_forecast"]: (args: unknown) => client.getForecast(args as GetForecastArguments),
+    ["get_alerts"]: (args: unknown) => client.getAlerts(args as GetAlertsArguments),
+    ["add"]: (args: unknown) => client.add(args as AddArguments),
   };
 }
 

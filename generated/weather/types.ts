@@ -20,13 +20,22 @@ export type Forecast = {
   };
 };
 
-/** Arguments of tool "get_forecast". */
+/** Arguments of tool "get_forecast" as its handler gets them: the defaults filled in. */
 export type GetForecastInput = {
   /** City name, for example "Paris". */
   city: string;
   /** @default 1 */
-  days?: number;
-  units?: Units;
+  days: number;
+  units: Units;
+};
+
+/** Arguments of tool "get_forecast" as a client sends them. */
+export type GetForecastArguments = {
+  /** City name, for example "Paris". */
+  city: string;
+  /** @default 1 */
+  days?: number | undefined;
+  units?: Units | undefined;
 };
 
 /** structuredContent of tool "get_forecast". */
@@ -37,6 +46,9 @@ export type GetAlertsInput = {
   /** Two-letter state code, e.g. "CA". */
   state: string;
 };
+
+/** Arguments of tool "get_alerts" as a client sends them. */
+export type GetAlertsArguments = GetAlertsInput;
 
 /** structuredContent of tool "get_alerts". */
 export type GetAlertsOutput = {
@@ -52,6 +64,9 @@ export type AddInput = {
   a: number;
   b: number;
 };
+
+/** Arguments of tool "add" as a client sends them. */
+export type AddArguments = AddInput;
 
 /** structuredContent of tool "add". */
 export type AddOutput = {

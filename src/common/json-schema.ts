@@ -145,3 +145,34 @@ function bundleOnce(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSc
   const $defs = Object.fromEntries([...Object.entries(own), ...used.filter((name) => !Object.hasOwn(own, name)).map((name) => [name, specDefs.get(name)])]);
   return { ...root, $defs };
 }
+
+/**
+ * Whether every value a schema accepts is a JSON object, as far as its root alone shows: `type: object`
+ * (or `[object]`), a `$ref` to such a schema, an `allOf` with such a member, an `anyOf`/`oneOf` of only
+ * such members. `why` says what the root allows instead, for the diagnostic. A `$ref` cycle is not one.
+ */
+export function objectRoot(schema: JsonSchema, root: JsonSchema, specDefs: ReadonlyMap<string, JsonSchema>, seen: ReadonlySet<unknown> = new Set()): { readonly object: true } | { readonly object: false; readonly why: string } {
+  const yes = { object: true } as const;
+  if (!isObjectSchema(schema)) return { object: false, why: schema === false ? 'no value at all' : 'any value' };
+  if (seen.has(schema)) return { object: false, why: 'a $ref cycle' };
+  const next = new Set(seen).add(schema);
+  const { type } = schema;
+  if (type === 'object' || (Array.isArray(type) && type.length > 0 && type.every((t) => t === 'object'))) return yes;
+  if (type !== undefined) return { object: false, why: `type ${JSON.stringify(type)}` };
+  if (typeof schema.$ref === 'string') {
+    const target = resolveRef(schema.$ref, root, specDefs);
+    // Inside a spec def, "#" means that def: resolve what it points at against an empty root (as specDefsUsed).
+    const verdict = target.kind === 'unresolved' ? { object: false as const, why: 'an unresolved $ref' } : objectRoot(target.schema, target.kind === 'spec' ? {} : root, specDefs, next);
+    if (verdict.object) return yes;
+    if (!Array.isArray(schema.allOf)) return { object: false, why: `${JSON.stringify(schema.$ref)}, which allows ${verdict.why}` };
+  }
+  if (Array.isArray(schema.allOf) && schema.allOf.some((s) => objectRoot(s as JsonSchema, root, specDefs, next).object)) return yes;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list) && list.length > 0) {
+      const other = list.map((s) => objectRoot(s as JsonSchema, root, specDefs, next)).find((v) => !v.object);
+      return other === undefined ? yes : { object: false, why: `an ${key} member that allows ${(other as { why: string }).why}` };
+    }
+  }
+  return { object: false, why: 'no "type"' };
+}

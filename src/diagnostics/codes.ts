@@ -34,6 +34,7 @@ export const CODES = {
   MCPG031: { severity: 'error', title: 'a `$defs` name is defined twice (spec and include, or two includes)' },
   MCPG040: { severity: 'error', title: '`$ref` cycle that never descends into a property or item (validation would recurse forever)' },
   MCPG041: { severity: 'error', title: 'elicitation key `__proto__` (the MCP SDK drops that answer)' },
+  MCPG042: { severity: 'error', title: 'tool output schema root is not an object (`type: object`, or a `$ref`/`allOf` that is one)' },
   MCPG050: { severity: 'error', title: 'x-mcp-header value carries the `Mcp-Param-` prefix the transport adds itself' },
   MCPG051: { severity: 'error', title: 'a `format: uri` value (server.websiteUrl, URL-mode elicit url, icon src) is not an absolute URI' },
   MCPG070: { severity: 'error', title: 'a `scopes` entry names a scope not declared under `auth.scopes`' },

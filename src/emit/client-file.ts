@@ -17,7 +17,7 @@ export function emitClient(model: ServerModel, file: FileSink): void {
   const runtime = new Set(['McpgenClient', 'type CallOptions', 'type ClientOptions', 'type ClientTarget']);
   const methods: OptionalKind<MethodDeclarationStructure>[] = [];
   for (const tool of model.tools) {
-    types.add(tool.inputType);
+    types.add(tool.argumentsType);
     if (tool.outputType) types.add(tool.outputType);
     runtime.add('type ToolCallResult');
     const noArgs = tool.inputSchema.required === undefined || (Array.isArray(tool.inputSchema.required) && tool.inputSchema.required.length === 0);
@@ -27,7 +27,7 @@ export function emitClient(model: ServerModel, file: FileSink): void {
       parameters: [
         // Optional rather than `= {}`: `{}` is not assignable to an input type with an optional property
         // named like an Object.prototype member (`toLocaleString?: string`). callTool sends `{}` for it.
-        { name: 'args', type: tool.inputType, ...(noArgs ? { hasQuestionToken: true } : {}) },
+        { name: 'args', type: tool.argumentsType, ...(noArgs ? { hasQuestionToken: true } : {}) },
         { name: 'options', type: 'CallOptions', hasQuestionToken: true },
       ],
       returnType: `Promise<ToolCallResult<${tool.outputType ?? 'unknown'}>>`,
@@ -135,7 +135,7 @@ function startTaskMethod(tools: readonly ToolModel[]): OptionalKind<MethodDeclar
     typeParameters: [{ name: 'K', constraint: tools.map((t) => literal(t.name)).join(' | ') }],
     parameters: [
       { name: 'name', type: 'K' },
-      { name: 'args', type: map((t) => t.inputType) },
+      { name: 'args', type: map((t) => t.argumentsType) },
       { name: 'options', type: 'CallOptions', hasQuestionToken: true },
     ],
     returnType: `Promise<ToolStart<ToolCallResult<${map((t) => t.outputType ?? 'unknown')}>>>`,

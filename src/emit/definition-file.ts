@@ -2,7 +2,10 @@ import type { FileSink } from './file-builder.js';
 // The constants alone: @mcpgen/runtime/shared would also load ajv (the generator imports the runtime's
 // ajv-free modules by their own subpaths).
 import { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from '@mcpgen/runtime/shared/mcp-apps';
-import type { AppModel, AuthModel, ServerModel, ToolModel } from '../model/ir.js';
+import type { AppModel, AuthModel, DefModel, ServerModel, ToolModel } from '../model/ir.js';
+import { isObjectSchema } from '../common/json-schema.js';
+import { isIdentifierName } from '../common/names.js';
+import type { JsonObjectSchema } from '../validate/spec-types.js';
 
 /** The wire form of a tool, as tools/list sends it (key order fixed for stable output). */
 export function wireTool(tool: ToolModel): Record<string, unknown> {
@@ -84,21 +87,46 @@ function authData(auth: AuthModel): Record<string, unknown> {
 /** definition.ts: every wire definition as data, emitted through JSON.stringify (all strings escaped). */
 export function emitDefinition(model: ServerModel, file: FileSink): void {
   const data = definitionData(model);
+  const shared = sharedDefs(model);
   file.addImportDeclaration({ moduleSpecifier: '@mcpgen/runtime/server', isTypeOnly: true, namedImports: ['ServerDefinition'] });
   // Printed as text so the JSON keeps its own indentation.
   file.addStatements([
-    `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data)};`,
+    ...(shared.size > 0
+      ? [`/** The spec's \`$defs\` the tools use, written once: tool schemas hold them by reference (tools/list sends each schema whole). */\nconst defs = ${jsonLiteral(Object.fromEntries([...shared.values()].map((d) => [d.name, d.schema])))};`]
+      : []),
+    `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data, new Map([...shared].map(([schema, d]) => [schema, `defs${isIdentifierName(d.name) && d.name !== '__proto__' ? `.${d.name}` : `[${JSON.stringify(d.name)}]`}`])))};`,
     '/** The tool definitions (tools/list), for clients: headers and output checks need no round trip. */\nexport const toolDefinitions = definition.tools.map((t) => t.definition);',
   ]);
+}
+
+/** Spec `$defs` entries (object schemas) that bundling copied into some tool schema, by their schema object. */
+function sharedDefs(model: ServerModel): Map<object, DefModel> {
+  const bundled = (schema: JsonObjectSchema | undefined, def: DefModel) => isObjectSchema(schema?.$defs) && Object.hasOwn(schema.$defs, def.name) && schema.$defs[def.name] === def.schema;
+  const used = model.defs.filter((d) => isObjectSchema(d.schema) && model.tools.some((t) => bundled(t.inputSchema, d) || bundled(t.outputSchema, d)));
+  return new Map(used.map((d) => [d.schema as object, d]));
 }
 
 /**
  * JSON text that is also a TypeScript expression meaning the same data: U+2028/9 escaped, and a
  * `"__proto__"` key written as a computed key, since in an object literal it would set the prototype.
+ * An object found in `named` is written as its expression instead (the same object at run time).
  */
-export function jsonLiteral(value: unknown): string {
-  return JSON.stringify(value, null, 2)
+export function jsonLiteral(value: unknown, named: ReadonlyMap<object, string> = new Map()): string {
+  return (named.size === 0 ? JSON.stringify(value, null, 2) : jsonText(value, named, ''))
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029')
     .replace(/^(\s*)"__proto__":/gm, '$1["__proto__"]:');
+}
+
+/** JSON.stringify(value, null, 2) of plain JSON data, with the objects in `named` written as their expressions. */
+function jsonText(value: unknown, named: ReadonlyMap<object, string>, indent: string): string {
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  const name = named.get(value);
+  if (name !== undefined) return name;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    return value.length === 0 ? '[]' : `[\n${value.map((v) => inner + jsonText(v, named, inner)).join(',\n')}\n${indent}]`;
+  }
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function');
+  return entries.length === 0 ? '{}' : `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${jsonText(v, named, inner)}`).join(',\n')}\n${indent}}`;
 }

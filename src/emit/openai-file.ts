@@ -19,7 +19,7 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
     },
     { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },
     { moduleSpecifier: './client.js', isTypeOnly: true, namedImports: [client] },
-    ...(model.tools.length > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: model.tools.map((t) => t.inputType).sort() }] : []),
+    ...(model.tools.length > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: model.tools.map((t) => t.argumentsType).sort() }] : []),
   ]);
   // Mutable arrays: `openai` types `tools` as `Array<…>`, and a readonly array is not assignable to one.
   file.addStatements([
@@ -29,7 +29,7 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
   // A tool named `__proto__` as a plain key would set the literal's prototype: computed keys are always
   // data. `args: unknown` is spelled out: TypeScript types a callback keyed `isPrototypeOf` (or any other
   // Object.prototype member) from Object's method instead of the record's value type.
-  const entries = model.tools.map((t) => `[${literal(t.name)}]: (args: unknown) => client.${t.method}(args as ${t.inputType}),`);
+  const entries = model.tools.map((t) => `[${literal(t.name)}]: (args: unknown) => client.${t.method}(args as ${t.argumentsType}),`);
   // A server without tools never reads the client; the underscore keeps noUnusedParameters quiet.
   const clientParam = { name: model.tools.length > 0 ? 'client' : '_client', type: client };
   file.addFunction({

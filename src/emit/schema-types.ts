@@ -2,6 +2,7 @@
 // `literal()` (JSON escaping) or as a property key through `propertyKey()`; nothing is pasted raw.
 import { isObjectSchema } from '../common/json-schema.js';
 import { isIdentifierName } from '../common/names.js';
+import type { DefaultsPlan } from '@mcpgen/runtime/shared/input-defaults';
 import type { JsonSchema } from '../validate/spec-types.js';
 import { docText, literal } from './doc.js';
 
@@ -10,9 +11,12 @@ export interface TypeScope {
   readonly specDef: (ref: string) => string | undefined;
   /** The schema that `#` means (for local `$defs` and pointers). */
   readonly root: JsonSchema;
+  /** Client arguments: optional properties also take `undefined` (exactOptionalPropertyTypes), which sends nothing. */
+  readonly optionalUndefined?: boolean;
 }
 
 const MAX_DEPTH = 32;
+const OBJECT_KEYWORDS = ['properties', 'additionalProperties', 'patternProperties'] as const;
 
 // types.ts names no global type (`Record`, `Array`, `Promise`, …): a `$defs` entry may take any of those names.
 /** An object with no properties. */
@@ -24,7 +28,8 @@ export function propertyKey(name: string): string {
   return isIdentifierName(name) ? name : literal(name);
 }
 
-export function schemaToType(schema: JsonSchema, scope: TypeScope, depth = 0, seen: ReadonlySet<unknown> = new Set()): string {
+/** `plan`: the input defaults the server fills in for this object (handler inputs): those properties are present. */
+export function schemaToType(schema: JsonSchema, scope: TypeScope, depth = 0, seen: ReadonlySet<unknown> = new Set(), plan?: DefaultsPlan): string {
   if (schema === true) return 'unknown';
   if (schema === false) return 'never';
   if (!isObjectSchema(schema) || depth > MAX_DEPTH || seen.has(schema)) return 'unknown';
@@ -46,12 +51,15 @@ export function schemaToType(schema: JsonSchema, scope: TypeScope, depth = 0, se
 
   const types = Array.isArray(schema.type) ? schema.type.map(String) : typeof schema.type === 'string' ? [schema.type] : [];
   const implied = types.length === 0 && (isObjectSchema(schema.properties) || schema.additionalProperties !== undefined) ? ['object'] : types.length === 0 && (schema.items !== undefined || schema.prefixItems !== undefined) ? ['array'] : types;
-  if (implied.length > 0) parts.push(union(implied.map((t) => primitive(t, schema, sub, scope, depth, next))));
+  // A bare `type: object` beside a `$ref` or combinator that is already an object (an output root, see
+  // model/build.ts) adds nothing but an index signature.
+  const bareObject = parts.length > 0 && implied.length === 1 && implied[0] === 'object' && !OBJECT_KEYWORDS.some((k) => k in schema);
+  if (implied.length > 0 && !bareObject) parts.push(union(implied.map((t) => primitive(t, schema, sub, scope, depth, next, plan))));
   if (parts.length === 0) return 'unknown';
   return joinIntersection(parts);
 }
 
-function primitive(type: string, schema: { readonly [k: string]: unknown }, sub: (s: unknown) => string, scope: TypeScope, depth: number, seen: ReadonlySet<unknown>): string {
+function primitive(type: string, schema: { readonly [k: string]: unknown }, sub: (s: unknown) => string, scope: TypeScope, depth: number, seen: ReadonlySet<unknown>, plan: DefaultsPlan | undefined): string {
   switch (type) {
     case 'string':
       return 'string';
@@ -71,19 +79,21 @@ function primitive(type: string, schema: { readonly [k: string]: unknown }, sub:
       return `${wrap(schema.items === undefined ? 'unknown' : sub(schema.items))}[]`;
     }
     case 'object':
-      return objectType(schema, scope, depth, seen);
+      return objectType(schema, scope, depth, seen, plan);
     default:
       return 'unknown';
   }
 }
 
-export function objectType(schema: { readonly [k: string]: unknown }, scope: TypeScope, depth = 0, seen: ReadonlySet<unknown> = new Set()): string {
+export function objectType(schema: { readonly [k: string]: unknown }, scope: TypeScope, depth = 0, seen: ReadonlySet<unknown> = new Set(), plan?: DefaultsPlan): string {
   const props = isObjectSchema(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   const lines: string[] = [];
   for (const [name, prop] of Object.entries(props)) {
     const doc = isObjectSchema(prop) ? propertyDoc(prop) : '';
-    lines.push(`${doc}${propertyKey(name)}${required.has(name) ? '' : '?'}: ${schemaToType(prop as JsonSchema, scope, depth + 1, seen)};`);
+    const type = schemaToType(prop as JsonSchema, scope, depth + 1, seen, plan?.nested.get(name));
+    const present = required.has(name) || plan?.values.has(name) === true;
+    lines.push(`${doc}${propertyKey(name)}${present ? '' : '?'}: ${present || !scope.optionalUndefined || type === 'unknown' ? type : `${type} | undefined`};`);
   }
   const extra = schema.additionalProperties;
   if (extra === true || isObjectSchema(extra) || isObjectSchema(schema.patternProperties)) {

@@ -4,6 +4,7 @@ import type { JsonSchema } from '../validate/spec-types.js';
 import { docText, jsdoc, literal } from './doc.js';
 import type { FileSink } from './file-builder.js';
 import { NO_KEYS, objectType, propertyKey, schemaToType, type TypeScope } from './schema-types.js';
+import { defaultsPlan } from '@mcpgen/runtime/shared/input-defaults';
 
 /** types.ts: spec `$defs`, tool inputs/outputs, elicitation answers, template variables, prompt arguments. */
 export function emitTypes(model: ServerModel, file: FileSink): void {
@@ -23,7 +24,7 @@ export function emitTypes(model: ServerModel, file: FileSink): void {
     aliases.push({ name: def.typeName, isExported: true, type: schemaToType(def.schema, scopeFor({})), docs: [schemaDoc(def.schema), `Schema \`$defs.${def.name}\` of the spec.`] });
   }
   for (const tool of model.tools) {
-    aliases.push({ name: tool.inputType, isExported: true, type: schemaToType(tool.inputSchema, scopeFor(tool.inputSchema)), docs: [`Arguments of tool ${literal(tool.name)}.`] });
+    aliases.push(...inputTypes(tool, scopeFor(tool.inputSchema)));
     if (tool.outputSchema !== undefined && tool.outputType !== undefined) {
       aliases.push({ name: tool.outputType, isExported: true, type: schemaToType(tool.outputSchema, scopeFor(tool.outputSchema)), docs: [`structuredContent of tool ${literal(tool.name)}.`] });
     }
@@ -46,6 +47,20 @@ interface Alias {
   readonly isExported: true;
   readonly type: string;
   readonly docs: readonly (string | undefined)[];
+}
+
+/**
+ * The handler's input (the server fills in defaults: those properties are present) and the client's
+ * arguments (defaulted properties optional, optional ones also `undefined`); one alias of the other when equal.
+ */
+function inputTypes(tool: ToolModel, scope: TypeScope): Alias[] {
+  const plan = defaultsPlan(tool.inputSchema);
+  const input = schemaToType(tool.inputSchema, scope, 0, new Set(), plan);
+  const args = schemaToType(tool.inputSchema, { ...scope, optionalUndefined: true });
+  return [
+    { name: tool.inputType, isExported: true, type: input, docs: [`Arguments of tool ${literal(tool.name)}${plan === undefined ? '' : ' as its handler gets them: the defaults filled in'}.`] },
+    { name: tool.argumentsType, isExported: true, type: args === input ? tool.inputType : args, docs: [`Arguments of tool ${literal(tool.name)} as a client sends them.`] },
+  ];
 }
 
 function elicitTypes(tool: ToolModel): Alias[] {

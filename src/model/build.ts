@@ -3,7 +3,7 @@ import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.
 import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared/uri-template';
 import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/task-defaults.js';
-import type { JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
+import type { JsonObjectSchema, JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
 import type { SkillFile } from '../validate/skills.js';
 import type { SpecView } from '../validate/view.js';
 import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, SkillFileModel, TaskModel, ToolModel } from './ir.js';
@@ -149,7 +149,7 @@ function authModel(auth: RawAuth | undefined): AuthModel | undefined {
 
 function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel {
   const input = bundleSchema(t.input ?? { type: 'object', additionalProperties: false }, defs);
-  const output = t.output === undefined ? undefined : bundleSchema(t.output, defs);
+  const output = t.output === undefined ? undefined : objectTyped(bundleSchema(t.output, defs));
   return {
     kind: 'tool',
     label: `tool ${JSON.stringify(t.name)}`,
@@ -158,6 +158,7 @@ function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel
     ...opt('description', t.description),
     method: toolMethodName(t.name),
     inputType: typeName(t.name, 'Input'),
+    argumentsType: typeName(t.name, 'Arguments'),
     ...opt('outputType', output === undefined ? undefined : typeName(t.name, 'Output')),
     inputSchema: input,
     ...opt('outputSchema', output),
@@ -178,6 +179,17 @@ function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel
     ...opt('ui', t.ui === undefined ? undefined : typeof t.ui === 'string' ? { resourceUri: t.ui } : { resourceUri: t.ui.resource, ...opt('visibility', t.ui.visibility) }),
     ...opt('task', taskOf(t.task)),
   };
+}
+
+/**
+ * The output root as every client gets it: `type: "object"` written out. The SDK wraps a root without it
+ * (a `$ref` to an object, an `allOf`) as `{"result": …}` for 2025-era clients only; MCPG042 refuses roots
+ * that are not objects, so stating the type changes no verdict.
+ */
+function objectTyped(schema: JsonObjectSchema): JsonObjectSchema {
+  if (schema.type === 'object') return schema;
+  const { type: _type, ...rest } = schema;
+  return { type: 'object', ...rest };
 }
 
 function taskOf(raw: RawTool['task']): TaskModel | undefined {

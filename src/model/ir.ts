@@ -119,7 +119,10 @@ export interface ToolModel {
   readonly description?: string;
   /** Handler and client method name. */
   readonly method: string;
+  /** What the handler gets: the input with its defaults filled in. */
   readonly inputType: string;
+  /** What a client sends: defaulted properties optional, optional ones also `undefined`. */
+  readonly argumentsType: string;
   readonly outputType?: string;
   /** Exactly what goes on the wire in tools/list: the spec's schema with the spec `$defs` it uses bundled in. */
   readonly inputSchema: JsonObjectSchema;

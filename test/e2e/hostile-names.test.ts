@@ -4,11 +4,9 @@
 // generated package must compile under the strict flags and behave: the client is no thenable, every
 // tool reaches its handler (typed client and OpenAI dispatcher), `$ref: '#/$defs/__proto__'` validates,
 // the `constructor` elicitation round-trips, and deep data is refused as invalid, not a crash.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { generate } from '../../src/pipeline.js';
+import { generateAndCompile } from '../support/generated-package.js';
 import { ROOT } from '../support/servers.js';
 
 const DIR = join(ROOT, '.tmp/hostile-names');
@@ -70,22 +68,9 @@ export const handlers: NamesHandlers = {
 
 describe('hostile names in a generated package', () => {
   it('compile, serve, dispatch and validate', async () => {
-    rmSync(DIR, { recursive: true, force: true });
-    mkdirSync(DIR, { recursive: true });
-    writeFileSync(join(DIR, 'names.yaml'), SPEC);
-    const result = await generate([join(DIR, 'names.yaml')], DIR, { out: 'out' });
-    expect(result.diagnostics).toEqual([]);
-    const pkg = join(DIR, 'out/names');
-    writeFileSync(join(pkg, 'handlers.ts'), HANDLERS);
-    const files = readdirSync(pkg).filter((f) => f.endsWith('.ts')).map((f) => join(pkg, f));
-    const program = ts.createProgram(files, {
-      target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-      strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, verbatimModuleSyntax: true, noUnusedLocals: true, noUnusedParameters: true, skipLibCheck: true,
-      rootDir: pkg, outDir: join(DIR, 'js'),
-    });
-    const emitted = program.emit();
-    const diagnostics = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].map((d) => `${d.file?.fileName ?? ''}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-    expect(diagnostics).toEqual([]);
+    const built = await generateAndCompile(DIR, 'names', SPEC, { 'handlers.ts': HANDLERS });
+    expect(built.diagnostics).toEqual([]);
+    expect(built.compileErrors).toEqual([]);
 
     const js = join(DIR, 'js');
     const { createNamesServer } = await import(join(js, 'server.js'));

@@ -3,7 +3,7 @@
 // after case and separator changes) and hostile schema shapes (recursion, cycles through every
 // combinator, deep $ref chains). The promise under test: `check` has no errors ⇒ the generated code
 // compiles under the strict flags ⇒ its server starts and lists every tool ⇒ every tool definition
-// on the wire equals the spec (its $defs bundled in) ⇒ every tool reaches its handler, through the
+// on the wire equals the spec (its $defs bundled in, an output root's `type: object` stated) ⇒ every tool reaches its handler, through the
 // typed client and through the OpenAI dispatcher. Specs are compiled in batches (one tsc program per
 // batch). GEN_FUZZ_SPECS sets the count (`npm run fuzz` runs thousands), GEN_FUZZ_SEED the seed;
 // a failure names its spec, kept under .tmp/gen-fuzz/src/<n>/spec.yaml.
@@ -150,7 +150,8 @@ function buildSpec(r: Prng): Built {
     name: t.name,
     ...(t.description !== undefined ? { description: t.description } : {}),
     inputSchema: bundle(t.input as Record<string, unknown>, defMap),
-    ...(t.output !== undefined ? { outputSchema: bundle(t.output as Record<string, unknown>, defMap) } : {}),
+    // An accepted output root is an object (MCPG042): the wire states `type: object` (2025-era hosts would get it wrapped).
+    ...(t.output !== undefined ? { outputSchema: { ...bundle(t.output as Record<string, unknown>, defMap), type: 'object' } } : {}),
   }));
   return { spec, wire };
 }

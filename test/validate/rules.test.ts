@@ -59,6 +59,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG030-capability.yaml': [{ code: 'MCPG030', line: 6, column: 10, message: 'capabilities.tools is false, but the spec declares 1 tool(s)' }],
   'MCPG040-ref-cycle.yaml': [{ code: 'MCPG040', line: 6, column: 24, message: '$ref cycle "#/$defs/B" → "#/$defs/A" (test/fixtures/invalid/MCPG040-ref-cycle.yaml:7:24) → back to "#/$defs/B" never reaches a property or an item', path: '$defs.A.allOf[0].$ref' }],
   'MCPG041-elicit-proto.yaml': [{ code: 'MCPG041', line: 8, column: 7, message: 'elicitation "__proto__" of tool "t": the key "__proto__" cannot carry an answer', path: 'tools[0].elicit.__proto__' }],
+  'MCPG042-output-not-object.yaml': [{ code: 'MCPG042', line: 9, column: 13, message: 'output schema of tool "t" must describe a JSON object at its root (structuredContent is one, for every client), but it allows "#/$defs/Tickets", which allows type "array"' }],
   'MCPG031-defs.yaml': [{ code: 'MCPG031', line: 2, column: 3, file: 'test/fixtures/invalid/MCPG031/part.yaml', message: '$defs "Shared" is already defined at test/fixtures/invalid/MCPG031-defs.yaml:8:11' }],
   'MCPG050-header-prefix.yaml': [{ code: 'MCPG050', line: 10, column: 48, message: 'x-mcp-header "Mcp-Param-Order-Id" carries the "Mcp-Param-" prefix the transport adds itself (the header would be "Mcp-Param-Mcp-Param-Order-Id"); write "Order-Id" in tool "t"' }],
   'MCPG051-format-uri.yaml': [

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020 } from '@mcpgen/runtime/shared';
-import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, resolveRef, walkSchema } from '../../common/json-schema.js';
+import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, objectRoot, resolveRef, walkSchema } from '../../common/json-schema.js';
 import { didYouMean, editDistance } from '../../common/suggest.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { metaSchema2020 } from '../precompiled-meta-schema.js';
@@ -139,7 +139,14 @@ export function checkJsonSchemas(view: SpecView): Diagnostic[] {
     }
     const output = tool.value.output;
     if (output !== undefined && ok(output)) {
-      out.push(...checkSchema({ ...tool, value: output, path: [...tool.path, 'output'] }, output, output, defs, `output schema of tool ${name}`));
+      const at = { ...tool, value: output, path: [...tool.path, 'output'] };
+      const problems = checkSchema(at, output, output, defs, `output schema of tool ${name}`);
+      out.push(...problems);
+      const root = problems.length === 0 ? objectRoot(output, output, defs) : undefined;
+      if (root !== undefined && !root.object) {
+        // The SDK sends a root that is not plainly an object wrapped ({"result": …}) to 2025-era clients only.
+        out.push(report(at, 'MCPG042', `output schema of tool ${name} must describe a JSON object at its root (structuredContent is one, for every client), but it allows ${root.why}; put the value under a property of an object`, 'type' in output ? ['type'] : []));
+      }
     }
   }
   return out;

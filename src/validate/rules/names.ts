@@ -78,6 +78,7 @@ function checkIdentifiers(view: SpecView): Diagnostic[] {
     const named = { item: t, segment: 'name', label: `tool ${JSON.stringify(t.value.name)}` };
     claim(methods, toolMethodName(t.value.name), named, 'method');
     claim(types, typeName(t.value.name, 'Input'), named, 'type');
+    claim(types, typeName(t.value.name, 'Arguments'), named, 'type');
     claim(types, typeName(t.value.name, 'Output'), named, 'type');
     for (const [key, e] of Object.entries(t.value.elicit ?? {})) {
       if ((e.mode ?? 'form') !== 'form') continue;

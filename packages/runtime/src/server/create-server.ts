@@ -13,6 +13,7 @@ import {
   type ServerContext,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
+import { applyDefaults, defaultsPlan, type DefaultsPlan } from '../shared/input-defaults.js';
 import { matchUriTemplate, templateValueProblem } from '../shared/uri-template.js';
 import { missingScopes, principalKeyOf, principalOf, type AuthOptions } from './auth.js';
 import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
@@ -95,6 +96,14 @@ interface PreparedTool {
   readonly validateOutput: Validator | undefined;
   /** Form-mode `elicit` keys → their requestedSchema's validator, for answers on the retry. */
   readonly validateAnswers: ReadonlyMap<string, Validator>;
+  /** The arguments the handler gets: the input schema's defaults filled in (derived on first use). */
+  readonly withDefaults: (input: unknown) => unknown;
+}
+
+/** Derive the defaults plan on first use, as validators compile (start-up stays fast with many tools). */
+function defaultsOf(schema: Readonly<Record<string, unknown>>): (input: unknown) => unknown {
+  let plan: DefaultsPlan | undefined | null = null;
+  return (input) => applyDefaults(input, plan === null ? (plan = defaultsPlan(schema)) : plan);
 }
 
 /** Compile on first use: start-up stays fast with many tools, and each schema compiles once. */
@@ -142,6 +151,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
         spec,
         validateInput: lazy(compile, spec.definition.inputSchema),
         validateOutput: spec.definition.outputSchema ? lazy(compile, spec.definition.outputSchema) : undefined,
+        withDefaults: defaultsOf(spec.definition.inputSchema),
         validateAnswers: new Map(
           Object.entries(spec.elicit).flatMap(([key, e]) => (e.mode === 'form' && e.requestedSchema !== undefined ? [[key, lazy(compile, e.requestedSchema, 'content')] as const] : [])),
         ),
@@ -246,7 +256,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     try {
-      const run = Promise.resolve(handler(tool.spec.method)(input, context));
+      // Defaults are filled in here, after validation and binding: both see the arguments as sent.
+      const run = Promise.resolve(handler(tool.spec.method)(tool.withDefaults(input), context));
       const out = timeoutMs === undefined ? await run : await Promise.race([run, new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           abort.abort(new Error('timeout'));

@@ -5,3 +5,4 @@ export { absoluteUriProblem, expandUriTemplate, matchUriTemplate, parseUriTempla
 export { checkParamHeaders, decodeHeaderValue, encodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from './header-values.js';
 export { didYouMean, editDistance } from './suggest.js';
 export { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from './mcp-apps.js';
+export { applyDefaults, defaultsPlan, propertyDefault, type DefaultsPlan } from './input-defaults.js';
