@@ -52,12 +52,17 @@ export interface AuthOptions {
   readonly verifier?: TokenVerifier;
   /** Clock skew allowed on `exp`, `nbf` and `iat`, in seconds. Default 30. */
   readonly clockToleranceSec?: number;
-  /** Least time between two JWKS downloads caused by an unknown `kid`, in ms. Default 30000. */
+  /** Least time between two JWKS downloads caused by an unknown `kid`, in ms (per issuer). Default 5000. */
   readonly jwksCooldownMs?: number;
   /** `typ` header values accepted on JWT access tokens. Default `['at+jwt']` (RFC 9068). */
   readonly jwtTypes?: readonly string[];
   /** Fetch used for authorization-server metadata and JWKS (tests, proxies). Default: global fetch. */
   readonly fetch?: typeof fetch;
+  /**
+   * Where the default verifier writes one line each time an authorization server becomes unreachable
+   * and reachable again (no line per request). Default: stderr.
+   */
+  readonly log?: (line: string) => void;
   /** Called with verifier failures that become 503 (the client sees no detail). */
   readonly onError?: (error: unknown) => void;
 }

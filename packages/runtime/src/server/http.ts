@@ -20,6 +20,8 @@ import { reportLegacyRefusals } from './legacy-refusal.js';
 import { serveTaskListen } from './tasks/listen.js';
 import type { TaskStore } from './tasks/store.js';
 import { createFastPath, type FastPath } from './fast-path.js';
+import { createCors } from './cors.js';
+import type { IncomingHttpHeaders } from 'node:http';
 
 export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -31,6 +33,12 @@ export interface HttpOptions {
   readonly allowedHosts?: readonly string[] | '*';
   /** Largest request body, in bytes (413 above). Default 4 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * Browser origins (`https://app.example`) allowed to call this server cross-origin (CORS): their
+   * preflights are answered before the bearer gate and their answers expose WWW-Authenticate and Mcp-*.
+   * Default none (`--cors-origins` / `MCPGEN_CORS_ORIGINS` set it for a generated server).
+   */
+  readonly corsOrigins?: readonly string[];
   /**
    * `'auto'` (default): JSON answers, upgraded to SSE when a handler reports progress.
    * `'json'`: never stream (progress dropped). `'sse'`: always stream.
@@ -92,7 +100,14 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   const hosts = options.allowedHosts === '*' ? undefined : [...(options.allowedHosts ?? localhostAllowedHostnames())];
   const gate = def.auth === undefined ? undefined : createAuthGate(def, def.auth, options.auth ?? {}, options.endpointPath);
 
+  const cors = createCors(options.corsOrigins);
+
   async function fetch(request: Request): Promise<Response> {
+    const response = await serveRequest(request);
+    return cors === undefined ? response : cors.decorate(request, response);
+  }
+
+  async function serveRequest(request: Request): Promise<Response> {
     if (hosts !== undefined) {
       const rejected = checkHost(request, hosts);
       if (rejected !== undefined) return withoutNullId(rejected);
@@ -100,7 +115,10 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     // Public metadata, readable cross-origin (browser-based clients discover the authorization server).
     const metadata = gate === undefined ? noMetadata(request) : gate.metadata(request);
     if (metadata !== undefined) return metadata;
-    if (origins !== undefined) {
+    // A listed origin's preflight carries no credentials: answered here, before the bearer gate.
+    const preflight = cors?.preflight(request);
+    if (preflight !== undefined) return preflight;
+    if (origins !== undefined && !(cors?.allows(request) ?? false)) {
       const rejected = originValidationResponse(request, origins);
       if (rejected !== undefined) return withoutNullId(rejected);
     }
@@ -148,7 +166,9 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     hooks !== undefined && options.fastPath !== false && options.responseMode !== 'sse'
       ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch, ...(gate !== undefined ? { gate } : {}) })
       : undefined;
-  return { fetch, notify: sdk.notify, close: () => sdk.close(), ...(fast !== undefined ? { fast } : {}) };
+  // The fast path writes its answers itself: a cross-origin call takes the path that adds Access-Control-*.
+  const fastFace = fast !== undefined && cors !== undefined ? { ...fast, wants: (method: string | undefined, headers: IncomingHttpHeaders) => headers.origin === undefined && fast.wants(method, headers) } : fast;
+  return { fetch, notify: sdk.notify, close: () => sdk.close(), ...(fastFace !== undefined ? { fast: fastFace } : {}) };
 }
 
 /** A server without `auth:` publishes no protected-resource metadata. */

@@ -36,21 +36,55 @@ function isTokenError({ errors }: Jose, e: unknown): boolean {
 interface Issuer {
   keys: ReturnType<typeof createRemoteJWKSet> | undefined;
   pending: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+  /** Whether its last metadata or JWKS download failed: a log line is written only when this changes. */
+  down: boolean;
+  fetch: typeof fetch;
+}
+
+/**
+ * `fetchFn` for one issuer, logging one line per state change (reachable → unreachable → reachable), so an
+ * outage that turns requests into 503 is visible in the server's log without a line per request.
+ */
+function watchedFetch(issuer: string, s: Pick<Issuer, 'down'>, fetchFn: typeof fetch, log: (line: string) => void): typeof fetch {
+  const report = (problem: string | undefined) => {
+    if ((problem !== undefined) === s.down) return;
+    s.down = problem !== undefined;
+    log(problem !== undefined ? `mcpgen: authorization server ${issuer} unreachable (${problem}); tokens needing its keys get 503 until it is back` : `mcpgen: authorization server ${issuer} reachable again`);
+  };
+  return async (input, init) => {
+    try {
+      const response = await fetchFn(input, init);
+      report(response.status >= 500 ? `HTTP ${response.status}` : undefined);
+      return response;
+    } catch (e) {
+      report(e instanceof Error ? e.message : String(e));
+      throw e;
+    }
+  };
 }
 
 export function createJwtVerifier(issuers: readonly string[], options: AuthOptions = {}): TokenVerifier {
   const fetchFn = options.fetch ?? fetch;
   const tolerance = options.clockToleranceSec ?? 30;
   const types = options.jwtTypes ?? ['at+jwt'];
-  const state = new Map<string, Issuer>(issuers.map((i) => [i, { keys: undefined, pending: undefined }]));
+  const log = options.log ?? ((line: string) => console.error(line));
+  const state = new Map<string, Issuer>(
+    issuers.map((i) => {
+      const s: Issuer = { keys: undefined, pending: undefined, down: false, fetch: fetchFn };
+      s.fetch = watchedFetch(i, s, fetchFn, log);
+      return [i, s];
+    }),
+  );
 
   /** The issuer's key set, discovering its jwks_uri on first use (a failed discovery is retried next time). */
   async function keysOf(issuer: string, { createRemoteJWKSet, customFetch }: Jose) {
     const s = state.get(issuer)!;
     if (s.keys !== undefined) return s.keys;
-    s.pending ??= discoverJwksUri(issuer, fetchFn).then(
+    s.pending ??= discoverJwksUri(issuer, s.fetch).then(
       (uri) => {
-        s.keys = createRemoteJWKSet(new URL(uri), { cooldownDuration: options.jwksCooldownMs ?? 30_000, timeoutDuration: 5000, ...(options.fetch !== undefined ? { [customFetch]: options.fetch as never } : {}) });
+        // An unknown kid (the AS rotated its key) refetches once the last fetch is 5 s old: new-key tokens
+        // are accepted within ~5 s, and a flood of unknown kids still costs one download per 5 s per issuer.
+        s.keys = createRemoteJWKSet(new URL(uri), { cooldownDuration: options.jwksCooldownMs ?? 5_000, timeoutDuration: 5000, [customFetch]: s.fetch as never });
         return s.keys;
       },
       (e: unknown) => {
