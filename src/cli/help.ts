@@ -26,3 +26,24 @@ Exit codes: 0 success, 1 errors in specs, stale output with --check, or a write 
 file system refused (one line naming the path), 2 usage error,
 3 internal error (a bug: please report it with the printed stack).
 `;
+
+// Per-command help lists only what that command accepts (init takes none of the global options).
+const COMMAND_HELP: Record<string, string> = {
+  check: `Usage: mcpgen check [spec-or-glob ...] [--format text|json] [--config FILE] [--color|--no-color]
+  Validate specs (all problems, with file:line:col). Without arguments the specs
+  listed in mcpgen.config.yaml are checked.
+`,
+  generate: `Usage: mcpgen generate [spec-or-glob ...] [--out DIR] [--check] [--watch] [--format text|json] [--config FILE] [--color|--no-color]
+  Validate, then write the generated TypeScript into DIR/<server-name>/ (default:
+  "out" from mcpgen.config.yaml, else ./generated). --check writes nothing and exits 1
+  naming every stale, missing or extra file. --watch regenerates on change.
+`,
+  init: `Usage: mcpgen init [spec-file] [--force]
+  Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then
+  print the next steps. --force overwrites existing files.
+`,
+};
+
+export function commandHelp(command: string): string {
+  return COMMAND_HELP[command] ?? HELP;
+}

@@ -1,7 +1,7 @@
 import { mcpgenVersion } from '../common/package-files.js';
 import { EnvironmentError, UsageError } from '../errors.js';
 import { parseArgs, type FlagSpec } from './args.js';
-import { HELP } from './help.js';
+import { commandHelp, HELP } from './help.js';
 import type { Io } from './report.js';
 
 const COMMON: FlagSpec[] = [
@@ -39,7 +39,7 @@ export async function main(argv: readonly string[], io: Partial<Io> = {}): Promi
     const entry = COMMANDS[command];
     if (entry === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}; see \`mcpgen --help\``);
     if (rest.includes('--help') || rest.includes('-h')) {
-      out.stdout(HELP);
+      out.stdout(commandHelp(command));
       return 0;
     }
     const args = parseArgs(rest, entry.flags);
