@@ -32,6 +32,7 @@ export const CODES = {
   MCPG029: { severity: 'error', title: 'elicitation schema is not a flat form schema (primitive properties only)' },
   MCPG030: { severity: 'error', title: 'capability declared off while the spec declares that primitive' },
   MCPG031: { severity: 'error', title: 'a `$defs` name is defined twice (spec and include, or two includes)' },
+  MCPG032: { severity: 'warning', title: 'a spec includes itself (the include is skipped)' },
   MCPG040: { severity: 'error', title: '`$ref` cycle that never descends into a property or item (validation would recurse forever)' },
   MCPG041: { severity: 'error', title: 'elicitation key `__proto__` (the MCP SDK drops that answer)' },
   MCPG042: { severity: 'error', title: 'tool output schema root is not an object (`type: object`, or a `$ref`/`allOf` that is one)' },

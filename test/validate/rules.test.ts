@@ -57,6 +57,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG028-icon.yaml': [{ code: 'MCPG028', line: 6, column: 12, message: 'icon src "javascript:alert(1)"' }],
   'MCPG029-elicit.yaml': [{ code: 'MCPG029', line: 14, column: 15, message: 'property "address" must have type string' }],
   'MCPG030-capability.yaml': [{ code: 'MCPG030', line: 6, column: 10, message: 'capabilities.tools is false, but the spec declares 1 tool(s)' }],
+  'MCPG032-self-include.yaml': [{ code: 'MCPG032', line: 6, column: 5, message: 'include "MCPG032-self-include.yaml" is this spec itself; it is skipped', path: 'include[0]' }],
   'MCPG040-ref-cycle.yaml': [{ code: 'MCPG040', line: 6, column: 24, message: '$ref cycle "#/$defs/B" → "#/$defs/A" (test/fixtures/invalid/MCPG040-ref-cycle.yaml:7:24) → back to "#/$defs/B" never reaches a property or an item', path: '$defs.A.allOf[0].$ref' }],
   'MCPG041-elicit-proto.yaml': [{ code: 'MCPG041', line: 8, column: 7, message: 'elicitation "__proto__" of tool "t": the key "__proto__" cannot carry an answer', path: 'tools[0].elicit.__proto__' }],
   'MCPG042-output-not-object.yaml': [{ code: 'MCPG042', line: 9, column: 13, message: 'output schema of tool "t" must describe a JSON object at its root (structuredContent is one, for every client), but it allows "#/$defs/Tickets", which allows type "array"' }],
