@@ -13,3 +13,13 @@ describe('default nesting limit', () => {
     expect(checkText(spec(nested(13))).diagnostics.map((d) => d.message)).toEqual([expect.stringContaining('lists nested deeper than 12 levels')]);
   });
 });
+
+describe('required and patternProperties', () => {
+  const schema = (required: string) => `mcpgen: 1\nserver: { name: d, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        a: { type: string }\n      patternProperties:\n        "^x-": { type: string }\n      required: [${required}]\n`;
+  it('accepts a required name matched only by patternProperties (valid 2020-12)', () => {
+    expect(checkText(schema('a, x-trace')).diagnostics).toEqual([]);
+  });
+  it('still refuses a name nothing declares', () => {
+    expect(checkText(schema('a, y')).diagnostics.map((d) => d.code)).toEqual(['MCPG021']);
+  });
+});
