@@ -63,8 +63,6 @@ export interface AuthOptions {
 }
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
-/** Far above any real access token; refused before parsing. */
-const MAX_TOKEN_LENGTH = 8192;
 const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 /** A request's verified caller: who, the AuthInfo the SDK hands handlers, and the resource it was verified for. */
@@ -130,6 +128,10 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
   };
   const invalid = (resource: string, description: string): Response =>
     bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidToken, description), { requiredScopes: [...challengeScopes], resourceMetadataUrl: metadataUrl(resource) });
+  const malformed = (resource: string, description: string): Response => {
+    const challenge = `Bearer error="invalid_request", error_description="${quoted(description)}", resource_metadata="${quoted(metadataUrl(resource))}"`;
+    return Response.json({ error: 'invalid_request', error_description: description }, { status: 400, headers: { 'www-authenticate': challenge } });
+  };
   const insufficient = (resource: string, scopes: readonly string[]): Response =>
     bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InsufficientScope, 'The token lacks a scope this request needs'), { requiredScopes: [...scopes], resourceMetadataUrl: metadataUrl(resource) });
 
@@ -167,10 +169,12 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
     if (match === null || match[1]!.toLowerCase() !== 'bearer') return unauthenticated(resource); // another scheme: no bearer credentials
     const token = (match[2] ?? '').trim();
     if (token === '') return unauthenticated(resource);
-    if ( token.length > MAX_TOKEN_LENGTH || !TOKEN68.test(token)) {
-      // Malformed request (two tokens, spaces, non-token68 bytes): RFC 6750 §3.1 invalid_request → 400.
-      return bearerAuthChallengeResponse(new OAuthError(OAuthErrorCode.InvalidRequest, token.length > MAX_TOKEN_LENGTH ? 'Bearer token too long' : 'Malformed Authorization header'));
-    }
+    // Two credentials (`Bearer a b`, or two Authorization lines joined by a comma) are ambiguous: a
+    // malformed request, RFC 6750 §3.1 invalid_request → 400, with a challenge like every refusal (§3).
+    if (/[\s,]/.test(token)) return malformed(resource, 'Malformed Authorization header: exactly one bearer token is expected (one Authorization line, no spaces)');
+    // One value outside token68 cannot be a token this server issued: invalid_token → 401 (MCP authorization).
+    // Length is not refused here: the HTTP face bounds the whole header block (431 past maxHeaderBytes).
+    if (!TOKEN68.test(token)) return invalid(resource, 'The bearer token is not a token68 value');
     let principal: AuthPrincipal;
     try {
       principal = await verifier.verify(token, { resource });

@@ -125,6 +125,8 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       // The SDK answers -32700 (or serves a legacy client) with its own ladder.
       return withoutNullId(await sdk.fetch(new Request(request.url, { method: 'POST', headers: request.headers, body: text }), extra));
     }
+    const early = wireRefusal(body, request.headers, options.legacy !== false);
+    if (early !== undefined) return early;
     if (auth !== undefined && gate!.perItemScopes) {
       const refused = gate!.checkScopes(body, auth.principal, auth.resource);
       if (refused !== undefined) return refused;
@@ -219,7 +221,8 @@ async function withoutNullId(response: Response): Promise<Response> {
   } catch {
     return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
   }
-  if (typeof json === 'object' && json !== null && 'id' in json && (json as { id: unknown }).id === null) delete (json as { id?: unknown }).id;
+  // An id that is not a RequestId (1.5, 1e300) is not echoed either (issue 25 item 2).
+  if (typeof json === 'object' && json !== null && 'id' in json && !isRequestId((json as { id: unknown }).id)) delete (json as { id?: unknown }).id;
   const headers = new Headers(response.headers);
   headers.delete('content-length');
   return new Response(JSON.stringify(json), { status: response.status, statusText: response.statusText, headers });
@@ -227,8 +230,32 @@ async function withoutNullId(response: Response): Promise<Response> {
 
 export function jsonRpcError(status: number, id: unknown, code: number, message: string, data?: unknown): Response {
   const error = { code, message, ...(data !== undefined ? { data } : {}) };
-  return new Response(JSON.stringify({ jsonrpc: '2.0', ...(id !== null && id !== undefined ? { id } : {}), error }), {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', ...(isRequestId(id) ? { id } : {}), error }), {
     status,
     headers: { 'content-type': 'application/json' },
   });
+}
+
+/** schema.json's RequestId: a string or an integer (safe, so it round-trips through JSON as one). */
+export function isRequestId(id: unknown): id is string | number {
+  return typeof id === 'string' || Number.isSafeInteger(id);
+}
+
+/**
+ * Refusals the SDK's ladder gets wrong with both eras on (issue 25):
+ * - a JSON-RPC response (no method) sent with a 2026-07-28 version header went to the 2025 stack, which
+ *   answered "Unsupported protocol version"; it is an invalid request, as with `legacy: false` (item 1);
+ * - Mcp-Name with raw non-ASCII bytes (Node reads them as Latin-1) is refused like Mcp-Param-* (item 4).
+ */
+function wireRefusal(body: unknown, headers: Headers, bothEras: boolean): Response | undefined {
+  const msg = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { id?: unknown; method?: unknown }) : undefined;
+  const id = msg?.id ?? null;
+  const name = headers.get('mcp-name');
+  if (name !== null && !/^[\x20-\x7e\t]*$/.test(name)) {
+    return jsonRpcError(400, id, -32020, 'Mcp-Name holds bytes outside visible ASCII: send non-ASCII names Base64-encoded (=?base64?...?=)', { header: 'Mcp-Name' });
+  }
+  if (bothEras && msg !== undefined && msg.method === undefined && headers.get('mcp-protocol-version')?.trim() === SUPPORTED_VERSIONS[0]) {
+    return jsonRpcError(400, id, -32600, 'Invalid Request: a JSON-RPC request needs a method');
+  }
+  return undefined;
 }

@@ -32,6 +32,11 @@ export interface ListenOptions {
    * final result is never dropped for its own size.
    */
   readonly maxStreamBufferBytes?: number;
+  /**
+   * Largest request header block, in bytes: Node answers 431 past it. Default 16 KiB, so a long access
+   * token (tens of claims) is verified rather than refused for its length.
+   */
+  readonly maxHeaderBytes?: number;
 }
 
 export interface RunningServer {
@@ -66,7 +71,7 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
   const listening = new Set<Promise<void>>();
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // Node checks request timeouts only every connectionsCheckingInterval (30 s by default).
-  const server = createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 20_000), connectionsCheckingInterval: Math.max(100, Math.min(1000, requestTimeout / 4)) }, (req, res) => {
+  const server = createServer({ maxHeaderSize: options.maxHeaderBytes ?? 16 * 1024, requestTimeout, headersTimeout: Math.min(requestTimeout, 20_000), connectionsCheckingInterval: Math.max(100, Math.min(1000, requestTimeout / 4)) }, (req, res) => {
     const done = serve(handler, req, res, limits).catch(() => {
       if (!res.headersSent) answer(res, jsonRpcError(500, null, -32603, 'Internal error'));
       else res.destroy();
@@ -135,10 +140,17 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
     answer(res, jsonRpcError(404, null, -32601, `Not found: the MCP endpoint is ${limits.path}`));
     return;
   }
+  // Node keeps only the first of two Authorization lines; join them as Headers would, so the bearer gate
+  // sees ambiguous credentials and refuses them (issue 25 item 7).
+  const authorizations = req.headersDistinct.authorization;
+  if (authorizations !== undefined && authorizations.length > 1) req.headers.authorization = authorizations.join(', ');
   const tooLarge = () => jsonRpcError(413, null, -32600, `Request body exceeds ${limits.maxBody} bytes`);
   const declared = Number(req.headers['content-length'] ?? '0');
   if (declared > limits.maxBody) {
+    // Drain before answering, as the fast path does: closing while the client still sends resets the
+    // connection and the client can lose the 413 (issue 25 item 3).
     req.resume();
+    await ended(req, 2000);
     answer(res, tooLarge());
     return;
   }
