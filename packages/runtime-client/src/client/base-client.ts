@@ -7,10 +7,10 @@
 import { Client, ProtocolError, type OAuthClientProvider, StreamableHTTPClientTransport, type CallToolResult, type ContentBlock, type GetPromptResult, type ReadResourceResult, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expandUriTemplate } from '@mcpgen/runtime/shared';
-import { oauthFetch, type ClientAuthOptions } from './oauth-fetch.js';
-import { replayingFetch, replayPolicy, type ConnectionRetry } from './replay-fetch.js';
-import { skillsClientFor, type McpgenSkills } from './skills.js';
-import { interceptTaskAnswers, taskFromError, taskHandle, TASKS_EXTENSION, type TaskState, type ToolStart } from './tasks.js';
+import { oauthFetch, type ClientAuthOptions } from '../auth/oauth-fetch.js';
+import { replayingFetch, replayPolicy, type ConnectionRetry } from '../transport/replay-fetch.js';
+import { skillsClientFor, type McpgenSkills } from '../extensions/skills.js';
+import { interceptTaskAnswers, taskFromError, taskHandle, TASKS_EXTENSION, type TaskState, type ToolStart } from '../tasks/tasks.js';
 
 export const HEADER_MISMATCH = -32020;
 

@@ -13,23 +13,23 @@ import {
   type ServerContext,
   type ServerEventBus,
 } from '@modelcontextprotocol/server';
-import { applyDefaults, defaultsPlan, type DefaultsPlan } from '../shared/input-defaults.js';
-import { matchUriTemplate, templateValueProblem } from '../shared/uri-template.js';
-import { missingScopes, principalKeyOf, principalOf, type AuthOptions } from './auth.js';
-import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from './context.js';
-import type { AppSpec, ServerDefinition, ToolSpec } from './definition.js';
-import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from './replies.js';
-import { exceedsJsonSize } from './response-size.js';
-import { bindingOf, lazyBindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from './request-state.js';
-import { serverWithSkills, type SkillResources } from './skills.js';
+import { applyDefaults, defaultsPlan, type DefaultsPlan } from '../../shared/input-defaults.js';
+import { matchUriTemplate, templateValueProblem } from '../../shared/uri-template.js';
+import { missingScopes, principalKeyOf, principalOf, type AuthOptions } from '../auth/auth.js';
+import { buildElicit, type ChangeNotifier, type RequestContext, type ToolContext } from '../core/context.js';
+import type { AppSpec, ServerDefinition, ToolSpec } from '../core/definition.js';
+import { inputRequiredReply, isInputRequiredReply, isToolReply, PublicError, type InputRequiredReply, type PromptReply, type ResourceReply } from '../core/replies.js';
+import { exceedsJsonSize } from '../core/response-size.js';
+import { bindingOf, lazyBindingOf, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from '../scale/request-state.js';
+import { serverWithSkills, type SkillResources } from '../extensions/skills.js';
 import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
-import { createValidatorCompiler, type Validator } from './validators.js';
-import { MemoryTaskStore } from './tasks/memory-store.js';
-import { registerTaskMethods } from './tasks/methods.js';
-import { TaskRunner, TaskStopped, type TaskSettings } from './tasks/runner.js';
-import { TaskAwareServer, TaskCreated } from './tasks/server-class.js';
-import type { TaskStore } from './tasks/store.js';
-import { createTaskResult, declaresTasks, missingTasksCapability, TASKS_EXTENSION } from './tasks/wire.js';
+import { createValidatorCompiler, type Validator } from '../core/validators.js';
+import { MemoryTaskStore } from '../tasks/memory-store.js';
+import { registerTaskMethods } from '../tasks/methods.js';
+import { TaskRunner, TaskStopped, type TaskSettings } from '../tasks/runner.js';
+import { TaskAwareServer, TaskCreated } from '../tasks/server-class.js';
+import type { TaskStore } from '../tasks/store.js';
+import { createTaskResult, declaresTasks, missingTasksCapability, TASKS_EXTENSION } from '../tasks/wire.js';
 import { fastEligibleTool, takePrecomputed, type FastServerHooks } from './fast-path-hooks.js';
 
 const INVALID_PARAMS = -32602;

@@ -3,8 +3,8 @@
 // per-tool/resource/prompt scope check (403 insufficient_scope) before any handler runs. Token checks
 // are a pluggable TokenVerifier; the default verifies JWT access tokens (jwt-verifier.ts).
 import { bearerAuthChallengeResponse, getOAuthProtectedResourceMetadataUrl, OAuthError, OAuthErrorCode, type AuthInfo } from '@modelcontextprotocol/server';
-import { matchUriTemplate } from '../shared/uri-template.js';
-import type { AuthSpec, ServerDefinition } from './definition.js';
+import { matchUriTemplate } from '../../shared/uri-template.js';
+import type { AuthSpec, ServerDefinition } from '../core/definition.js';
 import { createJwtVerifier } from './jwt-verifier.js';
 
 /** The verified caller, as handlers see it in `ctx.auth`. */

@@ -1,7 +1,7 @@
 // What generated code hands the runtime: the server's wire definitions as data.
 import type { Implementation, Prompt, Resource, ResourceTemplateType, ServerCapabilities, Tool } from '@modelcontextprotocol/server';
-import type { HeaderDeclaration } from '../shared/header-values.js';
-import type { TaskSettings } from './tasks/runner.js';
+import type { HeaderDeclaration } from '../../shared/header-values.js';
+import type { TaskSettings } from '../tasks/runner.js';
 
 export interface CacheHintSpec {
   readonly ttlMs: number;
