@@ -1,6 +1,7 @@
 // @mcpgen/runtime/server: what generated servers build on (the official SDK does the protocol).
 export { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './dispatch/create-server.js';
-export { AuthUnavailableError, InvalidTokenError, type AuthOptions, type AuthPrincipal, type TokenVerifier } from './auth/auth.js';
+export { AuthUnavailableError, InvalidTokenError, type AuthOptions, type TokenVerifier } from './auth/verifier.js';
+export type { AuthPrincipal } from './core/principal.js';
 export { createJwtVerifier } from './auth/jwt-verifier.js';
 export type { AppSpec, AuthSpec, CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './core/definition.js';
 export type { ChangeNotifier, Elicitation, ElicitResponse, InputRequest, RequestContext, ToolContext } from './core/context.js';
@@ -20,6 +21,6 @@ export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelc
 export { MissingRequiredClientCapabilityError, ProtocolError } from '@modelcontextprotocol/server';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-store.js';
 export { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './tasks/store.js';
-export type { TaskSettings } from './tasks/runner.js';
+export type { TaskSettings } from './core/definition.js';
 export { embeddedSkills, serverWithSkills, type EmbeddedSkillFile, type SkillResources } from './extensions/skills.js';
 export { skillsFromFolder } from './extensions/skills-folder.js';
