@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
-import { vouchFor, type Authenticated } from './auth.js';
+import { vouchFor, type Authenticated } from '../auth/auth.js';
 import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.js';
 
 export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 1024 * 1024;

@@ -9,7 +9,7 @@
 // tasks/get|update|cancel go through the SDK's request(), which sends the envelope and mirrors params.taskId into
 // Mcp-Name itself.
 import { ProtocolError, type CallToolResult, type Client, type StandardSchemaV1, type Transport } from '@modelcontextprotocol/client';
-import { elicitRequestInfo, type ElicitAnswer, type ElicitRequestInfo } from './base-client.js';
+import { elicitRequestInfo, type ElicitAnswer, type ElicitRequestInfo } from '../core/elicit.js';
 
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Private: marks a task answer re-shaped by the tap; never sent nor received on the wire. */

@@ -7,9 +7,9 @@
 //   --allowed-origins <list>    MCPGEN_ALLOWED_ORIGINS  hostnames accepted in Origin, besides the localhost names
 import { basename } from 'node:path';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
-import { didYouMean } from '../shared/suggest.js';
-import type { HttpOptions } from './http.js';
-import type { ListenOptions } from './node-http.js';
+import { didYouMean } from '../../shared/suggest.js';
+import type { HttpOptions } from '../transport/http.js';
+import type { ListenOptions } from '../transport/node-http.js';
 
 export interface HttpEntryArgs {
   readonly transport: 'http';

@@ -7,10 +7,13 @@
 import { Client, ProtocolError, type OAuthClientProvider, StreamableHTTPClientTransport, type CallToolResult, type ContentBlock, type GetPromptResult, type ReadResourceResult, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { expandUriTemplate } from '@mcpgen/runtime/shared';
-import { oauthFetch, type ClientAuthOptions } from './oauth-fetch.js';
-import { replayingFetch, replayPolicy, type ConnectionRetry } from './replay-fetch.js';
-import { skillsClientFor, type McpgenSkills } from './skills.js';
-import { interceptTaskAnswers, taskFromError, taskHandle, TASKS_EXTENSION, type TaskState, type ToolStart } from './tasks.js';
+import { oauthFetch, type ClientAuthOptions } from '../auth/oauth-fetch.js';
+import { replayingFetch, replayPolicy, type ConnectionRetry } from '../transport/replay-fetch.js';
+import { skillsClientFor, type McpgenSkills } from '../extensions/skills.js';
+import { elicitRequestInfo, type ElicitAnswer, type ElicitRequestInfo } from '../core/elicit.js';
+import { interceptTaskAnswers, taskFromError, taskHandle, TASKS_EXTENSION, type TaskState, type ToolStart } from '../tasks/tasks.js';
+
+export type { ElicitAnswer, ElicitRequestInfo };
 
 export const HEADER_MISMATCH = -32020;
 
@@ -24,15 +27,6 @@ export type ClientTarget =
     }
   | { readonly command: string; readonly args?: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string }
   | { readonly transport: Transport };
-
-export interface ElicitRequestInfo {
-  readonly mode: 'form' | 'url';
-  readonly message: string;
-  readonly requestedSchema?: Readonly<Record<string, unknown>>;
-  readonly url?: string;
-}
-
-export type ElicitAnswer = { readonly action: 'accept'; readonly content?: Readonly<Record<string, unknown>> } | { readonly action: 'decline' | 'cancel' };
 
 export interface ClientOptions {
   readonly clientInfo?: { readonly name: string; readonly version: string };
@@ -240,14 +234,6 @@ export abstract class McpgenClient {
 }
 
 /** An elicitation request's params as onElicit sees them (MRTR rounds and task input alike). */
-export function elicitRequestInfo(p: Readonly<Record<string, unknown>>): ElicitRequestInfo {
-  return {
-    mode: p.mode === 'url' ? 'url' : 'form',
-    message: String(p.message ?? ''),
-    ...(typeof p.requestedSchema === 'object' && p.requestedSchema !== null ? { requestedSchema: p.requestedSchema as Record<string, unknown> } : {}),
-    ...(typeof p.url === 'string' ? { url: p.url } : {}),
-  };
-}
 
 function toolCallResult<O>(raw: CallToolResult): ToolCallResult<O> {
   return { isError: raw.isError === true, content: raw.content, structuredContent: raw.structuredContent as O | undefined, raw };

@@ -1,7 +1,6 @@
 // What generated code hands the runtime: the server's wire definitions as data.
 import type { Implementation, Prompt, Resource, ResourceTemplateType, ServerCapabilities, Tool } from '@modelcontextprotocol/server';
-import type { HeaderDeclaration } from '../shared/header-values.js';
-import type { TaskSettings } from './tasks/runner.js';
+import type { HeaderDeclaration } from '../../shared/header-values.js';
 
 export interface CacheHintSpec {
   readonly ttlMs: number;
@@ -90,4 +89,13 @@ export interface ServerDefinition {
 export interface AppSpec {
   readonly definition: Resource;
   readonly html: string;
+}
+
+export interface TaskSettings {
+  readonly support: 'optional' | 'required';
+  /** How long the record lives after creation. */
+  readonly ttlMs: number;
+  readonly pollIntervalMs?: number;
+  /** `elicit` keys gathered by MRTR rounds on tools/call before the task is created. */
+  readonly beforeTask?: readonly string[];
 }

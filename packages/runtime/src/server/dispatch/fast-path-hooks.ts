@@ -1,7 +1,7 @@
 // What the server side (create-server.ts) offers the HTTP fast path (fast-path.ts), and the hand-over
 // of a result the fast path computed but leaves to the SDK to encode.
 import type { ServerContext } from '@modelcontextprotocol/server';
-import type { ServerDefinition, ToolSpec } from './definition.js';
+import type { ServerDefinition, ToolSpec } from '../core/definition.js';
 
 export interface FastServerHooks {
   /** The serverInfo the SDK stamps into every result's `_meta`. */

@@ -1,5 +1,5 @@
 // The SDK's stdio entry (its own chunk) loads when stdio is served, not at every server's start.
-import type { ServerFactory } from './create-server.js';
+import type { ServerFactory } from '../dispatch/create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
 import { StdioWire, type StdioWireOptions } from './stdio-wire.js';
 

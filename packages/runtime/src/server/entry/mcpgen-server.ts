@@ -1,11 +1,11 @@
 import { InMemoryServerEventBus } from '@modelcontextprotocol/server';
-import type { ChangeNotifier } from './context.js';
-import { MemoryTaskStore } from './tasks/memory-store.js';
-import { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from './create-server.js';
-import type { ServerDefinition } from './definition.js';
-import { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js';
-import { listen, type ListenOptions, type RunningServer } from './node-http.js';
-import { serveStdio } from './stdio.js';
+import type { ChangeNotifier } from '../core/context.js';
+import { MemoryTaskStore } from '../tasks/memory-store.js';
+import { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from '../dispatch/create-server.js';
+import type { ServerDefinition } from '../core/definition.js';
+import { createHttpHandler, type HttpHandler, type HttpOptions } from '../transport/http.js';
+import { listen, type ListenOptions, type RunningServer } from '../transport/node-http.js';
+import { serveStdio } from '../transport/stdio.js';
 import { entryArgsOrExit, exposureWarning, httpEntryOptions, isEntryArgs, type EntryArgs } from './entry-args.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */

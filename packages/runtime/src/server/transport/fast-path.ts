@@ -22,9 +22,9 @@
 //   (stashPrecomputed): the tool runs once either way.
 import type { IncomingHttpHeaders } from 'node:http';
 import { isJsonContentType, type ServerContext } from '@modelcontextprotocol/server';
-import { stashPrecomputed, type FastServerHooks, type Precomputed } from './fast-path-hooks.js';
-import type { HeaderDeclaration } from '../shared/header-values.js';
-import type { AuthGate, Authenticated } from './auth.js';
+import { stashPrecomputed, type FastServerHooks, type Precomputed } from '../dispatch/fast-path-hooks.js';
+import type { HeaderDeclaration } from '../../shared/header-values.js';
+import type { AuthGate, Authenticated } from '../auth/auth.js';
 
 const VERSION = '2026-07-28';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';

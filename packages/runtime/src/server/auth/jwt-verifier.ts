@@ -4,7 +4,8 @@
 // jose (some 45 modules) loads on the first token, not at start: a server without authorization never
 // pays for it, and one with it starts as fast (cold start, bench/cold-start.mjs).
 import type { createRemoteJWKSet, JWTPayload } from 'jose';
-import { AuthUnavailableError, InvalidTokenError, type AuthOptions, type AuthPrincipal, type TokenVerifier } from './auth.js';
+import type { AuthPrincipal } from '../core/principal.js';
+import { AuthUnavailableError, InvalidTokenError, type AuthOptions, type TokenVerifier } from './verifier.js';
 
 /** Asymmetric algorithms only: `none` and HMAC (a shared secret the AS would have to give us) never verify. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];

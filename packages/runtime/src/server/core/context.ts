@@ -1,4 +1,4 @@
-import type { AuthPrincipal } from './auth.js';
+import type { AuthPrincipal } from './principal.js';
 import type { ElicitSpec } from './definition.js';
 import { inputRequiredReply, type InputRequiredReply } from './replies.js';
 

@@ -5,11 +5,11 @@
 //   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
 //   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
-import type { ServerOptions } from './create-server.js';
-import { createRedisEventBus } from './redis-bus.js';
-import { parseKeyList, RequestStateKeyRing } from './request-state.js';
-import { skillsFromFolder } from './skills-folder.js';
-import { createRedisTaskStore } from './tasks/redis-store.js';
+import type { ServerOptions } from '../dispatch/create-server.js';
+import { createRedisEventBus } from '../scale/redis-bus.js';
+import { parseKeyList, RequestStateKeyRing } from '../scale/request-state.js';
+import { skillsFromFolder } from '../extensions/skills-folder.js';
+import { createRedisTaskStore } from '../tasks/redis-store.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
 export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {

@@ -12,13 +12,13 @@ import {
   type ServerEventBus,
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
-import { checkParamHeaders, decodeHeaderValue, type HeaderDeclaration } from '../shared/header-values.js';
-import { createAuthGate, principalKeyOf, vouchedFor, type AuthOptions } from './auth.js';
-import type { ServerDefinition } from './definition.js';
-import type { ServerFactory } from './create-server.js';
+import { checkParamHeaders, decodeHeaderValue, type HeaderDeclaration } from '../../shared/header-values.js';
+import { createAuthGate, principalKeyOf, vouchedFor, type AuthOptions } from '../auth/auth.js';
+import type { ServerDefinition } from '../core/definition.js';
+import type { ServerFactory } from '../dispatch/create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
-import { serveTaskListen } from './tasks/listen.js';
-import type { TaskStore } from './tasks/store.js';
+import { serveTaskListen } from '../tasks/listen.js';
+import type { TaskStore } from '../tasks/store.js';
 import { createFastPath, type FastPath } from './fast-path.js';
 
 export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
