@@ -14,6 +14,13 @@ Usage:
   mcpgen init [spec-file] [--force]
       Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then
       print the next steps.
+  mcpgen import mcp (--url URL | -- command [args ...]) [--out FILE] [--hoist-defs]
+                   [--era auto|2025|2026] [--timeout MS] [--report FILE]
+      Connect to a running MCP server (Streamable HTTP, or a command served over stdio) and write
+      its tools, resources, templates and prompts as a spec (stdout without --out). What the import
+      changed or dropped, and where the generated server will answer differently, goes to stderr
+      (--report FILE: as JSON). --hoist-defs moves repeated sub-schemas into $defs (changes the wire).
+      Needs the optional peer @modelcontextprotocol/client. See docs/migrating.md.
 
 Options:
   --format text|json   diagnostics as text with code frames (stderr) or JSON (stdout)

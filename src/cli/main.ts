@@ -16,6 +16,10 @@ const COMMON: FlagSpec[] = [
 const COMMANDS: Record<string, { flags: FlagSpec[]; run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
   check: { flags: COMMON, run: async (args, io) => (await import('./commands/check.js')).runCheck(args, io) },
   generate: { flags: [...COMMON, { name: 'out', value: true }, { name: 'check' }, { name: 'watch' }], run: async (args, io) => (await import('./commands/generate.js')).runGenerate(args, io) },
+  import: {
+    flags: [{ name: 'url', value: true }, { name: 'out', value: true }, { name: 'report', value: true }, { name: 'hoist-defs' }, { name: 'era', value: true, choices: ['auto', '2025', '2026'] }, { name: 'timeout', value: true }],
+    run: async (args, io) => (await import('./commands/import.js')).runImport(args, io),
+  },
   init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
 };
 
@@ -38,13 +42,14 @@ export async function main(argv: readonly string[], io: Partial<Io> = {}): Promi
     }
     const entry = COMMANDS[command];
     if (entry === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}; see \`mcpgen --help\``);
-    if (rest.includes('--help') || rest.includes('-h')) {
+    const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest; // after `--`: the served command's own argv
+    if (own.includes('--help') || own.includes('-h')) {
       out.stdout(commandHelp(command));
       return 0;
     }
     const args = parseArgs(rest, entry.flags);
     // The validator loads ajv on first use with require(), which Node before 20.19 cannot do for it.
-    if (command !== 'init' && (process.features as { require_module?: boolean }).require_module !== true) await (await import('../validate/rules/json-schema.js')).loadAjvAhead();
+    if (command !== 'init' && command !== 'import' && (process.features as { require_module?: boolean }).require_module !== true) await (await import('../validate/rules/json-schema.js')).loadAjvAhead();
     const color = args.flags.has('color') ? true : args.flags.has('no-color') ? false : out.color;
     return await entry.run(args, { ...out, color });
   } catch (e) {

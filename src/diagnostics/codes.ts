@@ -62,6 +62,7 @@ export const CODES = {
   MCPG100: { severity: 'error', title: 'two specs have the same `server.name`: their output folders collide' },
   MCPG101: { severity: 'error', title: 'two servers resolve to the same handlers file (the config\'s `handlers` path lacks `{server}`)' },
   MCPG102: { severity: 'error', title: 'generated output is stale (`generate --check`): a file is changed, missing, no longer generated, or left by an interrupted run' },
+  MCPG111: { severity: 'warning', title: 'unknown JSON Schema `format` (not checked: JSON Schema 2020-12 §7.2.3 forbids failing on it)' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -42,7 +42,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG016-header-unreachable.yaml': [{ code: 'MCPG016', line: 12, column: 34, message: 'not through "items"' }],
   'MCPG017-header-secret.yaml': [{ code: 'MCPG017', line: 10, column: 47, message: 'x-mcp-header "Api-Key" mirrors "apiKey", which looks secret' }],
   'MCPG018-input-not-object.yaml': [{ code: 'MCPG018', line: 8, column: 13, message: 'must have "type: object" at its root' }],
-  'MCPG019-ajv-strict.yaml': [{ code: 'MCPG019', line: 10, column: 39, message: 'unknown format "timestamp" in input schema of tool "t"; known formats: ', path: 'tools[0].input.properties.when.format' }],
+  'MCPG111-unknown-format.yaml': [{ code: 'MCPG111', line: 10, column: 39, message: 'unknown format "timestamp" in input schema of tool "t" is not checked (values are accepted as if it were absent); known formats: ', path: 'tools[0].input.properties.when.format' }],
   'MCPG019-type-int.yaml': [{ code: 'MCPG019', line: 10, column: 24, message: '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?', path: 'tools[0].input.properties.count.type' }],
   'MCPG019-pattern.yaml': [{ code: 'MCPG019', line: 10, column: 40, message: 'pattern "([A-Z]+" cannot be used in input schema of tool "t": Unterminated group', path: 'tools[0].input.properties.code.pattern' }],
   'MCPG020-unknown-keyword.yaml': [{ code: 'MCPG020', line: 10, column: 29, message: 'unknown JSON Schema keyword "minimun" in input schema of tool "t"; did you mean "minimum"?' }],
@@ -218,7 +218,7 @@ tools:
       ['MCPG019', 8, 20, 'tools[0].input.properties.a.type', '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?'],
       ['MCPG019', 9, 20, 'tools[0].input.properties.b.type', '"nul" is not a JSON Schema type in input schema of tool "t"; did you mean "null"?'],
       ['MCPG019', 10, 38, 'tools[0].input.properties.c.minimum', '"minimum" must be number in input schema of tool "t", got the string "low"'],
-      ['MCPG019', 11, 36, 'tools[0].input.properties.d.format', 'unknown format "emial" in input schema of tool "t"; did you mean "email"?'],
+      ['MCPG111', 11, 36, 'tools[0].input.properties.d.format', 'unknown format "emial" in input schema of tool "t" is not checked (values are accepted as if it were absent); did you mean "email"?'],
       ['MCPG020', 12, 42, 'tools[0].input.properties.e.descripton', 'unknown JSON Schema keyword "descripton" in input schema of tool "t"; did you mean "description"?'],
     ]);
   });
@@ -296,5 +296,23 @@ describe('auth rules beyond the fixtures', () => {
       ['MCPG008', true, 'auth'],
       ['MCPG070', true, 'tools[0].scopes[1]'],
     ]);
+  });
+});
+
+describe('unknown formats (MCPG111, JSON Schema 2020-12 §7.2.3)', () => {
+  // Before: MCPG019 errors, so zod-to-JSON-Schema servers' `format: json` failed `check`.
+  it('warn once where written, in a $defs entry a tool uses too, and the rest of the schema is still checked', () => {
+    const result = checkText(`mcpgen: 1\nserver: { name: f, version: 1.0.0 }\n$defs:\n  Blob: { type: string, format: json }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        a: { $ref: "#/$defs/Blob" }\n        b: { type: string, format: color, default: 3 }\n`);
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([
+      ['MCPG111', 'warning', '$defs.Blob.format'],
+      ['MCPG111', 'warning', 'tools[0].input.properties.b.format'],
+      ['MCPG022', 'error', 'tools[0].input.properties.b.default'],
+    ]);
+  });
+
+  it('alone leave a spec that builds', () => {
+    const result = checkText(`mcpgen: 1\nserver: { name: f, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        q: { type: string, format: json, default: "{}" }\n`);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG111']);
+    expect(result.models).toHaveLength(1);
   });
 });
