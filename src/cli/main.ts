@@ -16,6 +16,10 @@ const COMMON: FlagSpec[] = [
 const COMMANDS: Record<string, { flags: FlagSpec[]; run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
   check: { flags: COMMON, run: async (args, io) => (await import('./commands/check.js')).runCheck(args, io) },
   generate: { flags: [...COMMON, { name: 'out', value: true }, { name: 'check' }, { name: 'watch' }], run: async (args, io) => (await import('./commands/generate.js')).runGenerate(args, io) },
+  import: {
+    flags: [...COMMON, ...['out', 'handlers', 'generated', 'name', 'tag', 'operation', 'method'].map((name) => ({ name, value: true })), { name: 'force' }],
+    run: async (args, io) => (await import('./commands/import-openapi.js')).runImport(args, io),
+  },
   init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
 };
 

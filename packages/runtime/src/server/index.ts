@@ -8,6 +8,7 @@ export { createHttpHandler, type HttpHandler, type HttpOptions } from './http.js
 export { listen, type ListenOptions, type RunningServer } from './node-http.js';
 export { inputRequiredReply, notFound, protocolError, PublicError, reply, toolError, type InputRequiredReply, type PromptReply, type ResourceReply, type ToolReply, type ToolReturn, type ContentToolReturn } from './replies.js';
 export { serveStdio } from './stdio.js';
+export { buildRequest, callUpstream, httpProxy, type HttpAuth, type HttpBinding, type HttpParamBinding, type HttpProxyOptions } from './http-proxy.js';
 export { realPathInRoot, resolveInRoot } from './paths.js';
 export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions, type RedisEventBusStats } from './redis-bus.js';
 export { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-store.js';
