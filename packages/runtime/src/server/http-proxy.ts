@@ -87,6 +87,7 @@ export function buildRequest(binding: HttpBinding, args: Record<string, unknown>
     else cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
   }
   const env = options.env ?? process.env;
+  // After the arguments: a configured credential replaces an argument of the same name (the model never chooses the key).
   for (const a of options.auth ?? []) applyAuth(a, env[a.env], headers, query, cookies);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
   headers.set('accept', 'application/json, text/*;q=0.9, */*;q=0.5');
