@@ -20,6 +20,8 @@ describe('convertSchema (OpenAPI Schema Object → JSON Schema 2020-12)', () => 
     ['minLength on an integer has no effect: dropped', { type: 'integer', minLength: 3 }, { type: 'integer' }],
     ['unknown format dropped, known kept', { type: 'object', properties: { a: { type: 'string', format: 'uriref' }, b: { type: 'string', format: 'uuid' } } }, { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string', format: 'uuid' } } }],
     ['nested refs rewritten', { type: 'array', items: { $ref: '#/components/schemas/Tag' } }, { type: 'array', items: { $ref: '#/$defs/Tag' } }],
+    ['required names an undeclared property: declared as {}', { type: 'object', properties: { status: { type: 'string' } }, required: ['conclusion'] }, { type: 'object', properties: { status: { type: 'string' }, conclusion: {} }, required: ['conclusion'] }],
+    ['an empty default its format refuses is dropped', { type: 'string', format: 'uri', default: '' }, { type: 'string', format: 'uri' }],
     ['Swagger 2.0 file', { type: 'file' }, { type: 'string' }],
   ];
   for (const [name, given, want] of cases) it(name, () => expect(convertSchema(given, refs)).toEqual(want));

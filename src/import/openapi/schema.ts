@@ -42,6 +42,9 @@ export function convertSchema(schema: unknown, refs: RefMap, depth = 0): unknown
   if (src.type === 'file') out.type = 'string'; // Swagger 2.0 file: its bytes as a string
   bounds(src, out);
   if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
+  undeclaredRequired(out);
+  // GitHub's `deployment_status` has `format: uri, default: ""`: a default its own schema refuses (MCPG022).
+  if (out.default === '' && typeof out.format === 'string') delete out.default;
   // A format ajv does not know (OpenAPI's open list: "uriref", "iso-country-code") is an annotation only.
   if (typeof out.format === 'string' && !FORMATS.has(out.format)) delete out.format;
   if (out.type === undefined) {
@@ -69,6 +72,16 @@ function bounds(src: Obj, out: Obj): void {
       delete out[bound];
     }
   }
+}
+
+/**
+ * `required: [conclusion]` beside `properties` without it (GitHub's `checks/update`) means the same with
+ * `conclusion: {}` declared; the spec validator refuses the first form (MCPG021).
+ */
+function undeclaredRequired(out: Obj): void {
+  if (!Array.isArray(out.required) || !isObj(out.properties)) return;
+  const props = out.properties;
+  for (const name of out.required) if (typeof name === 'string' && !Object.hasOwn(props, name)) props[name] = {};
 }
 
 /** `minLength` on an integer (a real one, in train-travel's `cvc`) has no effect in JSON Schema, and strict ajv refuses it. */
