@@ -11,6 +11,11 @@ Usage:
       diagnostics on stdout). --watch regenerates on change (atomic saves included).
       Warns, with the npm install line, when what the generated code loads at run time
       (@mcpgen/runtime and the MCP SDK) does not resolve from DIR.
+  mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--name NAME]
+                [--tag T,..] [--operation GLOB,..] [--method M,..] [--force]
+      Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into a spec (default
+      specs/<name>.yaml) and proxy handlers that call the upstream API (default
+      generated/<name>/handlers.ts), then check the spec. See docs/openapi.md.
   mcpgen init [spec-file] [--force]
       Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then
       print the next steps.

@@ -11,14 +11,20 @@ const COMMON: FlagSpec[] = [
   { name: 'no-color' },
 ];
 
+const IMPORT_FLAGS: Record<string, FlagSpec[]> = {
+  mcp: [{ name: 'url', value: true }, { name: 'out', value: true }, { name: 'report', value: true }, { name: 'hoist-defs' }, { name: 'era', value: true, choices: ['auto', '2025', '2026'] }, { name: 'timeout', value: true }],
+  openapi: [...COMMON, ...['out', 'handlers', 'generated', 'name', 'tag', 'operation', 'method'].map((name) => ({ name, value: true })), { name: 'force' }],
+};
+
 // Each command's module is imported only when it runs: `check` never loads the emitters, and a `generate`
 // whose outputs are current loads neither them nor ts-morph (see commands/generate.ts).
-const COMMANDS: Record<string, { flags: FlagSpec[]; run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
+const COMMANDS: Record<string, { flags: FlagSpec[] | ((rest: readonly string[]) => FlagSpec[]); run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
   check: { flags: COMMON, run: async (args, io) => (await import('./commands/check.js')).runCheck(args, io) },
   generate: { flags: [...COMMON, { name: 'out', value: true }, { name: 'check' }, { name: 'watch' }], run: async (args, io) => (await import('./commands/generate.js')).runGenerate(args, io) },
   import: {
-    flags: [{ name: 'url', value: true }, { name: 'out', value: true }, { name: 'report', value: true }, { name: 'hoist-defs' }, { name: 'era', value: true, choices: ['auto', '2025', '2026'] }, { name: 'timeout', value: true }],
-    run: async (args, io) => (await import('./commands/import.js')).runImport(args, io),
+    // Each source has its own options, so `import openapi --url` is refused like any unknown option.
+    flags: (rest) => IMPORT_FLAGS[rest[0] ?? ''] ?? [...new Map(Object.values(IMPORT_FLAGS).flat().map((f) => [f.name, f])).values()],
+    run: async (args, io) => (args.positional[0] === 'openapi' ? (await import('./commands/import-openapi.js')).runImport(args, io) : (await import('./commands/import.js')).runImport(args, io)),
   },
   init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
 };
@@ -47,7 +53,7 @@ export async function main(argv: readonly string[], io: Partial<Io> = {}): Promi
       out.stdout(commandHelp(command));
       return 0;
     }
-    const args = parseArgs(rest, entry.flags);
+    const args = parseArgs(rest, typeof entry.flags === 'function' ? entry.flags(rest) : entry.flags);
     // The validator loads ajv on first use with require(), which Node before 20.19 cannot do for it.
     if (command !== 'init' && command !== 'import' && (process.features as { require_module?: boolean }).require_module !== true) await (await import('../validate/rules/json-schema.js')).loadAjvAhead();
     const color = args.flags.has('color') ? true : args.flags.has('no-color') ? false : out.color;

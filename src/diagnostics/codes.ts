@@ -63,6 +63,9 @@ export const CODES = {
   MCPG101: { severity: 'error', title: 'two servers resolve to the same handlers file (the config\'s `handlers` path lacks `{server}`)' },
   MCPG102: { severity: 'error', title: 'generated output is stale (`generate --check`): a file is changed, missing, no longer generated, or left by an interrupted run' },
   MCPG111: { severity: 'warning', title: 'unknown JSON Schema `format` (not checked: JSON Schema 2020-12 §7.2.3 forbids failing on it)' },
+  MCPG130: { severity: 'error', title: '`import openapi`: the OpenAPI description cannot be read, parsed or bundled' },
+  MCPG131: { severity: 'warning', title: '`import openapi`: an operation was skipped (a request body the proxy cannot send yet)' },
+  MCPG132: { severity: 'warning', title: '`import openapi`: a security scheme the proxy does not fill from the environment, or fills only with a static token' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

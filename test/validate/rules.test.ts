@@ -100,13 +100,16 @@ beforeAll(() => {
 afterAll(() => rmSync(FILLER, { recursive: true, force: true }));
 
 const ACROSS_SPECS = ['MCPG100', 'MCPG101', 'MCPG102'];
+// `import openapi` reads OpenAPI descriptions, not specs: its fixtures are test/fixtures/openapi/MCPG13x-*.yaml.
+const IMPORT_OPENAPI = ['MCPG130', 'MCPG131', 'MCPG132'];
 
 describe('one fixture per rule', () => {
   it('covers every diagnostic code', () => {
     const covered = new Set(Object.values(CASES).flatMap((ws) => ws.map((w) => w.code)));
     // Codes no single spec can raise (two specs in one run; --check output): test/write/repo-fit.test.ts.
     for (const code of ACROSS_SPECS) expect(readFileSync(join(ROOT, 'test/write/repo-fit.test.ts'), 'utf8'), code).toContain(code);
-    expect([...covered, ...ACROSS_SPECS].sort()).toEqual(Object.keys(CODES).sort());
+    for (const code of IMPORT_OPENAPI) expect(readFileSync(join(ROOT, 'test/import/openapi-diagnostics.test.ts'), 'utf8'), code).toContain(code);
+    expect([...covered, ...ACROSS_SPECS, ...IMPORT_OPENAPI].sort()).toEqual(Object.keys(CODES).sort());
   });
 
   for (const [fixture, wants] of Object.entries(CASES)) {

@@ -8,7 +8,7 @@ import type { Io } from '../report.js';
 /** `mcpgen import mcp [--out FILE] [--hoist-defs] [--era auto|2025|2026] (--url URL | -- command [args…])` */
 export async function runImport(args: Parsed, io: Io): Promise<number> {
   const [source, ...command] = args.positional;
-  if (source !== 'mcp') throw new UsageError(source === undefined ? 'import needs a source: `mcpgen import mcp --url URL` or `mcpgen import mcp -- command [args…]`' : `unknown import source ${JSON.stringify(source)}; known: mcp`);
+  if (source !== 'mcp') throw new UsageError(source === undefined ? 'import needs a source: `mcpgen import mcp --url URL`, `mcpgen import mcp -- command [args…]` or `mcpgen import openapi <file|url>`' : `unknown import source ${JSON.stringify(source)}; known: mcp, openapi`);
   const target = targetOf(stringFlag(args, 'url'), command);
   const timeout = stringFlag(args, 'timeout');
   const timeoutMs = timeout === undefined ? 30_000 : Number(timeout);
