@@ -11,11 +11,22 @@ const COMMON: FlagSpec[] = [
   { name: 'no-color' },
 ];
 
+const BREAKING: FlagSpec[] = [
+  { name: 'base', value: true },
+  { name: 'against', value: true },
+  { name: 'format', value: true, choices: ['text', 'json', 'markdown', 'github'] },
+  { name: 'config', value: true },
+  { name: 'color' },
+  { name: 'no-color' },
+];
+
 // Each command's module is imported only when it runs: `check` never loads the emitters, and a `generate`
 // whose outputs are current loads neither them nor ts-morph (see commands/generate.ts).
 const COMMANDS: Record<string, { flags: FlagSpec[]; run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
   check: { flags: COMMON, run: async (args, io) => (await import('./commands/check.js')).runCheck(args, io) },
   generate: { flags: [...COMMON, { name: 'out', value: true }, { name: 'check' }, { name: 'watch' }], run: async (args, io) => (await import('./commands/generate.js')).runGenerate(args, io) },
+  breaking: { flags: BREAKING, run: async (args, io) => (await import('./commands/breaking.js')).runBreaking(args, io, 'breaking') },
+  diff: { flags: BREAKING, run: async (args, io) => (await import('./commands/breaking.js')).runBreaking(args, io, 'diff') },
   init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
 };
 
