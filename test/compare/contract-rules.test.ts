@@ -58,3 +58,14 @@ describe('contract rules', () => {
     expect([ignored.failing.length, ignored.ignored]).toEqual([0, 1]);
   });
 });
+
+describe('docs/breaking-changes.md', () => {
+  it('lists every rule id with its category and severity', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { allRules } = await import('../../src/compare/index.js');
+    const doc = readFileSync(new URL('../../docs/breaking-changes.md', import.meta.url), 'utf8');
+    const rules = allRules();
+    expect(rules.length).toBeGreaterThanOrEqual(60);
+    for (const r of rules) expect(doc).toContain(`| \`${r.id}\` | ${r.category} | ${r.severity} |`);
+  });
+});
