@@ -16,6 +16,14 @@ Usage:
       Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into a spec (default
       specs/<name>.yaml) and proxy handlers that call the upstream API (default
       generated/<name>/handlers.ts), then check the spec. See docs/openapi.md.
+  mcpgen breaking --base REF|FILE|DIR [spec-or-glob ...] [--format text|json|markdown|github] [--config FILE]
+      Compare the specs with an old version: a git revision (read with git, the work
+      tree untouched), a spec file, or a folder holding the same spec paths. Reports
+      each change with a rule id, category and file:line:col in both versions; exits
+      1 when a breaking change falls in a failing category (config \`breaking.failOn\`,
+      \`breaking.ignore\`). --against is the same as --base. See docs/breaking-changes.md.
+  mcpgen diff --base REF|FILE|DIR [spec-or-glob ...] [--format ...]
+      The same report as \`breaking\`, always exiting 0 when both versions validate.
   mcpgen init [spec-file] [--force]
       Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then
       print the next steps.
@@ -28,13 +36,15 @@ Usage:
       Needs the optional peer @modelcontextprotocol/client. See docs/migrating.md.
 
 Options:
-  --format text|json   diagnostics as text with code frames (stderr) or JSON (stdout)
+  --format text|json   diagnostics as text with code frames (stderr) or JSON (stdout);
+                       breaking/diff also take markdown and github (stdout; text on stderr)
   --color, --no-color  force colors on or off (default: on when stderr is a TTY)
   --config FILE        use this config instead of ./mcpgen.config.yaml
   -h, --help           show this help
   -v, --version        print the version
 
-Exit codes: 0 success, 1 errors in specs, stale output with --check, or a write the
+Exit codes: 0 success, 1 errors in specs, stale output with --check, a breaking change
+(\`breaking\`), or a write the
 file system refused (one line naming the path), 2 usage error,
 3 internal error (a bug: please report it with the printed stack).
 `;

@@ -15,6 +15,14 @@ const IMPORT_FLAGS: Record<string, FlagSpec[]> = {
   mcp: [{ name: 'url', value: true }, { name: 'out', value: true }, { name: 'report', value: true }, { name: 'hoist-defs' }, { name: 'era', value: true, choices: ['auto', '2025', '2026'] }, { name: 'timeout', value: true }],
   openapi: [...COMMON, ...['out', 'handlers', 'generated', 'name', 'tag', 'operation', 'method'].map((name) => ({ name, value: true })), { name: 'force' }],
 };
+const BREAKING: FlagSpec[] = [
+  { name: 'base', value: true },
+  { name: 'against', value: true },
+  { name: 'format', value: true, choices: ['text', 'json', 'markdown', 'github'] },
+  { name: 'config', value: true },
+  { name: 'color' },
+  { name: 'no-color' },
+];
 
 // Each command's module is imported only when it runs: `check` never loads the emitters, and a `generate`
 // whose outputs are current loads neither them nor ts-morph (see commands/generate.ts).
@@ -26,6 +34,8 @@ const COMMANDS: Record<string, { flags: FlagSpec[] | ((rest: readonly string[]) 
     flags: (rest) => IMPORT_FLAGS[rest[0] ?? ''] ?? [...new Map(Object.values(IMPORT_FLAGS).flat().map((f) => [f.name, f])).values()],
     run: async (args, io) => (args.positional[0] === 'openapi' ? (await import('./commands/import-openapi.js')).runImport(args, io) : (await import('./commands/import.js')).runImport(args, io)),
   },
+  breaking: { flags: BREAKING, run: async (args, io) => (await import('./commands/breaking.js')).runBreaking(args, io, 'breaking') },
+  diff: { flags: BREAKING, run: async (args, io) => (await import('./commands/breaking.js')).runBreaking(args, io, 'diff') },
   init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
 };
 
