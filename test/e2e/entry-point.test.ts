@@ -49,6 +49,9 @@ describe('parseEntryArgs', () => {
     // The environment never turns stdio into HTTP, and an empty variable counts as unset.
     expect(parseEntryArgs([], env)).toEqual({ kind: 'run', args: { transport: 'stdio' } });
     expect(parseEntryArgs(['--http'], { PORT: '' })).toMatchObject({ args: { port: 3000 } });
+    // CORS origins (issue 25 item 8): full origins, the flag over MCPGEN_CORS_ORIGINS.
+    expect(parseEntryArgs(['--http'], { MCPGEN_CORS_ORIGINS: 'https://App.example, http://localhost:5173/' })).toMatchObject({ args: { corsOrigins: ['https://app.example', 'http://localhost:5173'] } });
+    expect(parseEntryArgs(['--http', '--cors-origins', 'https://b.example'], { MCPGEN_CORS_ORIGINS: 'https://a.example' })).toMatchObject({ args: { corsOrigins: ['https://b.example'] } });
   });
 
   it('refuses what would be ignored or never match, with the reason', () => {
@@ -69,6 +72,9 @@ describe('parseEntryArgs', () => {
     expect(error(['--http', '--allowed-hosts', 'https://svc.example'])).toMatch(/"https:\/\/svc.example" is not a hostname/);
     expect(error(['--http', '--allowed-hosts', 'svc.example:443'])).toMatch(/is not a hostname/);
     expect(error(['--http'], { MCPGEN_ALLOWED_ORIGINS: 'a,*' })).toBe('MCPGEN_ALLOWED_ORIGINS: * stands alone (it turns the check off)');
+    expect(error(['--http', '--cors-origins', 'app.example'])).toMatch(/"app.example" is not an origin/);
+    expect(error(['--http', '--cors-origins', 'https://app.example/mcp'])).toMatch(/is not an origin/);
+    expect(error(['--cors-origins', 'https://app.example'])).toBe('--cors-origins applies to --http only');
     expect(parseEntryArgs(['--http', '-h'])).toEqual({ kind: 'help' });
   });
 });

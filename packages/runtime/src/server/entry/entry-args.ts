@@ -5,6 +5,7 @@
 //   --port <n>                  PORT        port for --http (default 3000; 0 = any free port)
 //   --allowed-hosts <list>      MCPGEN_ALLOWED_HOSTS    hostnames accepted in Host, besides the localhost names
 //   --allowed-origins <list>    MCPGEN_ALLOWED_ORIGINS  hostnames accepted in Origin, besides the localhost names
+//   --cors-origins <list>       MCPGEN_CORS_ORIGINS     browser origins served cross-origin (CORS)
 import { basename } from 'node:path';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import { didYouMean } from '../../shared/suggest.js';
@@ -19,6 +20,8 @@ export interface HttpEntryArgs {
   readonly allowedHosts: readonly string[] | '*' | undefined;
   /** Extra hostnames for the Origin check (the localhost names stay allowed); `'*'` turns the check off. */
   readonly allowedOrigins: readonly string[] | '*' | undefined;
+  /** Browser origins (`https://app.example`) served cross-origin: preflights answered, headers exposed. */
+  readonly corsOrigins?: readonly string[] | undefined;
 }
 
 export type EntryArgs = { readonly transport: 'stdio' } | HttpEntryArgs;
@@ -26,7 +29,7 @@ export type EntryArgs = { readonly transport: 'stdio' } | HttpEntryArgs;
 /** What the command line asks for: serve, print the usage, or refuse it (exit 2). */
 export type EntryCommand = { readonly kind: 'run'; readonly args: EntryArgs } | { readonly kind: 'help' } | { readonly kind: 'usage-error'; readonly message: string };
 
-const VALUE_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins'] as const;
+const VALUE_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins', '--cors-origins'] as const;
 const SWITCHES = ['--http', '--stdio', '--help', '-h'] as const;
 const ALL_FLAGS: readonly string[] = [...VALUE_FLAGS, ...SWITCHES];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
@@ -48,6 +51,9 @@ export function entryUsage(program = 'main.js'): string {
     '  --allowed-origins <list>  comma-separated hostnames accepted in the Origin header of browser',
     '                            requests besides the localhost names (MCPGEN_ALLOWED_ORIGINS);',
     '                            * turns the check off',
+    '  --cors-origins <list>     comma-separated browser origins (https://app.example) that may call',
+    '                            this server cross-origin: preflights answered before the bearer',
+    '                            gate, WWW-Authenticate and Mcp-* exposed (MCPGEN_CORS_ORIGINS)',
     '  -h, --help                print this and exit',
     '',
     'Deployment settings also come from the environment: REDIS_URL, MCPGEN_REDIS_CHANNEL,',
@@ -101,7 +107,10 @@ export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<str
   if (typeof hosts === 'object' && 'error' in hosts) return usageError(hosts.error);
   const origins = hostList(setting('--allowed-origins', 'MCPGEN_ALLOWED_ORIGINS'));
   if (typeof origins === 'object' && 'error' in origins) return usageError(origins.error);
-  return { kind: 'run', args: { transport: 'http', host: host === undefined ? '127.0.0.1' : host.value.trim().replace(/^\[(.*)\]$/, '$1'), port: portNumber, allowedHosts: hosts, allowedOrigins: origins } };
+  const cors = originList(setting('--cors-origins', 'MCPGEN_CORS_ORIGINS'));
+  if (typeof cors === 'object' && 'error' in cors) return usageError(cors.error);
+  const bound = host === undefined ? '127.0.0.1' : host.value.trim().replace(/^\[(.*)\]$/, '$1');
+  return { kind: 'run', args: { transport: 'http', host: bound, port: portNumber, allowedHosts: hosts, allowedOrigins: origins, ...(cors !== undefined ? { corsOrigins: cors } : {}) } };
 }
 
 /**
@@ -118,6 +127,20 @@ function hostList(setting: { value: string; source: string } | undefined): reado
     if (!/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%]+)$/.test(item)) return { error: `${setting.source}: ${JSON.stringify(item)} is not a hostname (no scheme, no port; IPv6 in brackets)` };
   }
   return items.map((h) => h.toLowerCase());
+}
+
+/**
+ * A comma-separated list of browser origins as the Origin header spells them (`scheme://host[:port]`, no
+ * path): a hostname alone or a trailing path would never equal an Origin header, so it is refused here.
+ */
+function originList(setting: { value: string; source: string } | undefined): readonly string[] | undefined | { error: string } {
+  if (setting === undefined) return undefined;
+  const items = setting.value.split(',').map((s) => s.trim().replace(/\/$/, '')).filter((s) => s !== '');
+  if (items.length === 0) return { error: `${setting.source} is empty` };
+  for (const item of items) {
+    if (!/^https?:\/\/(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%]+)(?::\d{1,5})?$/.test(item)) return { error: `${setting.source}: ${JSON.stringify(item)} is not an origin (scheme://host[:port], e.g. https://app.example)` };
+  }
+  return items.map((o) => o.toLowerCase());
 }
 
 /** Loopback addresses and names: binding one is private to the machine, so the localhost-only Host check fits. */
@@ -162,12 +185,13 @@ export function entryArgsOrExit(argv: readonly string[] = process.argv.slice(2),
 }
 
 /** The listen/HTTP options of parsed HTTP args: extra allowed names join the localhost ones. */
-export function httpEntryOptions(args: HttpEntryArgs): ListenOptions & Pick<HttpOptions, 'allowedHosts' | 'allowedOrigins'> {
+export function httpEntryOptions(args: HttpEntryArgs): ListenOptions & Pick<HttpOptions, 'allowedHosts' | 'allowedOrigins' | 'corsOrigins'> {
   const widen = (extra: readonly string[] | '*', localhost: readonly string[]) => (extra === '*' ? ('*' as const) : [...new Set([...localhost, ...extra])]);
   return {
     host: args.host,
     port: args.port,
     ...(args.allowedHosts !== undefined ? { allowedHosts: widen(args.allowedHosts, localhostAllowedHostnames()) } : {}),
     ...(args.allowedOrigins !== undefined ? { allowedOrigins: widen(args.allowedOrigins, localhostAllowedOrigins()) } : {}),
+    ...(args.corsOrigins !== undefined ? { corsOrigins: args.corsOrigins } : {}),
   };
 }

@@ -3,8 +3,8 @@
 // answers expose WWW-Authenticate (so a browser client can find the authorization server) and Mcp-*.
 // Every other origin keeps the default refusal (403 from the Origin check, no Access-Control-* at all).
 
-/** Request headers a browser client of the Streamable HTTP transport sends. */
-const ALLOWED_HEADERS = new Set(['authorization', 'content-type', 'accept', 'mcp-protocol-version', 'mcp-method', 'mcp-name', 'mcp-session-id', 'last-event-id']);
+/** Request headers a browser client of the Streamable HTTP transport sends, besides every `Mcp-*` (MCP-Protocol-Version included). */
+const ALLOWED_HEADERS = new Set(['authorization', 'content-type', 'accept', 'last-event-id']);
 const METHODS = 'POST, GET, DELETE, OPTIONS';
 
 export interface Cors {
@@ -29,7 +29,7 @@ export function createCors(origins: readonly string[] | undefined): Cors | undef
     preflight(request) {
       if (request.method !== 'OPTIONS' || !allows(request) || !request.headers.has('access-control-request-method')) return undefined;
       const asked = (request.headers.get('access-control-request-headers') ?? '').split(',').map((h) => h.trim().toLowerCase()).filter((h) => h !== '');
-      const refused = asked.filter((h) => !ALLOWED_HEADERS.has(h) && !h.startsWith('mcp-param-'));
+      const refused = asked.filter((h) => !ALLOWED_HEADERS.has(h) && !h.startsWith('mcp-'));
       // A header we do not serve: answer without Allow-Headers, so the browser refuses the call itself.
       const headers: Record<string, string> = {
         'access-control-allow-origin': request.headers.get('origin')!,
