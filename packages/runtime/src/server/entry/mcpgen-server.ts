@@ -44,7 +44,7 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
       const handler = http({ endpointPath: opts.path ?? '/mcp', ...opts });
       return { ...(await listen(handler, opts)), notify: handler.notify };
     },
-    stdio: () => serveStdio(factory, { legacy }),
+    stdio: () => serveStdio(factory, { legacy, bus }),
   };
 }
 

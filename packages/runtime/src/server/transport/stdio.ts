@@ -1,4 +1,5 @@
 // The SDK's stdio entry (its own chunk) loads when stdio is served, not at every server's start.
+import type { Server, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { ServerFactory } from '../dispatch/create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
 import { StdioWire, type StdioWireOptions } from './stdio-wire.js';
@@ -9,6 +10,11 @@ export interface StdioOptions extends StdioWireOptions {
    * when false their `initialize` gets -32022 and one line on stderr says why.
    */
   readonly legacy?: boolean;
+  /**
+   * The bus `ctx.notify` publishes to (createMcpgenServer passes its own). Its events reach this
+   * connection's `subscriptions/listen` subscriptions: on stdio the connection is the stream.
+   */
+  readonly bus?: ServerEventBus;
 }
 
 /**
@@ -17,11 +23,43 @@ export interface StdioOptions extends StdioWireOptions {
  */
 export function serveStdio(factory: ServerFactory, options: StdioOptions = {}): { close(): Promise<void> } {
   const transport = new StdioWire(process.stdin, process.stdout, options);
+  const unsubscribe: (() => void)[] = [];
+  // A 2026-07-28 instance hears the bus: its send*() calls go through the SDK's stdio listen router, which
+  // stamps them onto the subscriptions whose filter asked for them and drops the rest. A 2025-11-25
+  // instance does not (that era has no listen; its unsolicited notifications are left as they were).
+  const instance = ({ era }: { era?: string } = {}) => {
+    const server = factory();
+    if (era === 'modern' && options.bus !== undefined) unsubscribe.push(forwardEvents(options.bus, server));
+    return server;
+  };
   // stdin is read once the SDK starts the transport; lines arriving before wait in the stream.
   const serving = import('./sdk-stdio.js').then(({ serveStdio: sdkServeStdio }) =>
     options.legacy === false
-      ? sdkServeStdio(() => factory(), { legacy: 'reject', onerror: reportLegacyRefusals(undefined), transport })
-      : sdkServeStdio(() => factory(), { legacy: 'serve', transport }),
+      ? sdkServeStdio(instance, { legacy: 'reject', onerror: reportLegacyRefusals(undefined), transport })
+      : sdkServeStdio(instance, { legacy: 'serve', transport }),
   );
-  return { close: async () => (await serving).close() };
+  return {
+    close: async () => {
+      for (const off of unsubscribe.splice(0)) off();
+      await (await serving).close();
+    },
+  };
+}
+
+/** Bus events as the instance's own change notifications; unsubscribes when the instance closes. */
+function forwardEvents(bus: ServerEventBus, server: Server): () => void {
+  // A discarded or closed instance has no transport: its send rejects, and nobody is left to hear it.
+  const quiet = (p: Promise<void>) => void p.catch(() => {});
+  const off = bus.subscribe((event: ServerEvent) => {
+    if (event.kind === 'tools_list_changed') quiet(server.sendToolListChanged());
+    else if (event.kind === 'prompts_list_changed') quiet(server.sendPromptListChanged());
+    else if (event.kind === 'resources_list_changed') quiet(server.sendResourceListChanged());
+    else if (event.kind === 'resource_updated') quiet(server.sendResourceUpdated({ uri: event.uri }));
+  });
+  const onclose = server.onclose;
+  server.onclose = () => {
+    off();
+    onclose?.();
+  };
+  return off;
 }
