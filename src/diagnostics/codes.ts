@@ -1,5 +1,5 @@
 // The stable diagnostic codes. Codes are never renumbered or reused: tools and CI logs key on them.
-// README.md's rule table is checked against this list by a test.
+// docs/rules.md's rule table is checked against this list by a test (test/cli/cli.test.ts).
 export const CODES = {
   MCPG001: { severity: 'error', title: 'YAML syntax error or unreadable file' },
   MCPG002: { severity: 'error', title: 'duplicate key in a YAML mapping' },
