@@ -59,31 +59,10 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       }
     }
   };
-  // Connections open on first use: serverOptionsFromEnv hands every server a store when REDIS_URL is set, but
-  // only a server with task tools uses it (its task runner subscribes when the server is built).
-  let opened: { pair: Promise<RedisPair>; connected: Promise<void> } | undefined;
-  const open = () => {
-    if (opened !== undefined) return opened;
-    const pair = openRedisPair({ url: options.url, label: 'redis task store', ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}) });
-    const connected = pair.then(async (p) => {
-      await p.connected;
-      await p.subscriber.subscribe(channel, (message) => {
-        const event = parseTaskMessage(message, origin);
-        if (event !== undefined && event !== 'own') deliver(event);
-      });
-    });
-    pair.catch((e: unknown) => process.stderr.write(`[mcpgen] redis task store: ${e instanceof Error ? e.message : String(e)}\n`));
-    connected.catch(() => {}); // surfaced through ready() and every call; never an unhandled rejection
-    return (opened = { pair, connected });
-  };
-  // The first call waits for the first connection (bounded: Redis down must not hang it); later ones fail fast.
-  let firstConnection: Promise<unknown> | undefined;
-  const client = async (): Promise<RedisConnection> => {
-    const { pair, connected } = open();
-    firstConnection ??= Promise.race([connected, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS).unref())]).catch(() => {});
-    await firstConnection;
-    return (await pair).client;
-  };
+  const { open, client, pairIfOpen } = lazyConnection(options, channel, (message) => {
+    const event = parseTaskMessage(message, origin);
+    if (event !== undefined && event !== 'own') deliver(event);
+  });
 
   const read = async (taskId: string): Promise<{ json: string; record: TaskRecord } | undefined> => {
     const json = await (await client()).get(keyOf(taskId));
@@ -138,9 +117,44 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
     ready: () => open().connected,
     async close() {
       listeners.clear();
-      if (opened !== undefined) await (await opened.pair.catch(() => undefined))?.close();
+      await (await pairIfOpen()?.catch(() => undefined))?.close();
     },
   };
+}
+
+interface LazyConnection {
+  /** Opens the connections and subscribes the channel (once); `connected` settles when both are up. */
+  open(): { pair: Promise<RedisPair>; connected: Promise<void> };
+  /** The command connection; the first call waits (bounded) for the first connection, later ones fail fast. */
+  client(): Promise<RedisConnection>;
+  /** The connections when open() was called, else undefined (close() opens nothing). */
+  pairIfOpen(): Promise<RedisPair> | undefined;
+}
+
+// Connections open on first use: serverOptionsFromEnv hands every server a store when REDIS_URL is set, but
+// only a server with task tools uses it (its task runner subscribes when the server is built).
+function lazyConnection(options: RedisTaskStoreOptions, channel: string, onMessage: (message: string) => void): LazyConnection {
+  let opened: { pair: Promise<RedisPair>; connected: Promise<void> } | undefined;
+  const open = () => {
+    if (opened !== undefined) return opened;
+    const pair = openRedisPair({ url: options.url, label: 'redis task store', ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}) });
+    const connected = pair.then(async (p) => {
+      await p.connected;
+      await p.subscriber.subscribe(channel, onMessage);
+    });
+    pair.catch((e: unknown) => process.stderr.write(`[mcpgen] redis task store: ${e instanceof Error ? e.message : String(e)}\n`));
+    connected.catch(() => {}); // surfaced through ready() and every call; never an unhandled rejection
+    return (opened = { pair, connected });
+  };
+  // The first call waits for the first connection (bounded: Redis down must not hang it); later ones fail fast.
+  let firstConnection: Promise<unknown> | undefined;
+  const client = async (): Promise<RedisConnection> => {
+    const { pair, connected } = open();
+    firstConnection ??= Promise.race([connected, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS).unref())]).catch(() => {});
+    await firstConnection;
+    return (await pair).client;
+  };
+  return { open, client, pairIfOpen: () => opened?.pair };
 }
 
 function expired(record: TaskRecord): boolean {

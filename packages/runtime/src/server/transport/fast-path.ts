@@ -88,22 +88,10 @@ interface Message {
 }
 
 export function createFastPath(options: FastPathOptions): FastPath {
-  const { hooks, hosts, origins, gate } = options;
+  const { hooks, gate } = options;
   const goodEnvelopes = new Set<string>();
   const lists = new Map<string, string>();
   const serverMeta = { [SERVER_INFO_KEY]: hooks.serverInfo };
-
-  function wants(method: string | undefined, h: IncomingHttpHeaders): boolean {
-    // Without a gate a credential is left to the SDK path, which ignores it: nothing to gain here.
-    if (method !== 'POST' || (gate === undefined && h.authorization !== undefined)) return false;
-    if (origins !== undefined && h.origin !== undefined) return false;
-    if (hosts !== undefined && !hosts.includes(hostnameOf(h.host))) return false;
-    if (h['mcp-protocol-version'] !== VERSION || !isJsonContentType(h['content-type'] ?? null)) return false;
-    const accept = h.accept ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
-    const m = h['mcp-method'];
-    return m === 'tools/call' || (typeof m === 'string' && LISTS.has(m) && h['mcp-name'] === undefined);
-  }
 
   /** The SDK path, learning from a result: the envelope it accepted, the list page it answered. */
   async function viaSdk(request: FastRequest, msg: Message, envelope: string, listKey: string | undefined): Promise<FastAnswer> {
@@ -166,7 +154,21 @@ export function createFastPath(options: FastPathOptions): FastPath {
   }
 
   const admit = gate === undefined ? undefined : (headers: IncomingHttpHeaders, url: URL) => gate.authenticateHeader(headers.authorization ?? null, url);
+  const wants = (method: string | undefined, h: IncomingHttpHeaders): boolean => wantsRequest(options, method, h);
   return { wants, serve, ...(admit !== undefined ? { admit } : {}) };
+}
+
+/** Whether the headers alone allow the fast path: a plain JSON POST of tools/call or a list, nothing to check but the body. */
+function wantsRequest({ hosts, origins, gate }: FastPathOptions, method: string | undefined, h: IncomingHttpHeaders): boolean {
+  // Without a gate a credential is left to the SDK path, which ignores it: nothing to gain here.
+  if (method !== 'POST' || (gate === undefined && h.authorization !== undefined)) return false;
+  if (origins !== undefined && h.origin !== undefined) return false;
+  if (hosts !== undefined && !hosts.includes(hostnameOf(h.host))) return false;
+  if (h['mcp-protocol-version'] !== VERSION || !isJsonContentType(h['content-type'] ?? null)) return false;
+  const accept = h.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  const m = h['mcp-method'];
+  return m === 'tools/call' || (typeof m === 'string' && LISTS.has(m) && h['mcp-name'] === undefined);
 }
 
 /** The JSON-RPC request, when it is plainly one the fast path may serve; undefined otherwise. */
