@@ -1,4 +1,3 @@
-import { VariableDeclarationKind } from './ts-morph.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
@@ -53,12 +52,10 @@ export function handlerStubs(model: ServerModel): Map<string, string> {
 export function emitHandlersScaffold(model: ServerModel, file: FileSink, serverModule = './server.js'): void {
   const members = [...handlerStubs(model).values()];
   file.addImportDeclaration({ moduleSpecifier: serverModule, isTypeOnly: true, namedImports: [handlersInterfaceName(model)] });
-  file.addVariableStatement({
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: docs(`Your implementation of the ${model.name} server. mcpgen wrote this file once and never overwrites it; ${clientClassName(model)} and server.ts stay in sync with the spec.`),
-    declarations: [{ name: 'handlers', type: handlersInterfaceName(model), initializer: `{\n${members.join('\n')}\n}` }],
-  });
+  // As text, not a variable structure: ts-morph indents a multi-line initializer's continuation lines,
+  // which left the stubs 4 spaces in and the closing `};` at 2 (issue 24). Text at the top level is kept as written.
+  const [doc] = docs(`Your implementation of the ${model.name} server. mcpgen wrote this file once and never overwrites it; ${clientClassName(model)} and server.ts stay in sync with the spec.`);
+  file.addStatements([`/** ${doc!.description} */\nexport const handlers: ${handlersInterfaceName(model)} = {\n${members.join('\n')}\n};`]);
 }
 
 function stub(method: string, what: string): string {

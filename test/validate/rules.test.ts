@@ -19,6 +19,8 @@ interface Want {
 // One invalid fixture per rule, and the exact diagnostic it must produce (and nothing else).
 const CASES: Record<string, Want[]> = {
   'MCPG001-syntax.yaml': [{ code: 'MCPG001', line: 5, column: 1, message: 'Flow sequence' }],
+  // Issue 24: one stray tab gave six (in a larger spec twelve) MCPG001, one per line after it.
+  'MCPG001-tab.yaml': [{ code: 'MCPG001', line: 10, column: 1, message: 'a tab indents this line: YAML indents with spaces only' }],
   'MCPG001-tag.yaml': [{ code: 'MCPG001', line: 7, column: 12, message: 'unknown YAML tag "!Ref"' }],
   'MCPG002-duplicate-key.yaml': [{ code: 'MCPG002', line: 5, column: 3, message: 'duplicate key' }],
   'MCPG003-unknown-key.yaml': [{ code: 'MCPG003', line: 7, column: 5, message: 'unknown key "descripton" in "tools[0]"; did you mean "description"?', path: 'tools[0].descripton' }],
@@ -38,6 +40,8 @@ const CASES: Record<string, Want[]> = {
   'MCPG012-identifier-collision.yaml': [{ code: 'MCPG012', line: 7, column: 11, message: 'tool "get-user" and tool "get_user" (test/fixtures/invalid/MCPG012-identifier-collision.yaml:6:11) both become the TypeScript method "getUser"' }],
   'MCPG013-header-token.yaml': [{ code: 'MCPG013', line: 10, column: 47, message: 'x-mcp-header "Re gion" has " "' }],
   'MCPG014-header-duplicate.yaml': [{ code: 'MCPG014', line: 11, column: 45, message: 'x-mcp-header "Region" duplicates "region" (case-insensitive) in tool execute_sql' }],
+  // Issue 24: a $ref to an object was reported as `no "type"`.
+  'MCPG015-header-ref-object.yaml': [{ code: 'MCPG015', line: 15, column: 17, message: 'x-mcp-header "Region" is on a property with "$ref": "#/$defs/Region", which resolves to type "object" (the header is read from the property\'s own "type", not through $ref); it needs exactly one of string, integer, boolean in tool "t"' }],
   'MCPG015-header-number.yaml': [{ code: 'MCPG015', line: 10, column: 16, message: 'number is forbidden' }],
   'MCPG016-header-unreachable.yaml': [{ code: 'MCPG016', line: 12, column: 34, message: 'not through "items"' }],
   'MCPG017-header-secret.yaml': [{ code: 'MCPG017', line: 10, column: 47, message: 'x-mcp-header "Api-Key" mirrors "apiKey", which looks secret' }],
