@@ -228,16 +228,23 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     const onAbort = () => own!.abort(ctx.mcpReq.signal.reason);
     if (own !== undefined) ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
     const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+    let progressDropped = false;
     // Assigned onto, not spread: a spread would read the lazy httpRequest getter (the fast path's Web
     // Request, built only for a handler that reads it).
     const context: ToolContext<Record<string, unknown>> = Object.assign(requestContext(ctx, () => abort.signal, notifier, state), {
       elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
       async progress(progress: number, total?: number, message?: string) {
         if (progressToken === undefined || abort.signal.aborted) return;
-        await ctx.mcpReq.notify({
-          method: 'notifications/progress',
-          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
-        });
+        // Advisory: a notification that cannot be sent is logged once, never thrown into the handler.
+        await ctx.mcpReq
+          .notify({
+            method: 'notifications/progress',
+            params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
+          })
+          .catch((e: unknown) => {
+            if (!progressDropped) onError(e, `tool ${name}: progress dropped (later ones too, silently)`);
+            progressDropped = true;
+          });
       },
     });
     try {

@@ -10,7 +10,7 @@ export { inputRequiredReply, notFound, protocolError, PublicError, reply, toolEr
 export { serveStdio } from './stdio.js';
 export { realPathInRoot, resolveInRoot } from './paths.js';
 export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions, type RedisEventBusStats } from './redis-bus.js';
-export { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-store.js';
+export { createRedisTaskStore, TaskStoreUnavailable, type RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-store.js';
 export { RequestStateKeyRing, InvalidRequestState, type RequestStateKey } from './request-state.js';
 export { serverOptionsFromEnv } from './env-options.js';
 export type { HeaderDeclaration } from '../shared/header-values.js';
