@@ -122,8 +122,9 @@ describe('mcpgen init', () => {
 
 describe('README', () => {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  it('lists every diagnostic code with its severity', () => {
-    for (const [code, { severity }] of Object.entries(CODES)) expect(readme).toMatch(new RegExp(`\\| ${code} \\| ${severity} \\|`));
+  it('lists every diagnostic code with its severity (README or docs/rules.md)', () => {
+    const rules = readme + readFileSync(join(ROOT, 'docs/rules.md'), 'utf8');
+    for (const [code, { severity }] of Object.entries(CODES)) expect(rules).toMatch(new RegExp(`\\| ${code} \\| ${severity} \\|`));
   });
   it('gives .ci/run the test command it documents', () => {
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
@@ -139,5 +140,22 @@ describe('README diagnostics example', () => {
     const r = await cli(['check', 'test/fixtures/invalid/MCPG014-header-duplicate.yaml']);
     const shown = r.stderr.split('\n').slice(0, 5).join('\n');
     expect(readme).toContain(shown);
+  });
+});
+
+describe('usage errors and per-command help (issue 24 item 10)', () => {
+  it('suggests the option meant by a typo', async () => {
+    const r = await cli(['check', '--formt', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('mcpgen: unknown option "--formt"; did you mean --format?\n');
+  });
+
+  it('init --help lists only what init accepts', async () => {
+    const r = await cli(['init', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('mcpgen init [spec-file] [--force]');
+    expect(r.stdout).not.toContain('--format');
+    expect(r.stdout).not.toContain('--config');
+    expect(r.stdout).not.toContain('mcpgen check');
   });
 });

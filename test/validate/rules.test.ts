@@ -42,7 +42,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG016-header-unreachable.yaml': [{ code: 'MCPG016', line: 12, column: 34, message: 'not through "items"' }],
   'MCPG017-header-secret.yaml': [{ code: 'MCPG017', line: 10, column: 47, message: 'x-mcp-header "Api-Key" mirrors "apiKey", which looks secret' }],
   'MCPG018-input-not-object.yaml': [{ code: 'MCPG018', line: 8, column: 13, message: 'must have "type: object" at its root' }],
-  'MCPG019-ajv-strict.yaml': [{ code: 'MCPG019', line: 10, column: 39, message: 'unknown format "timestamp" in input schema of tool "t"; known formats: ', path: 'tools[0].input.properties.when.format' }],
+  'MCPG111-unknown-format.yaml': [{ code: 'MCPG111', line: 10, column: 39, message: 'unknown format "timestamp" in input schema of tool "t" is not checked (values are accepted as if it were absent); known formats: ', path: 'tools[0].input.properties.when.format' }],
   'MCPG019-type-int.yaml': [{ code: 'MCPG019', line: 10, column: 24, message: '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?', path: 'tools[0].input.properties.count.type' }],
   'MCPG019-pattern.yaml': [{ code: 'MCPG019', line: 10, column: 40, message: 'pattern "([A-Z]+" cannot be used in input schema of tool "t": Unterminated group', path: 'tools[0].input.properties.code.pattern' }],
   'MCPG020-unknown-keyword.yaml': [{ code: 'MCPG020', line: 10, column: 29, message: 'unknown JSON Schema keyword "minimun" in input schema of tool "t"; did you mean "minimum"?' }],
@@ -57,6 +57,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG028-icon.yaml': [{ code: 'MCPG028', line: 6, column: 12, message: 'icon src "javascript:alert(1)"' }],
   'MCPG029-elicit.yaml': [{ code: 'MCPG029', line: 14, column: 15, message: 'property "address" must have type string' }],
   'MCPG030-capability.yaml': [{ code: 'MCPG030', line: 6, column: 10, message: 'capabilities.tools is false, but the spec declares 1 tool(s)' }],
+  'MCPG032-self-include.yaml': [{ code: 'MCPG032', line: 6, column: 5, message: 'include "MCPG032-self-include.yaml" is this spec itself; it is skipped', path: 'include[0]' }],
   'MCPG040-ref-cycle.yaml': [{ code: 'MCPG040', line: 6, column: 24, message: '$ref cycle "#/$defs/B" → "#/$defs/A" (test/fixtures/invalid/MCPG040-ref-cycle.yaml:7:24) → back to "#/$defs/B" never reaches a property or an item', path: '$defs.A.allOf[0].$ref' }],
   'MCPG041-elicit-proto.yaml': [{ code: 'MCPG041', line: 8, column: 7, message: 'elicitation "__proto__" of tool "t": the key "__proto__" cannot carry an answer', path: 'tools[0].elicit.__proto__' }],
   'MCPG042-output-not-object.yaml': [{ code: 'MCPG042', line: 9, column: 13, message: 'output schema of tool "t" must describe a JSON object at its root (structuredContent is one, for every client), but it allows "#/$defs/Tickets", which allows type "array"' }],
@@ -99,13 +100,16 @@ beforeAll(() => {
 afterAll(() => rmSync(FILLER, { recursive: true, force: true }));
 
 const ACROSS_SPECS = ['MCPG100', 'MCPG101', 'MCPG102'];
+// `import openapi` reads OpenAPI descriptions, not specs: its fixtures are test/fixtures/openapi/MCPG13x-*.yaml.
+const IMPORT_OPENAPI = ['MCPG130', 'MCPG131', 'MCPG132'];
 
 describe('one fixture per rule', () => {
   it('covers every diagnostic code', () => {
     const covered = new Set(Object.values(CASES).flatMap((ws) => ws.map((w) => w.code)));
     // Codes no single spec can raise (two specs in one run; --check output): test/write/repo-fit.test.ts.
     for (const code of ACROSS_SPECS) expect(readFileSync(join(ROOT, 'test/write/repo-fit.test.ts'), 'utf8'), code).toContain(code);
-    expect([...covered, ...ACROSS_SPECS].sort()).toEqual(Object.keys(CODES).sort());
+    for (const code of IMPORT_OPENAPI) expect(readFileSync(join(ROOT, 'test/import/openapi-diagnostics.test.ts'), 'utf8'), code).toContain(code);
+    expect([...covered, ...ACROSS_SPECS, ...IMPORT_OPENAPI].sort()).toEqual(Object.keys(CODES).sort());
   });
 
   for (const [fixture, wants] of Object.entries(CASES)) {
@@ -217,7 +221,7 @@ tools:
       ['MCPG019', 8, 20, 'tools[0].input.properties.a.type', '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?'],
       ['MCPG019', 9, 20, 'tools[0].input.properties.b.type', '"nul" is not a JSON Schema type in input schema of tool "t"; did you mean "null"?'],
       ['MCPG019', 10, 38, 'tools[0].input.properties.c.minimum', '"minimum" must be number in input schema of tool "t", got the string "low"'],
-      ['MCPG019', 11, 36, 'tools[0].input.properties.d.format', 'unknown format "emial" in input schema of tool "t"; did you mean "email"?'],
+      ['MCPG111', 11, 36, 'tools[0].input.properties.d.format', 'unknown format "emial" in input schema of tool "t" is not checked (values are accepted as if it were absent); did you mean "email"?'],
       ['MCPG020', 12, 42, 'tools[0].input.properties.e.descripton', 'unknown JSON Schema keyword "descripton" in input schema of tool "t"; did you mean "description"?'],
     ]);
   });
@@ -295,5 +299,23 @@ describe('auth rules beyond the fixtures', () => {
       ['MCPG008', true, 'auth'],
       ['MCPG070', true, 'tools[0].scopes[1]'],
     ]);
+  });
+});
+
+describe('unknown formats (MCPG111, JSON Schema 2020-12 §7.2.3)', () => {
+  // Before: MCPG019 errors, so zod-to-JSON-Schema servers' `format: json` failed `check`.
+  it('warn once where written, in a $defs entry a tool uses too, and the rest of the schema is still checked', () => {
+    const result = checkText(`mcpgen: 1\nserver: { name: f, version: 1.0.0 }\n$defs:\n  Blob: { type: string, format: json }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        a: { $ref: "#/$defs/Blob" }\n        b: { type: string, format: color, default: 3 }\n`);
+    expect(result.diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([
+      ['MCPG111', 'warning', '$defs.Blob.format'],
+      ['MCPG111', 'warning', 'tools[0].input.properties.b.format'],
+      ['MCPG022', 'error', 'tools[0].input.properties.b.default'],
+    ]);
+  });
+
+  it('alone leave a spec that builds', () => {
+    const result = checkText(`mcpgen: 1\nserver: { name: f, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        q: { type: string, format: json, default: "{}" }\n`);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG111']);
+    expect(result.models).toHaveLength(1);
   });
 });

@@ -164,6 +164,7 @@ export function checkSchema(
   label: string,
 ): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const warnings: Diagnostic[] = [];
   walkSchema(schema, ({ schema: node, path }) => {
     if (!isObjectSchema(node)) return;
     for (const key of Object.keys(node)) {
@@ -188,9 +189,11 @@ export function checkSchema(
       if (problem !== undefined) out.push(report(item, 'MCPG019', `pattern ${preview(pattern)} cannot be used in ${label}: ${problem}`, at, target));
     }
     if (typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) {
+      // JSON Schema 2020-12 §7.2.3: an unknown format must not fail validation; it is an annotation,
+      // ignored at run time (as SDK 2.4 does). A warning, so a typo still shows.
       const known = [...KNOWN_FORMATS];
       const hint = didYouMean(node.format, known);
-      out.push(report(item, 'MCPG019', `unknown format ${JSON.stringify(node.format)} in ${label}; ${hint ? `did you mean "${hint}"?` : `known formats: ${known.join(', ')}`}`, [...path, 'format']));
+      warnings.push(report(item, 'MCPG111', `unknown format ${JSON.stringify(node.format)} in ${label} is not checked (values are accepted as if it were absent); ${hint ? `did you mean "${hint}"?` : `known formats: ${known.join(', ')}`}`, [...path, 'format']));
     }
     if (typeof node.$ref === 'string') {
       const target = resolveRef(node.$ref, refRoot, defs);
@@ -199,15 +202,34 @@ export function checkSchema(
     if (Array.isArray(node.required) && isObjectSchema(node.properties)) {
       const props = node.properties;
       node.required.forEach((name, i) => {
-        if (typeof name === 'string' && !Object.hasOwn(props, name)) {
+        if (typeof name === 'string' && !Object.hasOwn(props, name) && !matchesPatternProperty(node.patternProperties, name)) {
           out.push(report(item, 'MCPG021', `"required" names "${name}", which is not among the properties (${Object.keys(props).join(', ') || 'none'}) in ${label}`, [...path, 'required', i]));
         }
       });
     }
   });
   out.push(...metaSchemaProblems(item, schema, label));
-  if (out.length > 0) return out;
-  const bundled = bundleSchema(schema, defs);
+  if (out.length > 0) return [...out, ...warnings];
+  return [...warnings, ...compileAndCheckValues(item, warnings.length > 0 ? withoutUnknownFormats(schema) : schema, defs, label)];
+}
+
+/** A copy without the `format`s ajv does not know: strict ajv refuses them, and they are never checked. */
+function withoutUnknownFormats(schema: JsonObjectSchema): JsonObjectSchema {
+  let unknown = false;
+  walkSchema(schema, ({ schema: node }) => {
+    unknown ||= isObjectSchema(node) && typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format);
+  });
+  if (!unknown) return schema;
+  const copy = structuredClone(schema);
+  walkSchema(copy, ({ schema: node }) => {
+    if (isObjectSchema(node) && typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) delete (node as Record<string, unknown>).format;
+  });
+  return copy;
+}
+
+function compileAndCheckValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, defs: ReadonlyMap<string, JsonSchema>, label: string): Diagnostic[] {
+  // A spec $defs entry with an unknown format is warned about where it is written; here it is stripped too.
+  const bundled = withoutUnknownFormats(bundleSchema(schema, defs));
   const own = isObjectSchema(schema.$defs) ? schema.$defs : {};
   const problems = (isPlainSchema(bundled, KNOWN_FORMATS) ? [] : compile(strict(), bundled)).flatMap(({ message, path }) => {
     // A spec $defs entry copied in by the bundle is checked (and reported) where it is written.
@@ -428,4 +450,16 @@ function regExpProblem(pattern: string): string | undefined {
 function preview(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 60 ? `${s.slice(0, 60)}…` : s;
+}
+
+/** A name `patternProperties` admits is a property `required` may name (valid 2020-12; bad patterns are MCPG019). */
+function matchesPatternProperty(patterns: unknown, name: string): boolean {
+  if (typeof patterns !== 'object' || patterns === null) return false;
+  return Object.keys(patterns).some((p) => {
+    try {
+      return new RegExp(p, 'u').test(name);
+    } catch {
+      return false;
+    }
+  });
 }
