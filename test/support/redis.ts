@@ -15,12 +15,13 @@ export interface RedisServer {
   start(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** `extraArgs`: more redis-server options, e.g. `['--requirepass', 'secret']`. */
+export async function startRedis(extraArgs: readonly string[] = []): Promise<RedisServer> {
   if (REDIS === undefined) throw new Error('redis-server is not installed (.ci/run installs the Debian package redis-server)');
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+    child = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...extraArgs], { stdio: 'ignore' });
     await waitFor(() => new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1', () => {
         s.end();

@@ -12,7 +12,7 @@ export { serveStdio } from './transport/stdio.js';
 export { buildRequest, callUpstream, httpProxy, type HttpAuth, type HttpBinding, type HttpParamBinding, type HttpProxyOptions } from './extensions/http-proxy.js';
 export { realPathInRoot, resolveInRoot } from './core/paths.js';
 export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions, type RedisEventBusStats } from './scale/redis-bus.js';
-export { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-store.js';
+export { createRedisTaskStore, TaskStoreUnavailable, type RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-store.js';
 export { RequestStateKeyRing, InvalidRequestState, type RequestStateKey } from './scale/request-state.js';
 export { serverOptionsFromEnv } from './entry/env-options.js';
 export type { HeaderDeclaration } from '../shared/header-values.js';

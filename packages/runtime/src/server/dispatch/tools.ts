@@ -167,16 +167,24 @@ function abortOf(ctx: ServerContext, own: AbortController | undefined): Abort {
 
 function toolContext(d: Dispatch, tool: PreparedTool, ctx: ServerContext, abort: Abort, state: string | undefined): ToolContext<Record<string, unknown>> {
   const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+  let progressDropped = false;
   // Assigned onto, not spread: a spread would read the lazy httpRequest getter (the fast path's Web
   // Request, built only for a handler that reads it).
   return Object.assign(requestContext(ctx, () => abort.signal, d.notifier, state), {
     elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
     async progress(progress: number, total?: number, message?: string) {
       if (progressToken === undefined || abort.signal.aborted) return;
-      await ctx.mcpReq.notify({
-        method: 'notifications/progress',
-        params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
-      });
+      // Advisory (issue 25 item 12): a notification that cannot be sent is logged once, never thrown into
+      // the handler — losing a progress line must not kill the work it reports on.
+      await ctx.mcpReq
+        .notify({
+          method: 'notifications/progress',
+          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
+        })
+        .catch((e: unknown) => {
+          if (!progressDropped) d.onError(e, `tool ${tool.spec.definition.name}: progress dropped (later ones too, silently)`);
+          progressDropped = true;
+        });
     },
   });
 }

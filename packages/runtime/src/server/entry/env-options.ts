@@ -23,15 +23,39 @@ export async function serverOptionsFromEnv(serverName: string, env: NodeJS.Proce
 
 export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): Promise<ServerOptions> {
   const options: { -readonly [K in keyof ServerOptions]: ServerOptions[K] } = {};
-  const ttl = env.MCPGEN_REQUEST_STATE_TTL_SECONDS;
-  const ttlSeconds = ttl === undefined || ttl === '' ? undefined : Number(ttl);
+  const ttlSeconds = positiveSeconds('MCPGEN_REQUEST_STATE_TTL_SECONDS', env.MCPGEN_REQUEST_STATE_TTL_SECONDS);
   if (env.MCPGEN_REQUEST_STATE_KEYS) options.requestStateKeys = new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), ttlSeconds);
   else if (ttlSeconds !== undefined) options.requestStateTtlSeconds = ttlSeconds;
   if (env.REDIS_URL) {
+    checkRedisUrl(env.REDIS_URL);
     options.bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
     // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
     options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
   }
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
   return options;
+}
+
+// Every variable is checked here, at start (issue 25 item 11): a value that only fails on first use would let
+// the server start and then answer every affected call -32603.
+
+/** A whole number of seconds > 0, or undefined when unset or empty. Strict: `abc`, `0`, `1.5`, ` 5` are refused. */
+function positiveSeconds(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(Number.isSafeInteger(n) && n > 0)) throw new Error(`${name} must be a positive whole number of seconds, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** redis:// or rediss:// with a host; the message never repeats the URL (it may hold a password). */
+function checkRedisUrl(value: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL with a host (e.g. redis://127.0.0.1:6379)');
+  }
 }

@@ -101,10 +101,18 @@ export class TaskRunner {
     const { signal } = running.abort;
     let responses = request.inputResponses;
     let requestState = request.requestState;
+    // Advisory: a status message the store cannot take (Redis down) is dropped and logged once per task, never
+    // thrown into the handler — losing a progress line must not kill the work it reports on.
+    let dropped = false;
     const statusMessage = async (message: string) => {
       if (signal.aborted) return;
-      const updated = await this.store.update(taskId, { statusMessage: message });
-      if (updated === undefined) running.abort.abort(new TaskStopped('task ended'));
+      try {
+        const updated = await this.store.update(taskId, { statusMessage: message });
+        if (updated === undefined) running.abort.abort(new TaskStopped('task ended'));
+      } catch (e) {
+        if (!dropped) this.onError(e, `task ${taskId}: status message dropped (later ones too, silently)`);
+        dropped = true;
+      }
     };
     try {
       for (;;) {
