@@ -70,7 +70,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       }
     }
   };
-  const { open, client, command, pairIfOpen } = lazyConnection(options, channel, (message) => {
+  const { open, command, pairIfOpen } = lazyConnection(options, channel, (message) => {
     const event = parseTaskMessage(message, origin);
     if (event !== undefined && event !== 'own') deliver(event);
   });
