@@ -61,6 +61,7 @@ export const CODES = {
   MCPG100: { severity: 'error', title: 'two specs have the same `server.name`: their output folders collide' },
   MCPG101: { severity: 'error', title: 'two servers resolve to the same handlers file (the config\'s `handlers` path lacks `{server}`)' },
   MCPG102: { severity: 'error', title: 'generated output is stale (`generate --check`): a file is changed, missing, no longer generated, or left by an interrupted run' },
+  MCPG110: { severity: 'error', title: 'a schema\'s `$schema` names a JSON Schema dialect other than 2020-12, 2019-09 or draft-07' },
   MCPG111: { severity: 'warning', title: 'unknown JSON Schema `format` (not checked: JSON Schema 2020-12 §7.2.3 forbids failing on it)' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 

@@ -42,6 +42,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG016-header-unreachable.yaml': [{ code: 'MCPG016', line: 12, column: 34, message: 'not through "items"' }],
   'MCPG017-header-secret.yaml': [{ code: 'MCPG017', line: 10, column: 47, message: 'x-mcp-header "Api-Key" mirrors "apiKey", which looks secret' }],
   'MCPG018-input-not-object.yaml': [{ code: 'MCPG018', line: 8, column: 13, message: 'must have "type: object" at its root' }],
+  'MCPG110-dialect.yaml': [{ code: 'MCPG110', line: 8, column: 16, message: 'input schema of tool "t" names the JSON Schema dialect "http://json-schema.org/draft-04/schema#", which mcpgen does not support; use one of https://json-schema.org/draft/2020-12/schema, https://json-schema.org/draft/2019-09/schema, http://json-schema.org/draft-07/schema#, or leave "$schema" out for 2020-12', path: 'tools[0].input.$schema' }],
   'MCPG111-unknown-format.yaml': [{ code: 'MCPG111', line: 10, column: 39, message: 'unknown format "timestamp" in input schema of tool "t" is not checked (values are accepted as if it were absent); known formats: ', path: 'tools[0].input.properties.when.format' }],
   'MCPG019-type-int.yaml': [{ code: 'MCPG019', line: 10, column: 24, message: '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?', path: 'tools[0].input.properties.count.type' }],
   'MCPG019-pattern.yaml': [{ code: 'MCPG019', line: 10, column: 40, message: 'pattern "([A-Z]+" cannot be used in input schema of tool "t": Unterminated group', path: 'tools[0].input.properties.code.pattern' }],
@@ -313,5 +314,33 @@ describe('unknown formats (MCPG111, JSON Schema 2020-12 §7.2.3)', () => {
     const result = checkText(`mcpgen: 1\nserver: { name: f, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        q: { type: string, format: json, default: "{}" }\n`);
     expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG111']);
     expect(result.models).toHaveLength(1);
+  });
+});
+
+describe('JSON Schema dialects (draft-07 and 2019-09 beside 2020-12)', () => {
+  const spec = (schema: string) => `mcpgen: 1\nserver: { name: d, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n${schema}`;
+  // Before: MCPG019 "no schema with key or ref" (ajv's words) for every zod-to-JSON-Schema server.
+  it('accepts a draft-07 schema in its own terms: tuples with additionalItems, definitions, $ref', () => {
+    const result = checkText(spec(`      $schema: http://json-schema.org/draft-07/schema#\n      type: object\n      properties:\n        pair: { type: array, items: [{ type: string }, { type: integer }], minItems: 2, additionalItems: false }\n        mode: { $ref: "#/definitions/Mode" }\n      definitions:\n        Mode: { type: string, enum: [a, b], default: a }\n      additionalProperties: false\n`));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.models).toHaveLength(1);
+  });
+
+  it('accepts 2019-09, and checks defaults against the schema in its dialect', () => {
+    const ok = checkText(spec(`      $schema: https://json-schema.org/draft/2019-09/schema\n      type: object\n      properties:\n        x: { type: integer, default: 1 }\n`));
+    expect(ok.diagnostics).toEqual([]);
+    const bad = checkText(spec(`      $schema: http://json-schema.org/draft-07/schema#\n      type: object\n      properties:\n        pair: { type: array, items: [{ type: string }], minItems: 1, additionalItems: false, default: [a, 1] }\n`));
+    expect(bad.diagnostics.map((d) => [d.code, d.path])).toEqual([['MCPG022', 'tools[0].input.properties.pair.default']]);
+  });
+
+  it('knows the older keywords only where the schema names an older dialect', () => {
+    const result = checkText(spec(`      type: object\n      definitions: { A: { type: string } }\n`));
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG020']);
+  });
+
+  it('refuses another dialect with one diagnostic naming the supported ones, whatever else is wrong', () => {
+    const result = checkText(spec(`      $schema: https://example.com/my-dialect\n      type: object\n      properties: { a: { type: int } }\n`));
+    expect(result.diagnostics.map((d) => [d.code, d.path])).toEqual([['MCPG110', 'tools[0].input.$schema']]);
+    expect(result.diagnostics[0]!.message).not.toMatch(/no schema with key/);
   });
 });
