@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin launcher: the CLI is compiled to dist/ by `npm run build` (run by `npm ci` through `prepare`) and
+// Thin launcher: the CLI is compiled to dist/ by `npm run build` (run it after `npm ci`; `npm pack` runs it through `prepack`) and
 // bundled into two CommonJS files (scripts/bundle-cli.mjs): `check` runs from the smaller one, the other
 // commands from the one with everything. CommonJS (bin/package.json), so that no command starts Node's ES
 // module loader for the CLI itself.

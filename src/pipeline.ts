@@ -6,6 +6,8 @@ import { displayPath, loadSpec } from './load/spec-files.js';
 import { buildModel } from './model/build.js';
 import type { ServerModel } from './model/ir.js';
 import { validateSpec } from './validate/index.js';
+import { viewLocator } from './validate/locator.js';
+import type { Locator } from './compare/types.js';
 import { checkSkills } from './validate/skills.js';
 import { collisions, type NamedSpec } from './validate/collisions.js';
 import { portablePath } from './common/portable-path.js';
@@ -26,6 +28,8 @@ export interface CheckResult {
   readonly includeGlobs: readonly { readonly pattern: string; readonly dir: string }[];
   /** Absolute paths of the other files and folders whose contents are embedded: `apps[].html`, `skills:`. */
   readonly inputPaths: readonly string[];
+  /** Where each model's parts stand in its spec files (for `breaking`, which compares models only). */
+  readonly locators: ReadonlyMap<ServerModel, Locator>;
 }
 
 /** The MCP Apps views and the skills folder a root spec names (relative to it), read or not. */
@@ -42,6 +46,7 @@ function embeddedPaths(root: unknown, specPath: string): string[] {
 export function check(files: readonly string[], cwd: string, configDir?: string, handlersFile?: (server: string) => string): CheckResult {
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
+  const locators = new Map<ServerModel, Locator>();
   const sources = new Map<string, string>();
   const named: NamedSpec[] = [];
   const handlers: NamedSpec[] = [];
@@ -65,13 +70,14 @@ export function check(files: readonly string[], cwd: string, configDir?: string,
     if (validation.view !== undefined && !hasErrors(loaded.diagnostics) && !hasErrors(skills.diagnostics)) {
       const model = buildModel(validation.view, skills.files);
       models.push(model);
+      locators.set(model, viewLocator(validation.view));
       named.push({ source: loaded.spec.root, target: model.name });
       if (handlersFile !== undefined) handlers.push({ source: loaded.spec.root, target: handlersFile(model.name) });
     }
   }
   diagnostics.push(...collisions(named, 'MCPG100', (name, others) => `server name ${JSON.stringify(name)} is also the server name in ${others}: both would generate the same output folder ${name}/; rename one`));
   diagnostics.push(...collisions(handlers, 'MCPG101', (file, others) => `${others} and this spec would share the handlers file ${displayPath(file, cwd)}; put {server} in the config's \`handlers\` path`));
-  return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources, includeGlobs, inputPaths };
+  return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources, includeGlobs, inputPaths, locators };
 }
 
 /** How `from`/x.ts imports `file` (a .ts path): relative, forward slashes, `.js` as Node ESM resolves it. */

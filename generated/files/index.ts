@@ -3,6 +3,4 @@
 
 export * from './types.js';
 export * from './server.js';
-export * from './client.js';
-export * from './openai.js';
 export * from './definition.js';

@@ -1,3 +1,4 @@
+import { didYouMean } from '../common/suggest.js';
 import { UsageError } from '../errors.js';
 
 export interface FlagSpec {
@@ -28,7 +29,7 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
     const eq = arg.indexOf('=');
     const name = (eq >= 0 ? arg.slice(0, eq) : arg).replace(/^--?/, '');
     const spec = specs.find((s) => s.name === name);
-    if (spec === undefined) throw new UsageError(`unknown option ${JSON.stringify(arg)}`);
+    if (spec === undefined) throw new UsageError(unknownOption(arg, name, specs));
     if (!spec.value) {
       if (eq >= 0) throw new UsageError(`option --${name} takes no value`);
       flags.set(name, true);
@@ -45,4 +46,9 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
 export function stringFlag(args: Parsed, name: string): string | undefined {
   const v = args.flags.get(name);
   return typeof v === 'string' ? v : undefined;
+}
+
+function unknownOption(arg: string, name: string, specs: readonly FlagSpec[]): string {
+  const guess = didYouMean(name, specs.map((s) => s.name));
+  return `unknown option ${JSON.stringify(arg)}${guess === undefined ? '' : `; did you mean --${guess}?`}`;
 }

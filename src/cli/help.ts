@@ -11,18 +11,61 @@ Usage:
       diagnostics on stdout). --watch regenerates on change (atomic saves included).
       Warns, with the npm install line, when what the generated code loads at run time
       (@mcpgen/runtime and the MCP SDK) does not resolve from DIR.
+  mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--name NAME]
+                [--tag T,..] [--operation GLOB,..] [--method M,..] [--force]
+      Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into a spec (default
+      specs/<name>.yaml) and proxy handlers that call the upstream API (default
+      generated/<name>/handlers.ts), then check the spec. See docs/openapi.md.
+  mcpgen breaking --base REF|FILE|DIR [spec-or-glob ...] [--format text|json|markdown|github] [--config FILE]
+      Compare the specs with an old version: a git revision (read with git, the work
+      tree untouched), a spec file, or a folder holding the same spec paths. Reports
+      each change with a rule id, category and file:line:col in both versions; exits
+      1 when a breaking change falls in a failing category (config \`breaking.failOn\`,
+      \`breaking.ignore\`). --against is the same as --base. See docs/breaking-changes.md.
+  mcpgen diff --base REF|FILE|DIR [spec-or-glob ...] [--format ...]
+      The same report as \`breaking\`, always exiting 0 when both versions validate.
   mcpgen init [spec-file] [--force]
       Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then
       print the next steps.
+  mcpgen import mcp (--url URL | -- command [args ...]) [--out FILE] [--hoist-defs]
+                   [--era auto|2025|2026] [--timeout MS] [--report FILE]
+      Connect to a running MCP server (Streamable HTTP, or a command served over stdio) and write
+      its tools, resources, templates and prompts as a spec (stdout without --out). What the import
+      changed or dropped, and where the generated server will answer differently, goes to stderr
+      (--report FILE: as JSON). --hoist-defs moves repeated sub-schemas into $defs (changes the wire).
+      Needs the optional peer @modelcontextprotocol/client. See docs/migrating.md.
 
 Options:
-  --format text|json   diagnostics as text with code frames (stderr) or JSON (stdout)
+  --format text|json   diagnostics as text with code frames (stderr) or JSON (stdout);
+                       breaking/diff also take markdown and github (stdout; text on stderr)
   --color, --no-color  force colors on or off (default: on when stderr is a TTY)
   --config FILE        use this config instead of ./mcpgen.config.yaml
   -h, --help           show this help
   -v, --version        print the version
 
-Exit codes: 0 success, 1 errors in specs, stale output with --check, or a write the
+Exit codes: 0 success, 1 errors in specs, stale output with --check, a breaking change
+(\`breaking\`), or a write the
 file system refused (one line naming the path), 2 usage error,
 3 internal error (a bug: please report it with the printed stack).
 `;
+
+// Per-command help lists only what that command accepts (init takes none of the global options).
+const COMMAND_HELP: Record<string, string> = {
+  check: `Usage: mcpgen check [spec-or-glob ...] [--format text|json] [--config FILE] [--color|--no-color]
+  Validate specs (all problems, with file:line:col). Without arguments the specs
+  listed in mcpgen.config.yaml are checked.
+`,
+  generate: `Usage: mcpgen generate [spec-or-glob ...] [--out DIR] [--check] [--watch] [--format text|json] [--config FILE] [--color|--no-color]
+  Validate, then write the generated TypeScript into DIR/<server-name>/ (default:
+  "out" from mcpgen.config.yaml, else ./generated). --check writes nothing and exits 1
+  naming every stale, missing or extra file. --watch regenerates on change.
+`,
+  init: `Usage: mcpgen init [spec-file] [--force]
+  Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then
+  print the next steps. --force overwrites existing files.
+`,
+};
+
+export function commandHelp(command: string): string {
+  return COMMAND_HELP[command] ?? HELP;
+}

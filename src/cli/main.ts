@@ -1,7 +1,7 @@
 import { mcpgenVersion } from '../common/package-files.js';
 import { EnvironmentError, UsageError } from '../errors.js';
 import { parseArgs, type FlagSpec } from './args.js';
-import { HELP } from './help.js';
+import { commandHelp, HELP } from './help.js';
 import type { Io } from './report.js';
 
 const COMMON: FlagSpec[] = [
@@ -11,11 +11,31 @@ const COMMON: FlagSpec[] = [
   { name: 'no-color' },
 ];
 
+const IMPORT_FLAGS: Record<string, FlagSpec[]> = {
+  mcp: [{ name: 'url', value: true }, { name: 'out', value: true }, { name: 'report', value: true }, { name: 'hoist-defs' }, { name: 'era', value: true, choices: ['auto', '2025', '2026'] }, { name: 'timeout', value: true }],
+  openapi: [...COMMON, ...['out', 'handlers', 'generated', 'name', 'tag', 'operation', 'method'].map((name) => ({ name, value: true })), { name: 'force' }],
+};
+const BREAKING: FlagSpec[] = [
+  { name: 'base', value: true },
+  { name: 'against', value: true },
+  { name: 'format', value: true, choices: ['text', 'json', 'markdown', 'github'] },
+  { name: 'config', value: true },
+  { name: 'color' },
+  { name: 'no-color' },
+];
+
 // Each command's module is imported only when it runs: `check` never loads the emitters, and a `generate`
 // whose outputs are current loads neither them nor ts-morph (see commands/generate.ts).
-const COMMANDS: Record<string, { flags: FlagSpec[]; run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
+const COMMANDS: Record<string, { flags: FlagSpec[] | ((rest: readonly string[]) => FlagSpec[]); run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
   check: { flags: COMMON, run: async (args, io) => (await import('./commands/check.js')).runCheck(args, io) },
   generate: { flags: [...COMMON, { name: 'out', value: true }, { name: 'check' }, { name: 'watch' }], run: async (args, io) => (await import('./commands/generate.js')).runGenerate(args, io) },
+  import: {
+    // Each source has its own options, so `import openapi --url` is refused like any unknown option.
+    flags: (rest) => IMPORT_FLAGS[rest[0] ?? ''] ?? [...new Map(Object.values(IMPORT_FLAGS).flat().map((f) => [f.name, f])).values()],
+    run: async (args, io) => (args.positional[0] === 'openapi' ? (await import('./commands/import-openapi.js')).runImport(args, io) : (await import('./commands/import.js')).runImport(args, io)),
+  },
+  breaking: { flags: BREAKING, run: async (args, io) => (await import('./commands/breaking.js')).runBreaking(args, io, 'breaking') },
+  diff: { flags: BREAKING, run: async (args, io) => (await import('./commands/breaking.js')).runBreaking(args, io, 'diff') },
   init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
 };
 
@@ -38,13 +58,14 @@ export async function main(argv: readonly string[], io: Partial<Io> = {}): Promi
     }
     const entry = COMMANDS[command];
     if (entry === undefined) throw new UsageError(`unknown command ${JSON.stringify(command)}; see \`mcpgen --help\``);
-    if (rest.includes('--help') || rest.includes('-h')) {
-      out.stdout(HELP);
+    const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest; // after `--`: the served command's own argv
+    if (own.includes('--help') || own.includes('-h')) {
+      out.stdout(commandHelp(command));
       return 0;
     }
-    const args = parseArgs(rest, entry.flags);
+    const args = parseArgs(rest, typeof entry.flags === 'function' ? entry.flags(rest) : entry.flags);
     // The validator loads ajv on first use with require(), which Node before 20.19 cannot do for it.
-    if (command !== 'init' && (process.features as { require_module?: boolean }).require_module !== true) await (await import('../validate/rules/json-schema.js')).loadAjvAhead();
+    if (command !== 'init' && command !== 'import' && (process.features as { require_module?: boolean }).require_module !== true) await (await import('../validate/rules/json-schema.js')).loadAjvAhead();
     const color = args.flags.has('color') ? true : args.flags.has('no-color') ? false : out.color;
     return await entry.run(args, { ...out, color });
   } catch (e) {

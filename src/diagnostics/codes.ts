@@ -32,6 +32,7 @@ export const CODES = {
   MCPG029: { severity: 'error', title: 'elicitation schema is not a flat form schema (primitive properties only)' },
   MCPG030: { severity: 'error', title: 'capability declared off while the spec declares that primitive' },
   MCPG031: { severity: 'error', title: 'a `$defs` name is defined twice (spec and include, or two includes)' },
+  MCPG032: { severity: 'warning', title: 'a spec includes itself (the include is skipped)' },
   MCPG040: { severity: 'error', title: '`$ref` cycle that never descends into a property or item (validation would recurse forever)' },
   MCPG041: { severity: 'error', title: 'elicitation key `__proto__` (the MCP SDK drops that answer)' },
   MCPG042: { severity: 'error', title: 'tool output schema root is not an object (`type: object`, or a `$ref`/`allOf` that is one)' },
@@ -63,6 +64,9 @@ export const CODES = {
   MCPG102: { severity: 'error', title: 'generated output is stale (`generate --check`): a file is changed, missing, no longer generated, or left by an interrupted run' },
   MCPG110: { severity: 'error', title: 'a schema\'s `$schema` names a JSON Schema dialect other than 2020-12, 2019-09 or draft-07' },
   MCPG111: { severity: 'warning', title: 'unknown JSON Schema `format` (not checked: JSON Schema 2020-12 §7.2.3 forbids failing on it)' },
+  MCPG130: { severity: 'error', title: '`import openapi`: the OpenAPI description cannot be read, parsed or bundled' },
+  MCPG131: { severity: 'warning', title: '`import openapi`: an operation was skipped (a request body the proxy cannot send yet)' },
+  MCPG132: { severity: 'warning', title: '`import openapi`: a security scheme the proxy does not fill from the environment, or fills only with a static token' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -10,8 +10,6 @@ export function emitIndex(file: FileSink): void {
   file.addExportDeclarations([
     { moduleSpecifier: './types.js' },
     { moduleSpecifier: './server.js' },
-    { moduleSpecifier: './client.js' },
-    { moduleSpecifier: './openai.js' },
     { moduleSpecifier: './definition.js' },
   ]);
 }

@@ -45,7 +45,7 @@ export function emitServerPackage(model: ServerModel, options: EmitOptions = {},
   const scaffold = new FileSink();
   emitHandlersScaffold(model, scaffold, options.serverModule);
   files.push({ path: 'handlers.ts', content: builder.print(`${model.name}/handlers.ts`, scaffold, banner(model, 'scaffold')), kind: 'scaffold' });
-  files.push({ path: 'README.md', content: readme(model), kind: 'generated' });
+  files.push({ path: 'README.md', content: readme(model, options), kind: 'generated' });
   if (options.packageFiles ?? true) {
     files.push({ path: 'package.json', content: packageJson(model), kind: 'generated' });
     files.push({ path: 'tsconfig.json', content: tsconfigJson(), kind: 'generated' });

@@ -18,8 +18,13 @@ export function tsconfigJson(): string {
   return renderTemplate('tsconfig.json', {});
 }
 
-export function readme(model: ServerModel): string {
+export function readme(model: ServerModel, options: { readonly packageFiles?: boolean; readonly handlersModule?: string } = {}): string {
+  const packageFiles = options.packageFiles ?? true;
   return renderTemplate('README.md', {
+    // The layout actually written: the handlers file where the config put it, a package build or the project's.
+    handlersFile: codeSpan((options.handlersModule ?? './handlers.js').replace(/^\.\//, '').replace(/\.js$/, '.ts')),
+    packageFiles,
+    main: packageFiles ? 'dist/main.js' : '<build>/main.js',
     specFile: commentText(model.specFile),
     name: codeSpan(model.name),
     title: markdown(model.title ?? model.name),

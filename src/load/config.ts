@@ -16,6 +16,8 @@ export interface Config {
   readonly packageFiles: boolean;
   /** Handlers file path relative to `dir`, `{server}` standing for the server name; default inside each server folder. */
   readonly handlers?: string;
+  /** `breaking:` settings, as validated by the config schema (read by `mcpgen breaking`). */
+  readonly breaking?: { readonly failOn?: readonly string[]; readonly ignore?: readonly { readonly rule: string; readonly reason: string }[] };
 }
 
 export interface ConfigFile {
@@ -41,7 +43,7 @@ export function readConfigFile(path: string, cwd: string): ConfigFile {
 
 /** Interpret an already validated config file. */
 export function toConfig(file: ConfigFile): Config {
-  const value = file.source?.value as { specs: string[]; out?: string; format?: 'text' | 'json'; packageFiles?: boolean; handlers?: string };
+  const value = file.source?.value as { specs: string[]; out?: string; format?: 'text' | 'json'; packageFiles?: boolean; handlers?: string; breaking?: Config['breaking'] };
   return {
     dir: dirname(file.path),
     specs: value.specs,
@@ -49,5 +51,6 @@ export function toConfig(file: ConfigFile): Config {
     ...(value.format ? { format: value.format } : {}),
     packageFiles: value.packageFiles ?? true,
     ...(value.handlers !== undefined ? { handlers: value.handlers } : {}),
+    ...(value.breaking !== undefined ? { breaking: value.breaking } : {}),
   };
 }

@@ -139,7 +139,8 @@ function tooDeep(value: unknown): { path: (string | number)[]; message: string }
       else {
         for (let i = v.length - 1; i >= 0; i--) {
           path.push(i);
-          visit(v[i], arrays + 1);
+          // The spec's own top-level lists (tools:, resources:, …; path [key, index] here) are not value nesting.
+          visit(v[i], path.length === 2 ? arrays : arrays + 1);
           path.pop();
         }
       }

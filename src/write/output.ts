@@ -51,6 +51,8 @@ export interface GainedMethods {
   readonly server: string;
   readonly handlers: string;
   readonly stubs: readonly string[];
+  /** Methods the spec had at the last run and no longer declares (tool renamed or deleted) that the handlers file still names. */
+  readonly dropped: readonly string[];
 }
 
 export interface OutputPlan {
@@ -186,8 +188,10 @@ function gainedMethods(pkg: OutputPackage, previous: Manifest | undefined, handl
   const text = readFileIfAny(handlers);
   if (text === undefined) return undefined;
   const before = new Set(previous.methods);
-  const stubs = [...pkg.methods].filter(([method]) => !before.has(method) && !new RegExp(`\\b${method}\\b`).test(text)).map(([, stub]) => stub);
-  return stubs.length === 0 ? undefined : { server: pkg.server, handlers, stubs };
+  const names = (method: string) => new RegExp(`\\b${method}\\b`).test(text);
+  const stubs = [...pkg.methods].filter(([method]) => !before.has(method) && !names(method)).map(([, stub]) => stub);
+  const dropped = previous.methods.filter((method) => !pkg.methods!.has(method) && names(method));
+  return stubs.length === 0 && dropped.length === 0 ? undefined : { server: pkg.server, handlers, stubs, dropped };
 }
 
 /** A package no spec of this run produces any more: its generated files and manifest go; the user's stay. */

@@ -142,3 +142,20 @@ describe('README diagnostics example', () => {
     expect(readme).toContain(shown);
   });
 });
+
+describe('usage errors and per-command help (issue 24 item 10)', () => {
+  it('suggests the option meant by a typo', async () => {
+    const r = await cli(['check', '--formt', 'json']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('mcpgen: unknown option "--formt"; did you mean --format?\n');
+  });
+
+  it('init --help lists only what init accepts', async () => {
+    const r = await cli(['init', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('mcpgen init [spec-file] [--force]');
+    expect(r.stdout).not.toContain('--format');
+    expect(r.stdout).not.toContain('--config');
+    expect(r.stdout).not.toContain('mcpgen check');
+  });
+});

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SecureNotesHandlers } from '../../generated/secure-notes/server.js';
 import type { McpgenServer, ServerOptions } from '../../packages/runtime/src/server/index.js';
 import { startAuthorizationServer, type TestAuthorizationServer } from '../support/oidc-as.js';
+import { request as httpRequest } from 'node:http';
+import { mcpRequest } from '../support/mcp-request.js';
 import { rawCall } from '../support/raw-call.js';
 import { importCompiled } from '../support/servers.js';
 
@@ -33,6 +35,20 @@ async function attackerKey() {
   return { privateKey, jwk: await exportJWK(publicKey) };
 }
 
+/** A token the AS signed, padded (a claim, then a header field) to exactly `length` characters. */
+async function tokenOfLength(length: number): Promise<string> {
+  for (let extra = 0; extra < 4; extra++) {
+    let pad = 0;
+    for (let tries = 0; tries < 20; tries++) {
+      const token = await as.sign(claims({ pad: 'p'.repeat(pad) }), extra > 0 ? { h: 'h'.repeat(extra) } : {});
+      if (token.length === length) return token;
+      if (token.length > length) break;
+      pad += Math.max(1, Math.floor(((length - token.length) * 3) / 4));
+    }
+  }
+  throw new Error(`no token of ${length} characters`);
+}
+
 type Case = readonly [kind: string, authorization: () => Promise<string | undefined>, status: number, error: string | undefined];
 
 const CASES: Case[] = [
@@ -41,13 +57,16 @@ const CASES: Case[] = [
   ['Bearer with no token', async () => 'Bearer', 401, undefined],
   ['Bearer with a blank token', async () => 'Bearer    ', 401, undefined],
   ['two tokens in one header', async () => `Bearer ${await as.sign(claims())} ${await as.sign(claims())}`, 400, 'invalid_request'],
-  ['characters outside token68', async () => 'Bearer eyJ!"§$%.e30.sig', 400, 'invalid_request'],
-  ['oversized token (10,000 characters)', async () => `Bearer ${'A'.repeat(10_000)}`, 400, 'invalid_request'],
+  ['two Bearer credentials joined by a comma', async () => `Bearer ${await as.sign(claims())}, Bearer ${await as.sign(claims())}`, 400, 'invalid_request'],
+  ['characters outside token68', async () => 'Bearer eyJ!"§$%.e30.sig', 401, 'invalid_token'],
+  ['token68 then a stray quote', async () => `Bearer ${await as.sign(claims())}"`, 401, 'invalid_token'],
+  ['long garbage token (10,000 characters, under the header limit)', async () => `Bearer ${'A'.repeat(10_000)}`, 401, 'invalid_token'],
   ['token past the HTTP header limit (20,000 characters)', async () => `Bearer ${'A'.repeat(20_000)}`, 431, undefined],
   ['opaque string, not a JWT', async () => 'Bearer opaque-token-0123456789', 401, 'invalid_token'],
   ['bad base64 in the header segment', async () => 'Bearer aGVsbG8+/+.e30.c2ln', 401, 'invalid_token'],
   ['header segment is not JSON', async () => `Bearer ${b64('not json')}.${b64(claims())}.c2ln`, 401, 'invalid_token'],
-  ['oversized JOSE header (6 KB, validly signed)', async () => `Bearer ${await as.sign(claims(), { x: 'y'.repeat(6000) })}`, 400, 'invalid_request'],
+  ['large JOSE header (6 KB, validly signed: verified, not refused for length)', async () => `Bearer ${await as.sign(claims(), { x: 'y'.repeat(6000) })}`, 200, undefined],
+  ['valid token of exactly 8,194 characters', async () => `Bearer ${await tokenOfLength(8194)}`, 200, undefined],
   ['alg none (unsigned)', async () => `Bearer ${new UnsecuredJWT(claims()).setIssuer(as.issuer).encode()}`, 401, 'invalid_token'],
   ['alg none with typ at+jwt and a known kid', async () => `Bearer ${b64({ alg: 'none', typ: 'at+jwt', kid: as.key().kid })}.${b64(claims())}.`, 401, 'invalid_token'],
   ['HS256 signed with the public key as the secret', async () => {
@@ -106,12 +125,26 @@ describe('hostile tokens', () => {
       if (status === 200) return;
       const challenge = response.headers.get('www-authenticate') ?? '';
       if (status === 431) return; // Node refuses the request head itself, before any handler
-      if (status === 401) expect(challenge).toContain(`resource_metadata="${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp"`);
+      // RFC 6750 §3: every refusal carries a challenge naming the metadata (400 invalid_request included).
+      if (status === 401 || status === 400) expect(challenge).toContain(`resource_metadata="${new URL(server.url).origin}/.well-known/oauth-protected-resource/mcp"`);
       if (error === undefined) expect(challenge).not.toContain('error=');
       else expect(`${challenge} ${body}`).toContain(error);
       expect(body).not.toMatch(/\bat .+:\d+:\d+|Error:|node_modules/); // no stack, no internals
     });
   }
+
+  it('two Authorization lines (not a list field, RFC 9110 §5.3) → 400 invalid_request with a challenge, though each is valid', async () => {
+    const good = `Bearer ${await as.sign(claims())}`;
+    const { status, headers } = await twoLines(server.url, [good, good]);
+    expect(status).toBe(400);
+    expect(headers['www-authenticate']).toContain('error="invalid_request"');
+    expect(headers['www-authenticate']).toContain('resource_metadata="');
+    expect((await twoLines(server.url, [good])).status).toBe(200); // control: the same request with one line
+  });
+
+  it('a header block past maxHeaderBytes (16 KiB default) → 431', async () => {
+    expect((await rawCall(server.url, `Bearer ${'A'.repeat(17_000)}`)).status).toBe(431);
+  });
 
   it('the server is still alive and serving after the whole table', async () => {
     expect((await rawCall(server.url, `Bearer ${await as.clientCredentialsToken(server.url, 'notes.read')}`)).status).toBe(200);
@@ -155,3 +188,20 @@ describe('an authorization server that is down', () => {
     }
   });
 });
+
+/** The whoami call with each Authorization value on its own header line (node:http sends an array so). */
+async function twoLines(url: string, authorization: string[]): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  const web = mcpRequest('tools/call', { name: 'whoami', arguments: {} }, { url, name: 'whoami', meta: { 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } } });
+  const body = Buffer.from(await web.text());
+  const headers: Record<string, string | string[]> = { authorization, 'content-length': String(body.length) };
+  web.headers.forEach((v, k) => (headers[k] = v));
+  headers.authorization = authorization;
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}

@@ -137,6 +137,31 @@ describe('a downstream service, set up as README says', () => {
       await server.stop();
     }
 
+    // Issue 24 item 1: the package's main entry (index.js) is the server side only, so production imports it
+    // without the client half (a dev dependency, absent after --omit=dev) and serves from it.
+    const fromIndex = join(svc, 'serve-from-index.mjs');
+    writeFileSync(fromIndex, [
+      "import * as pkg from './generated/hello/dist/index.js';",
+      "import { handlers } from './generated/hello/dist/handlers.js';",
+      "if ('HelloClient' in pkg) throw new Error('the main entry still carries the client');",
+      'const running = await pkg.createHelloServer(handlers).listen({ port: 0 });',
+      'console.error(`listening on ${running.url}`);',
+    ].join('\n'));
+    const indexServer = await startScript(fromIndex);
+    try {
+      const client = new Client({ name: 'host', version: '1' }, MODERN);
+      await client.connect(new StreamableHTTPClientTransport(new URL(indexServer.url)));
+      try {
+        expect((await client.callTool({ name: 'greet', arguments: { name: 'Cy' } })).structuredContent).toEqual({ greeting: 'Hello, Cy!' });
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await indexServer.stop();
+    }
+    const generatedPackage = JSON.parse(readFileSync(join(svc, 'generated/hello/package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    expect(Object.keys(generatedPackage.exports)).toEqual(['.', './client', './openai', './package.json']);
+
     // Size against servers written on the SDK alone (BENCHMARKS.md): the same install commands, SDK only.
     const sizes: Record<string, number> = { mcpgen: bytesUnder(join(svc, 'node_modules')) };
     const sdkVersion = (JSON.parse(readFileSync(join(svc, 'node_modules/@modelcontextprotocol/server/package.json'), 'utf8')) as { version: string }).version;

@@ -4,7 +4,7 @@ import { createClient } from '@redis/client';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisEventBus, type RedisEventBus } from '../../packages/runtime/src/server/index.js';
-import { parseMessage } from '../../packages/runtime/src/server/redis-bus.js';
+import { parseMessage } from '../../packages/runtime/src/server/scale/redis-bus.js';
 import { waitFor } from '../support/ports.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
 

@@ -3,7 +3,7 @@
 // by a running instance are opened by another, or after an upgrade) and ignore key order.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bindingOf, lazyBindingOf } from '../../packages/runtime/src/server/request-state.js';
+import { bindingOf, lazyBindingOf } from '../../packages/runtime/src/server/scale/request-state.js';
 
 /** The straightforward form: sorted keys, map and join. */
 function reference(value: unknown): string {

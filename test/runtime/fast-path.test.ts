@@ -1,4 +1,4 @@
-// The node:http fast path (packages/runtime/src/server/fast-path.ts): the same server served with and
+// The node:http fast path (packages/runtime/src/server/transport/fast-path.ts): the same server served with and
 // without it answers every request alike — plain calls, every content type, errors, refused headers,
 // malformed envelopes, list pages — and with it, plain tools/call and list requests really skip the
 // SDK's per-request pipeline (no Server is built for them once the envelope is known). Behind `auth:`

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { definition as WeatherDefinition } from '../../generated/weather/definition.js';
 import { createMcpgenServer } from '../../packages/runtime/src/server/index.js';
-import { exceedsJsonSize } from '../../packages/runtime/src/server/response-size.js';
+import { exceedsJsonSize } from '../../packages/runtime/src/server/core/response-size.js';
 import { importCompiled } from '../support/servers.js';
 import { schemaErrors } from '../support/wire.js';
 import { mcpRequest } from '../support/mcp-request.js';

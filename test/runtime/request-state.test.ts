@@ -2,7 +2,7 @@
 // tool and its arguments; what comes back is verified before the handler runs; keys rotate.
 import { describe, expect, it, vi } from 'vitest';
 import { createMcpgenServer, RequestStateKeyRing } from '../../packages/runtime/src/server/index.js';
-import { readOptions } from '../../packages/runtime/src/server/env-options.js';
+import { readOptions } from '../../packages/runtime/src/server/entry/env-options.js';
 import { importCompiled } from '../support/servers.js';
 import { mcpRequest } from '../support/mcp-request.js';
 
@@ -91,7 +91,7 @@ describe('requestState key ring', () => {
   });
 
   it('binds the state to the tool: a prompt or another tool cannot replay it', async () => {
-    const { bindingOf } = await import('../../packages/runtime/src/server/request-state.js');
+    const { bindingOf } = await import('../../packages/runtime/src/server/scale/request-state.js');
     const ring = new RequestStateKeyRing([K1]);
     const sealed = await ring.seal('s', bindingOf('tools/call', 'execute_sql', ARGS));
     const ctx = {} as never;

@@ -1,12 +1,12 @@
-// The quick check (packages/runtime/src/server/validators-quick.ts) against @cfworker/json-schema, the
+// The quick check (packages/runtime/src/server/core/validators-quick.ts) against @cfworker/json-schema, the
 // validator that gives the verdict: on every schema it supports and many values near and far from
 // valid, it must agree (a "valid" cfworker refuses would let bad arguments reach a handler), and it
 // must really answer the common case (valid arguments of a simple schema) by itself.
 import { Validator } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
 import type { definition as EverythingDefinition } from '../../generated/everything/definition.js';
-import { quickCheck } from '../../packages/runtime/src/server/validators-quick.js';
-import { createValidatorCompiler } from '../../packages/runtime/src/server/validators.js';
+import { quickCheck } from '../../packages/runtime/src/server/core/validators-quick.js';
+import { createValidatorCompiler } from '../../packages/runtime/src/server/core/validators.js';
 import { importCompiled } from '../support/servers.js';
 
 const { definition } = await importCompiled<{ definition: typeof EverythingDefinition }>('everything', 'definition.js');

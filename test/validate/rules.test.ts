@@ -58,6 +58,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG028-icon.yaml': [{ code: 'MCPG028', line: 6, column: 12, message: 'icon src "javascript:alert(1)"' }],
   'MCPG029-elicit.yaml': [{ code: 'MCPG029', line: 14, column: 15, message: 'property "address" must have type string' }],
   'MCPG030-capability.yaml': [{ code: 'MCPG030', line: 6, column: 10, message: 'capabilities.tools is false, but the spec declares 1 tool(s)' }],
+  'MCPG032-self-include.yaml': [{ code: 'MCPG032', line: 6, column: 5, message: 'include "MCPG032-self-include.yaml" is this spec itself; it is skipped', path: 'include[0]' }],
   'MCPG040-ref-cycle.yaml': [{ code: 'MCPG040', line: 6, column: 24, message: '$ref cycle "#/$defs/B" → "#/$defs/A" (test/fixtures/invalid/MCPG040-ref-cycle.yaml:7:24) → back to "#/$defs/B" never reaches a property or an item', path: '$defs.A.allOf[0].$ref' }],
   'MCPG041-elicit-proto.yaml': [{ code: 'MCPG041', line: 8, column: 7, message: 'elicitation "__proto__" of tool "t": the key "__proto__" cannot carry an answer', path: 'tools[0].elicit.__proto__' }],
   'MCPG042-output-not-object.yaml': [{ code: 'MCPG042', line: 9, column: 13, message: 'output schema of tool "t" must describe a JSON object at its root (structuredContent is one, for every client), but it allows "#/$defs/Tickets", which allows type "array"' }],
@@ -100,13 +101,16 @@ beforeAll(() => {
 afterAll(() => rmSync(FILLER, { recursive: true, force: true }));
 
 const ACROSS_SPECS = ['MCPG100', 'MCPG101', 'MCPG102'];
+// `import openapi` reads OpenAPI descriptions, not specs: its fixtures are test/fixtures/openapi/MCPG13x-*.yaml.
+const IMPORT_OPENAPI = ['MCPG130', 'MCPG131', 'MCPG132'];
 
 describe('one fixture per rule', () => {
   it('covers every diagnostic code', () => {
     const covered = new Set(Object.values(CASES).flatMap((ws) => ws.map((w) => w.code)));
     // Codes no single spec can raise (two specs in one run; --check output): test/write/repo-fit.test.ts.
     for (const code of ACROSS_SPECS) expect(readFileSync(join(ROOT, 'test/write/repo-fit.test.ts'), 'utf8'), code).toContain(code);
-    expect([...covered, ...ACROSS_SPECS].sort()).toEqual(Object.keys(CODES).sort());
+    for (const code of IMPORT_OPENAPI) expect(readFileSync(join(ROOT, 'test/import/openapi-diagnostics.test.ts'), 'utf8'), code).toContain(code);
+    expect([...covered, ...ACROSS_SPECS, ...IMPORT_OPENAPI].sort()).toEqual(Object.keys(CODES).sort());
   });
 
   for (const [fixture, wants] of Object.entries(CASES)) {

@@ -87,7 +87,8 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   const freshStubs = [...result.plan.scaffolds.keys(), ...result.plan.packages.filter((p) => p.write.has('handlers.ts')).map((p) => join(p.dir, 'handlers.ts'))];
   for (const f of freshStubs) io.stderr(`wrote ${displayPath(f, io.cwd)}: a stub per handler method, yours from now on (never overwritten)\n`);
   for (const g of result.plan.gained) {
-    io.stderr(`the ${g.server} spec gained ${g.stubs.length} handler method(s); add to \`handlers\` in ${displayPath(g.handlers, io.cwd)}:\n${g.stubs.join('\n')}\n`);
+    if (g.dropped.length > 0) io.stderr(`warning: the ${g.server} spec no longer declares ${g.dropped.join(', ')} (tool renamed or deleted); remove ${g.dropped.length === 1 ? 'it' : 'them'} from \`handlers\` in ${displayPath(g.handlers, io.cwd)}\n`);
+    if (g.stubs.length > 0) io.stderr(`the ${g.server} spec gained ${g.stubs.length} handler method(s); add to \`handlers\` in ${displayPath(g.handlers, io.cwd)}:\n${g.stubs.join('\n')}\n`);
   }
   for (const f of result.plan.unusedHandlers) {
     io.stderr(`warning: ${displayPath(f, io.cwd)} is a handlers file no spec uses any more (its spec was deleted, its server renamed, or \`handlers\` changed); move what you implemented to the server's current handlers file, then delete it\n`);

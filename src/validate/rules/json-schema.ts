@@ -217,7 +217,7 @@ export function checkSchema(
     if (Array.isArray(node.required) && isObjectSchema(node.properties)) {
       const props = node.properties;
       node.required.forEach((name, i) => {
-        if (typeof name === 'string' && !Object.hasOwn(props, name)) {
+        if (typeof name === 'string' && !Object.hasOwn(props, name) && !matchesPatternProperty(node.patternProperties, name)) {
           out.push(report(item, 'MCPG021', `"required" names "${name}", which is not among the properties (${Object.keys(props).join(', ') || 'none'}) in ${label}`, [...path, 'required', i]));
         }
       });
@@ -465,4 +465,16 @@ function regExpProblem(pattern: string): string | undefined {
 function preview(v: unknown): string {
   const s = JSON.stringify(v) ?? String(v);
   return s.length > 60 ? `${s.slice(0, 60)}…` : s;
+}
+
+/** A name `patternProperties` admits is a property `required` may name (valid 2020-12; bad patterns are MCPG019). */
+function matchesPatternProperty(patterns: unknown, name: string): boolean {
+  if (typeof patterns !== 'object' || patterns === null) return false;
+  return Object.keys(patterns).some((p) => {
+    try {
+      return new RegExp(p, 'u').test(name);
+    } catch {
+      return false;
+    }
+  });
 }

@@ -14,7 +14,7 @@
 // than a task nobody else can see; the connections come back by themselves and resubscribe. The connections
 // open on first use (a server without task tools never opens them).
 import { randomUUID } from 'node:crypto';
-import { openRedisPair, type RedisConnection, type RedisPair } from '../redis-connection.js';
+import { openRedisPair, type RedisConnection, type RedisPair } from '../scale/redis-connection.js';
 import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
 
 /** Wire format version of records and channel messages; anything of another version is ignored. */

@@ -4,16 +4,11 @@
 // handler runs again with all answers so far — the MRTR retry, moved behind the task.
 import { randomUUID } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
+import type { TaskSettings } from '../core/definition.js';
 import type { TaskEvent, TaskRecord, TaskStore } from './store.js';
 
-export interface TaskSettings {
-  readonly support: 'optional' | 'required';
-  /** How long the record lives after creation. */
-  readonly ttlMs: number;
-  readonly pollIntervalMs?: number;
-  /** `elicit` keys gathered by MRTR rounds on tools/call before the task is created. */
-  readonly beforeTask?: readonly string[];
-}
+export type { TaskSettings };
+
 
 /** One run of the handler: the final CallToolResult, or the input it asks for. ProtocolErrors propagate (→ failed). */
 export type TaskStep = (round: TaskRound) => Promise<TaskStepOutcome>;

@@ -1,0 +1,166 @@
+// The default TokenVerifier: JWT access tokens (RFC 9068) checked with jose against the JWKS of the
+// authorization server that issued them, found through its metadata (RFC 8414, then OpenID discovery).
+// Metadata and keys are cached; an unknown `kid` refetches the JWKS (at most once per cooldown).
+// jose (some 45 modules) loads on the first token, not at start: a server without authorization never
+// pays for it, and one with it starts as fast (cold start, bench/cold-start.mjs).
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
+import type { AuthPrincipal } from '../core/principal.js';
+import { AuthUnavailableError, InvalidTokenError, type AuthOptions, type TokenVerifier } from './verifier.js';
+
+/** Asymmetric algorithms only: `none` and HMAC (a shared secret the AS would have to give us) never verify. */
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+
+type Jose = typeof import('./jose-calls.js');
+let joseModule: Jose | undefined;
+let joseLoading: Promise<Jose> | undefined;
+async function loadJose(): Promise<Jose> {
+  joseModule ??= await (joseLoading ??= import('./jose-calls.js'));
+  return joseModule;
+}
+
+/** jose errors that mean "this token is bad" (401); everything else is the AS being unreachable (503). */
+function isTokenError({ errors }: Jose, e: unknown): boolean {
+  return [
+    errors.JWTExpired,
+    errors.JWTClaimValidationFailed,
+    errors.JWTInvalid,
+    errors.JWSInvalid,
+    errors.JWSSignatureVerificationFailed,
+    errors.JOSEAlgNotAllowed,
+    errors.JOSENotSupported,
+    errors.JWKSNoMatchingKey,
+    errors.JWKSMultipleMatchingKeys,
+    errors.JWKInvalid,
+  ].some((E) => e instanceof E);
+}
+
+interface Issuer {
+  keys: ReturnType<typeof createRemoteJWKSet> | undefined;
+  pending: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
+}
+
+export function createJwtVerifier(issuers: readonly string[], options: AuthOptions = {}): TokenVerifier {
+  const fetchFn = options.fetch ?? fetch;
+  const tolerance = options.clockToleranceSec ?? 30;
+  const types = options.jwtTypes ?? ['at+jwt'];
+  const state = new Map<string, Issuer>(issuers.map((i) => [i, { keys: undefined, pending: undefined }]));
+
+  /** The issuer's key set, discovering its jwks_uri on first use (a failed discovery is retried next time). */
+  async function keysOf(issuer: string, { createRemoteJWKSet, customFetch }: Jose) {
+    const s = state.get(issuer)!;
+    if (s.keys !== undefined) return s.keys;
+    s.pending ??= discoverJwksUri(issuer, fetchFn).then(
+      (uri) => {
+        s.keys = createRemoteJWKSet(new URL(uri), { cooldownDuration: options.jwksCooldownMs ?? 30_000, timeoutDuration: 5000, ...(options.fetch !== undefined ? { [customFetch]: options.fetch as never } : {}) });
+        return s.keys;
+      },
+      (e: unknown) => {
+        s.pending = undefined;
+        throw e;
+      },
+    );
+    return s.pending;
+  }
+
+  return {
+    async verify(token, { resource }) {
+      const jose = joseModule ?? (await loadJose());
+      let header: ReturnType<Jose['decodeProtectedHeader']>;
+      let unverified: JWTPayload;
+      try {
+        header = jose.decodeProtectedHeader(token);
+        unverified = jose.decodeJwt(token);
+      } catch {
+        throw new InvalidTokenError('Token is not a well-formed JWT');
+      }
+      if (typeof header.alg !== 'string' || !ALGORITHMS.includes(header.alg)) throw new InvalidTokenError('Token algorithm not accepted');
+      if (typeof header.typ !== 'string' || !types.some((t) => normalizeTyp(t) === normalizeTyp(header.typ as string))) throw new InvalidTokenError('Token is not a JWT access token (typ)');
+      const iss = unverified.iss;
+      if (typeof iss !== 'string' || !state.has(iss)) throw new InvalidTokenError('Token issuer not accepted');
+      let keys: Awaited<ReturnType<typeof keysOf>>;
+      try {
+        keys = await keysOf(iss, jose);
+      } catch (e) {
+        throw new AuthUnavailableError(`authorization server ${iss} metadata: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      }
+      let payload: JWTPayload;
+      try {
+        ({ payload } = await jose.jwtVerify(token, keys, {
+          issuer: iss,
+          audience: audiences(resource),
+          algorithms: ALGORITHMS,
+          clockTolerance: tolerance,
+          requiredClaims: ['exp'],
+        }));
+      } catch (e) {
+        if (isTokenError(jose, e)) throw new InvalidTokenError(describeJoseError(jose, e));
+        throw new AuthUnavailableError(`authorization server ${iss} keys: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      }
+      if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + tolerance) throw new InvalidTokenError('Token issued in the future');
+      return principalFromClaims(payload);
+    },
+  };
+}
+
+/** RFC 9068 claims → the principal handlers see. */
+export function principalFromClaims(payload: JWTPayload): AuthPrincipal {
+  const scope = payload.scope ?? payload.scp;
+  const scopes = typeof scope === 'string' ? scope.split(' ').filter((s) => s !== '') : Array.isArray(scope) ? scope.filter((s): s is string => typeof s === 'string') : [];
+  const clientId = typeof payload.client_id === 'string' ? payload.client_id : typeof payload.azp === 'string' ? payload.azp : undefined;
+  return {
+    subject: typeof payload.sub === 'string' ? payload.sub : undefined,
+    clientId,
+    scopes,
+    claims: payload,
+    expiresAt: typeof payload.exp === 'number' ? payload.exp : undefined,
+  };
+}
+
+/** RFC 8414 §3 (path-inserted well-known), then OpenID Connect discovery; `issuer` must match exactly. */
+export async function discoverJwksUri(issuer: string, fetchFn: typeof fetch): Promise<string> {
+  const url = new URL(issuer);
+  const path = url.pathname.replace(/\/$/, '');
+  const candidates = [`${url.origin}/.well-known/oauth-authorization-server${path}`, `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`];
+  let lastError: unknown;
+  for (const candidate of candidates) {
+    try {
+      const response = await fetchFn(candidate, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(5000) });
+      if (!response.ok) {
+        await response.body?.cancel();
+        lastError = new Error(`${candidate} answered ${response.status}`);
+        continue;
+      }
+      const metadata = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+      if (metadata.issuer !== issuer) throw new Error(`${candidate} names issuer ${JSON.stringify(metadata.issuer)}, expected ${JSON.stringify(issuer)}`);
+      if (typeof metadata.jwks_uri !== 'string') throw new Error(`${candidate} has no jwks_uri`);
+      return metadata.jwks_uri;
+    } catch (e) {
+      lastError = e;
+    }
+  }
+  throw lastError instanceof Error ? lastError : new Error(String(lastError));
+}
+
+/** The resource with and without one trailing slash: clients differ on `https://host` vs `https://host/`. */
+function audiences(resource: string): string[] {
+  const bare = resource.replace(/\/$/, '');
+  return [bare, `${bare}/`];
+}
+
+function normalizeTyp(value: string): string {
+  const v = value.toLowerCase();
+  return v.startsWith('application/') ? v.slice('application/'.length) : v;
+}
+
+function describeJoseError({ errors }: Jose, e: unknown): string {
+  if (e instanceof errors.JWTExpired) return 'Token has expired';
+  if (e instanceof errors.JWTClaimValidationFailed) {
+    if (e.claim === 'aud') return 'Token was not issued for this resource';
+    if (e.claim === 'nbf') return 'Token is not valid yet';
+    return `Token claim "${e.claim}" is not acceptable`;
+  }
+  if (e instanceof errors.JWKSNoMatchingKey) return 'Token signing key is unknown';
+  if (e instanceof errors.JWSSignatureVerificationFailed) return 'Token signature is invalid';
+  return 'Token is invalid';
+}
+

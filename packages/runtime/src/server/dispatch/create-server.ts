@@ -1,0 +1,125 @@
+// Builds the SDK's low-level Server for one request (HTTP) or one connection (stdio) from a generated
+// ServerDefinition and the user's handlers. Everything derived from the definition (lists, pages,
+// validators, lookup maps) is built once in createServerFactory, so per-request cost does not grow
+// with the number of tools. Each MCP area is its own file: tools.ts, resources.ts, prompts.ts, pages.ts.
+import type { CallToolResult, Server } from '@modelcontextprotocol/server';
+import type { ChangeNotifier } from '../core/context.js';
+import type { ServerDefinition } from '../core/definition.js';
+import { createValidatorCompiler } from '../core/validators.js';
+import { serverWithSkills } from '../extensions/skills.js';
+import { MemoryTaskStore } from '../tasks/memory-store.js';
+import { registerTaskMethods } from '../tasks/methods.js';
+import { TaskRunner } from '../tasks/runner.js';
+import { TaskAwareServer } from '../tasks/server-class.js';
+import { TASKS_EXTENSION } from '../tasks/wire.js';
+import { errorReporting } from './errors.js';
+import { fastEligibleTool, takePrecomputed, type FastServerHooks } from './fast-path-hooks.js';
+import type { Dispatch, HandlerTable, ServerOptions } from './options.js';
+import { page, paginate } from './pages.js';
+import { complete, promptGetter } from './prompts.js';
+import { principalKey, requestStateSeal } from './request-context.js';
+import { resourceReader } from './resources.js';
+import { answerProblem, prepareTools, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
+
+export type { AnyHandler, HandlerTable, ServerOptions } from './options.js';
+
+const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
+
+export type ServerFactory = (() => Server) & {
+  /** What the HTTP fast path (transport/fast-path.ts) runs without the SDK's per-request pipeline. */
+  readonly fast?: FastServerHooks;
+};
+
+export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
+  const d: Dispatch = {
+    def,
+    options,
+    handlers,
+    notifier: options.notifier ?? NO_LISTENERS,
+    pageSize: Math.max(1, options.pageSize ?? 100),
+    ...errorReporting(options.onHandlerError),
+    ...requestStateSeal(options.requestStateKeys, options.requestStateTtlSeconds),
+  };
+  const tools = prepareTools(def.tools, createValidatorCompiler());
+  // Built only when some tool can run as a task; shared by every per-request Server, like the store.
+  const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError) : undefined;
+  const callTool = toolCaller(d, tools, taskRunner);
+  const build = serverBuilder(d, tools, taskRunner, callTool);
+  // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
+  const identity = { projectCallToolResult: (r: CallToolResult) => r } as unknown as Pick<Server, 'projectCallToolResult'>;
+  const fast: FastServerHooks = {
+    serverInfo: def.info,
+    eligible: (name) => {
+      const t = tools.get(name);
+      return t !== undefined && fastEligibleTool(t.spec);
+    },
+    callTool: (name, args, ctx) => callTool(name, args, ctx, identity) as Promise<unknown>,
+  };
+  return Object.assign(build, { fast });
+}
+
+/** One Server per request or connection, its handlers registered per capability the spec declares. */
+function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined, callTool: ReturnType<typeof toolCaller>): () => Server {
+  const { def, options, pageSize } = d;
+  // The spec's resources and the MCP Apps views; skill files join them per request (the catalog may reload()).
+  const listedResources = [...def.resources.map((r) => r.definition), ...(def.apps ?? []).map((a) => a.definition)];
+  const pages = { resources: paginate(listedResources, pageSize), resourceTemplates: paginate(def.resourceTemplates.map((t) => t.definition), pageSize), prompts: paginate(def.prompts.map((p) => p.definition), pageSize) };
+  const toolPages = toolPagesFor(d);
+  const readResource = resourceReader(d);
+  const getPrompt = promptGetter(d);
+  const serverOptions = {
+    // The tasks extension is announced in server/discover under `extensions` (never a `tasks` capability).
+    capabilities: taskRunner === undefined ? def.capabilities : { ...def.capabilities, extensions: { ...(def.capabilities as { extensions?: object }).extensions, [TASKS_EXTENSION]: {} } },
+    ...(def.instructions !== undefined ? { instructions: def.instructions } : {}),
+    cacheHints: {
+      'server/discover': def.listCache,
+      // A filtered list depends on the caller's token: never let a shared cache hand it to someone else.
+      'tools/list': options.hideForbiddenTools && def.auth !== undefined ? { ...def.listCache, cacheScope: 'private' as const } : def.listCache,
+      'resources/list': def.listCache,
+      'resources/templates/list': def.listCache,
+      'prompts/list': def.listCache,
+    },
+  };
+  return () => {
+    // With skills the extension attaches first; the handlers below then replace the McpServer's resources ones.
+    const withSkills = options.skills !== undefined ? serverWithSkills(def.info, serverOptions, options.skills) : undefined;
+    // The McpServer built that Server itself: give it TaskAwareServer's tools/call wrapping before any
+    // handler is registered (the subclass only overrides a method and holds no state of its own).
+    if (withSkills !== undefined) Object.setPrototypeOf(withSkills.server, TaskAwareServer.prototype);
+    const server = withSkills?.server ?? new TaskAwareServer(def.info, serverOptions);
+    const skills = withSkills?.resources;
+    if (def.capabilities.tools) {
+      server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
+      server.setRequestHandler('tools/call', (req, ctx) => {
+        // The fast path ran the tool already and hands its result to the SDK for encoding (transport/fast-path.ts).
+        const pre = takePrecomputed(ctx);
+        if (pre === undefined) return callTool(req.params.name, req.params.arguments, ctx, server) as never;
+        return (isResultOf(pre, 'input_required') ? pre : server.projectCallToolResult(pre as CallToolResult, tools.get(req.params.name)?.spec.definition.outputSchema)) as never;
+      });
+      if (taskRunner !== undefined) {
+        const answers = (toolName: string, responses: Record<string, unknown> | undefined) => {
+          const tool = tools.get(toolName);
+          return tool === undefined ? undefined : answerProblem(tool, responses);
+        };
+        registerTaskMethods(server, { store: taskRunner.store, ownerOf: principalKey, answerProblem: answers });
+      }
+    }
+    if (def.capabilities.resources || skills !== undefined) {
+      // Skill resources follow the spec's, paged together (the catalog can change on reload()).
+      const listed = async (ctx: Parameters<typeof readResource>[1]) => (skills === undefined ? pages.resources : paginate([...listedResources, ...(await skills.list(ctx))], pageSize));
+      server.setRequestHandler('resources/list', async (req, ctx) => page(await listed(ctx), req.params?.cursor, (items) => ({ resources: items })));
+      server.setRequestHandler('resources/templates/list', (req) => page(pages.resourceTemplates, req.params?.cursor, (items) => ({ resourceTemplates: items })));
+      server.setRequestHandler('resources/read', (req, ctx) => readResource(req.params.uri, ctx, skills) as never);
+    }
+    if (def.capabilities.prompts) {
+      server.setRequestHandler('prompts/list', (req) => page(pages.prompts, req.params?.cursor, (items) => ({ prompts: items })));
+      server.setRequestHandler('prompts/get', (req, ctx) => getPrompt(req.params.name, req.params.arguments, ctx) as never);
+    }
+    if (def.capabilities.completions) server.setRequestHandler('completion/complete', (req, ctx) => complete(d, req.params, ctx));
+    return server;
+  };
+}
+
+function isResultOf(value: unknown, resultType: string): boolean {
+  return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === resultType;
+}

@@ -1,0 +1,285 @@
+// tools/list and tools/call: arguments checked against the input schema, elicitation answers checked
+// (MR12), the handler run with its timeout, its reply turned into a CallToolResult and checked against
+// the output schema; a task tool starts a task instead (tasks/runner.ts).
+import { inputRequired, ProtocolError, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { applyDefaults, defaultsPlan, type DefaultsPlan } from '../../shared/input-defaults.js';
+import { missingScopes, principalOf } from '../auth/auth.js';
+import { buildElicit, type ToolContext } from '../core/context.js';
+import type { TaskSettings, ToolSpec } from '../core/definition.js';
+import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply } from '../core/replies.js';
+import { exceedsJsonSize } from '../core/response-size.js';
+import type { Validator } from '../core/validators.js';
+import { lazyBindingOf } from '../scale/request-state.js';
+import { TaskRunner, TaskStopped } from '../tasks/runner.js';
+import { TaskCreated } from '../tasks/server-class.js';
+import { createTaskResult, declaresTasks, missingTasksCapability } from '../tasks/wire.js';
+import { classify, errorResult, INVALID_PARAMS, ToolTimeout } from './errors.js';
+import { handlerOf, type Dispatch } from './options.js';
+import { paginate, type Pages } from './pages.js';
+import { principalKey, requestContext } from './request-context.js';
+
+export interface PreparedTool {
+  readonly spec: ToolSpec;
+  readonly validateInput: Validator;
+  readonly validateOutput: Validator | undefined;
+  /** Form-mode `elicit` keys → their requestedSchema's validator, for answers on the retry. */
+  readonly validateAnswers: ReadonlyMap<string, Validator>;
+  /** The arguments the handler gets: the input schema's defaults filled in (derived on first use). */
+  readonly withDefaults: (input: unknown) => unknown;
+}
+
+type Compile = (schema: Readonly<Record<string, unknown>>, dataVar?: string) => Validator;
+type Projector = Pick<Server, 'projectCallToolResult'>;
+type Abort = Pick<AbortController, 'signal' | 'abort'>;
+type CallResult = CallToolResult | ReturnType<typeof inputRequired>;
+
+/** Derive the defaults plan on first use, as validators compile (start-up stays fast with many tools). */
+function defaultsOf(schema: Readonly<Record<string, unknown>>): (input: unknown) => unknown {
+  let plan: DefaultsPlan | undefined | null = null;
+  return (input) => applyDefaults(input, plan === null ? (plan = defaultsPlan(schema)) : plan);
+}
+
+/** Compile on first use: start-up stays fast with many tools, and each schema compiles once. */
+function lazy(compile: Compile, schema: Readonly<Record<string, unknown>>, dataVar?: string): Validator {
+  let v: Validator | undefined;
+  return (value) => (v ??= compile(schema, dataVar))(value);
+}
+
+export function prepareTools(tools: readonly ToolSpec[], compile: Compile): Map<string, PreparedTool> {
+  return new Map(
+    tools.map((spec) => [
+      spec.definition.name,
+      {
+        spec,
+        validateInput: lazy(compile, spec.definition.inputSchema),
+        validateOutput: spec.definition.outputSchema ? lazy(compile, spec.definition.outputSchema) : undefined,
+        withDefaults: defaultsOf(spec.definition.inputSchema),
+        validateAnswers: new Map(
+          Object.entries(spec.elicit).flatMap(([key, e]) => (e.mode === 'form' && e.requestedSchema !== undefined ? [[key, lazy(compile, e.requestedSchema, 'content')] as const] : [])),
+        ),
+      },
+    ]),
+  );
+}
+
+/**
+ * MR12: answers to the tool's own `elicit` keys are client data; a malformed one (unknown action, accepted
+ * form content that does not match the spec's schema — `{"confirm": "false"}` for a boolean) is a
+ * JSON-RPC -32602 before the handler runs, so `ctx.elicit.<key>.response` is always what its type says.
+ * Keys the tool did not declare are left alone (handlers read them raw from `ctx.inputResponses`).
+ */
+export function answerProblem(tool: PreparedTool, responses: Record<string, unknown> | undefined): { key: string; message: string } | undefined {
+  if (responses === undefined) return undefined;
+  for (const [key, spec] of Object.entries(tool.spec.elicit)) {
+    if (!Object.hasOwn(responses, key)) continue;
+    const answer = responses[key];
+    const action = typeof answer === 'object' && answer !== null && !Array.isArray(answer) ? (answer as { action?: unknown }).action : undefined;
+    if (action !== 'accept' && action !== 'decline' && action !== 'cancel') {
+      return { key, message: `Invalid input response "${key}": action must be "accept", "decline" or "cancel"` };
+    }
+    if (action !== 'accept' || spec.mode !== 'form') continue;
+    const content = (answer as { content?: unknown }).content ?? {};
+    const invalid = tool.validateAnswers.get(key)?.(content);
+    if (invalid !== undefined) return { key, message: `Invalid input response "${key}": ${invalid}` };
+  }
+  return undefined;
+}
+
+export function toCallToolResult(out: unknown, hasOutputSchema: boolean): CallToolResult {
+  if (isToolReply(out)) {
+    const structured = out.structuredContent;
+    const content = out.content ?? (structured !== undefined ? [{ type: 'text' as const, text: JSON.stringify(structured) }] : []);
+    return { content: [...content], ...(structured !== undefined ? { structuredContent: structured } : {}), ...(out.isError ? { isError: true } : {}) };
+  }
+  if (hasOutputSchema) return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out as never };
+  if (typeof out === 'string') return { content: [{ type: 'text', text: out }] };
+  if (Array.isArray(out)) return { content: out };
+  if (out === undefined || out === null) return { content: [] };
+  return { content: [{ type: 'text', text: JSON.stringify(out) }] };
+}
+
+/** The caller's tools/list pages: all tools, or (hideForbiddenTools) those its scopes allow, built per scope set and reused. */
+export function toolPagesFor(d: Dispatch): (ctx: ServerContext) => Pages<ToolSpec['definition']> {
+  const all = paginate(d.def.tools.map((t) => t.definition), d.pageSize);
+  const byScopes = new Map<string, Pages<ToolSpec['definition']>>();
+  return (ctx) => {
+    const principal = d.options.hideForbiddenTools ? principalOf(ctx.http?.authInfo) : undefined;
+    if (principal === undefined) return all;
+    const key = [...principal.scopes].sort().join(' ');
+    let p = byScopes.get(key);
+    if (p === undefined) {
+      p = paginate(d.def.tools.filter((t) => missingScopes(t.scopes ?? [], principal.scopes).length === 0).map((t) => t.definition), d.pageSize);
+      if (byScopes.size < 1000) byScopes.set(key, p);
+    }
+    return p;
+  };
+}
+
+export type CallTool = (name: string, args: unknown, ctx: ServerContext, server: Projector) => Promise<CallResult>;
+
+/** tools/call as one function of the factory's pieces (the SDK handler and the fast path both call it). */
+export function toolCaller(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined): CallTool {
+  const run = toolRunner(d);
+  const startTask = taskStarter(d, run, taskRunner);
+  return async (name, args, ctx, server) => {
+    const tool = tools.get(name);
+    if (tool === undefined) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
+    const input = args ?? {};
+    const invalid = tool.validateInput(input);
+    if (invalid !== undefined) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`);
+    const badAnswer = answerProblem(tool, ctx.mcpReq.inputResponses);
+    if (badAnswer !== undefined) throw new ProtocolError(INVALID_PARAMS, badAnswer.message, { inputResponse: badAnswer.key });
+    // Bound before the handler runs: a handler that changes its arguments must not change the binding.
+    const binding = lazyBindingOf('tools/call', name, input, principalKey(ctx));
+    const state = await d.openState(ctx, binding);
+    const task = tool.spec.task;
+    if (task !== undefined && taskRunner !== undefined) {
+      // The server alone decides, per request: a task only for a client that declared the extension.
+      if (declaresTasks(ctx)) return startTask(tool, name, input, task, ctx, server, binding, state);
+      if (task.support === 'required') throw missingTasksCapability(`Tool ${name}`);
+    }
+    const own = (tool.spec.timeoutMs ?? d.options.toolTimeoutMs) === undefined ? undefined : new AbortController();
+    const abort = abortOf(ctx, own);
+    const onAbort = () => own!.abort(ctx.mcpReq.signal.reason);
+    if (own !== undefined) ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const out = await run(tool, name, input, toolContext(d, tool, ctx, abort, state), abort, server);
+      return isInputRequiredReply(out) ? await d.inputRequiredResult(out, binding) : out;
+    } finally {
+      if (own !== undefined) ctx.mcpReq.signal.removeEventListener('abort', onAbort);
+    }
+  };
+}
+
+/**
+ * Only a timeout aborts a tool apart from its request: without one the request's signal is the tool's
+ * (an AbortController and a listener fewer per call; runTool never calls abort() then). A getter: the
+ * fast path makes the request's AbortSignal only when something reads it.
+ */
+function abortOf(ctx: ServerContext, own: AbortController | undefined): Abort {
+  return own ?? {
+    get signal() {
+      return ctx.mcpReq.signal;
+    },
+    abort: () => {},
+  };
+}
+
+function toolContext(d: Dispatch, tool: PreparedTool, ctx: ServerContext, abort: Abort, state: string | undefined): ToolContext<Record<string, unknown>> {
+  const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+  // Assigned onto, not spread: a spread would read the lazy httpRequest getter (the fast path's Web
+  // Request, built only for a handler that reads it).
+  return Object.assign(requestContext(ctx, () => abort.signal, d.notifier, state), {
+    elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
+    async progress(progress: number, total?: number, message?: string) {
+      if (progressToken === undefined || abort.signal.aborted) return;
+      await ctx.mcpReq.notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
+      });
+    },
+  });
+}
+
+type RunTool = (tool: PreparedTool, name: string, input: unknown, context: ToolContext<Record<string, unknown>>, abort: Abort, server: Projector) => Promise<CallToolResult | InputRequiredReply>;
+
+/**
+ * One run of a tool's handler: its reply as the CallToolResult to send, or the input it asks for.
+ * ProtocolErrors propagate; every other failure is an `isError` result.
+ */
+function toolRunner(d: Dispatch): RunTool {
+  const { options, onError } = d;
+  return async (tool, name, input, context, abort, server) => {
+    const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      // Defaults are filled in here, after validation and binding: both see the arguments as sent.
+      const run = Promise.resolve(handlerOf(d.handlers, tool.spec.method)(tool.withDefaults(input), context));
+      const out = timeoutMs === undefined ? await run : await Promise.race([run, new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          abort.abort(new Error('timeout'));
+          reject(new ToolTimeout(timeoutMs));
+        }, timeoutMs);
+      })]);
+      if (isInputRequiredReply(out)) return out;
+      return checkedResult(d, tool, name, toCallToolResult(out, tool.spec.definition.outputSchema !== undefined), server);
+    } catch (e) {
+      // The client sees a thrown message only when the handler meant it (PublicError, ProtocolError);
+      // other messages (file paths, SQL, stack details) go to onHandlerError alone.
+      const c = classify(e);
+      if (c.kind === 'timeout') return errorResult(`Tool ${name} timed out after ${(e as ToolTimeout).ms} ms`);
+      if (c.kind === 'protocol') throw e;
+      if (c.kind === 'public') return errorResult(c.message);
+      // A task stopped on purpose (tasks/cancel, TTL): the handler's AbortError is no failure to report.
+      if (abort.signal.reason instanceof TaskStopped) return errorResult(`Tool ${name} was stopped`);
+      onError(e, `tool ${name}`);
+      return errorResult(`Tool ${name} failed`);
+    } finally {
+      if (timer !== undefined) clearTimeout(timer);
+    }
+  };
+}
+
+/** The result as sent: bounded in size, its structuredContent checked against the output schema. */
+function checkedResult(d: Dispatch, tool: PreparedTool, name: string, result: CallToolResult, server: Projector): CallToolResult {
+  const max = d.options.maxResponseBytes;
+  if (max !== undefined && exceedsJsonSize(result, max)) {
+    d.onError(new Error(`result exceeds maxResponseBytes (${max})`), `tool ${name}`);
+    return errorResult(`Tool ${name} produced a result larger than this server sends (${max} bytes)`);
+  }
+  if (tool.validateOutput !== undefined && !result.isError) {
+    const bad = tool.validateOutput(result.structuredContent);
+    if (bad !== undefined) {
+      d.onError(new Error(`structuredContent does not match the output schema: ${bad}`), `tool ${name}`);
+      return errorResult(`Tool ${name} produced output that does not match its output schema`);
+    }
+  }
+  return server.projectCallToolResult(result, tool.spec.definition.outputSchema);
+}
+
+type StartTask = (tool: PreparedTool, name: string, input: unknown, task: TaskSettings, ctx: ServerContext, server: Projector, binding: () => string, state: string | undefined) => Promise<ReturnType<typeof inputRequired>>;
+
+/**
+ * tools/call of a task tool from a client that declared the extension: MRTR rounds first for the keys
+ * the spec gathers before the task (`beforeTask`), then the task is created and the CreateTaskResult
+ * returned (thrown past the SDK's CallToolResult check: TaskAwareServer). The handler runs in the
+ * background, in rounds (tasks/runner.ts).
+ */
+function taskStarter(d: Dispatch, runTool: RunTool, taskRunner: TaskRunner | undefined): StartTask {
+  return async (tool, name, input, task, ctx, server, binding, state) => {
+    const given = ctx.mcpReq.inputResponses ?? {};
+    const missing = (task.beforeTask ?? []).filter((key) => !Object.hasOwn(given, key));
+    if (missing.length > 0) {
+      const asks = buildElicit(tool.spec.elicit, undefined);
+      const inputRequests = Object.assign({}, ...missing.map((key) => asks[key]!.ask().inputRequests)) as InputRequiredReply['inputRequests'];
+      return d.inputRequiredResult(inputRequiredReply(inputRequests), binding);
+    }
+    const base = requestContext(ctx, ctx.mcpReq.signal, d.notifier, state);
+    const owner = principalKey(ctx);
+    const record = await taskRunner!.start({
+      toolName: name,
+      ...(owner !== '' ? { owner } : {}),
+      settings: task,
+      inputResponses: ctx.mcpReq.inputResponses,
+      requestState: state,
+      step: async (round) => {
+        const abort = new AbortController();
+        round.signal.addEventListener('abort', () => abort.abort(round.signal.reason), { once: true });
+        const context: ToolContext<Record<string, unknown>> = {
+          ...base,
+          signal: abort.signal,
+          inputResponses: round.inputResponses,
+          requestState: round.requestState,
+          elicit: buildElicit(tool.spec.elicit, round.inputResponses as Record<string, unknown> | undefined),
+          // Progress inside a task is the task's statusMessage (SEP-2663 sends no progress for tasks).
+          progress: (progress, total, message) => round.statusMessage(message ?? (total !== undefined ? `${progress}/${total}` : `${progress}`)),
+        };
+        const out = await runTool(tool, name, input, context, abort, server);
+        return isInputRequiredReply(out)
+          ? { kind: 'input', inputRequests: out.inputRequests, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) }
+          : { kind: 'result', result: out as Record<string, unknown> };
+      },
+    });
+    throw new TaskCreated(createTaskResult(record));
+  };
+}

@@ -1,0 +1,37 @@
+// Server options a deployed entry point takes from its environment (the generated main.ts calls this),
+// so the same build runs as one instance or as many behind a balancer:
+//   REDIS_URL                           change notifications and tasks shared through Redis (default: in process)
+//   MCPGEN_REDIS_CHANNEL                the pub/sub channel (default mcpgen:events:<server name>)
+//   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
+//   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
+//   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
+import type { ServerOptions } from '../dispatch/create-server.js';
+import { createRedisEventBus } from '../scale/redis-bus.js';
+import { parseKeyList, RequestStateKeyRing } from '../scale/request-state.js';
+import { skillsFromFolder } from '../extensions/skills-folder.js';
+import { createRedisTaskStore } from '../tasks/redis-store.js';
+
+/** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
+export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {
+  try {
+    return await readOptions(serverName, env);
+  } catch (e) {
+    process.stderr.write(`mcpgen: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  }
+}
+
+export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): Promise<ServerOptions> {
+  const options: { -readonly [K in keyof ServerOptions]: ServerOptions[K] } = {};
+  const ttl = env.MCPGEN_REQUEST_STATE_TTL_SECONDS;
+  const ttlSeconds = ttl === undefined || ttl === '' ? undefined : Number(ttl);
+  if (env.MCPGEN_REQUEST_STATE_KEYS) options.requestStateKeys = new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), ttlSeconds);
+  else if (ttlSeconds !== undefined) options.requestStateTtlSeconds = ttlSeconds;
+  if (env.REDIS_URL) {
+    options.bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
+    options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
+  }
+  if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
+  return options;
+}

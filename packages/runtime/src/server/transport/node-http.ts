@@ -1,0 +1,362 @@
+// A node:http server around a fetch handler: binds 127.0.0.1 by default, one endpoint path, body size
+// and slow-body limits, client disconnects abort the request (cancellation), a bound on what an SSE
+// stream may hold for a client that does not read, graceful drain on close.
+import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
+import { vouchFor, type Authenticated } from '../auth/auth.js';
+import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.js';
+
+export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
+
+export interface ListenOptions {
+  readonly port?: number;
+  /** Default 127.0.0.1: local servers must not listen on every interface. */
+  readonly host?: string;
+  /** The MCP endpoint. Default `/mcp`. */
+  readonly path?: string;
+  readonly maxBodyBytes?: number;
+  /** Time allowed to receive a whole request (headers and body), in ms. Default 30000. */
+  readonly requestTimeoutMs?: number;
+  /**
+   * How long an idle keep-alive connection stays open, in ms. Default 5000 (Node's). Behind a load
+   * balancer, set it above the balancer's idle timeout, or the balancer reuses connections this server closed.
+   */
+  readonly keepAliveTimeoutMs?: number;
+  /**
+   * Most bytes an SSE response (progress stream, `subscriptions/listen`) may hold unsent because its
+   * client does not read. Default 1 MiB. Past it the server drops the stream: the connection is closed
+   * without the final event (the client sees a broken stream and must re-issue the request, H18), the
+   * request is cancelled as on any disconnect (a tool's `ctx.signal` aborts, a listen subscription ends)
+   * and its buffered frames are freed. One frame is always accepted while nothing is waiting, so a large
+   * final result is never dropped for its own size.
+   */
+  readonly maxStreamBufferBytes?: number;
+  /**
+   * Largest request header block, in bytes: Node answers 431 past it. Default 16 KiB, so a long access
+   * token (tens of claims) is verified rather than refused for its length.
+   */
+  readonly maxHeaderBytes?: number;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly port: number;
+  readonly server: NodeServer;
+  /**
+   * Stop accepting connections, end open `subscriptions/listen` streams, let in-flight requests finish
+   * (up to `graceMs`), then close. Requests of clients that went away do not hold the drain.
+   */
+  close(graceMs?: number): Promise<void>;
+}
+
+interface Limits {
+  readonly path: string;
+  readonly maxBody: number;
+  readonly maxStreamBuffer: number;
+}
+
+/** The Request a live connection serves: undici links a Request's signal to ours only through a WeakRef. */
+const servedRequests = new WeakMap<ServerResponse, Request>();
+
+export async function listen(handler: HttpHandler, options: ListenOptions = {}): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const limits: Limits = {
+    path: options.path ?? '/mcp',
+    maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    maxStreamBuffer: options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES,
+  };
+  // Listen streams never finish on their own: the drain on close does not wait for them.
+  const inflight = new Set<Promise<void>>();
+  const listening = new Set<Promise<void>>();
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  // Node checks request timeouts only every connectionsCheckingInterval (30 s by default).
+  const server = createServer({ maxHeaderSize: options.maxHeaderBytes ?? 16 * 1024, requestTimeout, headersTimeout: Math.min(requestTimeout, 20_000), connectionsCheckingInterval: Math.max(100, Math.min(1000, requestTimeout / 4)) }, (req, res) => {
+    const done = serve(handler, req, res, limits).catch(() => {
+      if (!res.headersSent) answer(res, jsonRpcError(500, null, -32603, 'Internal error'));
+      else res.destroy();
+    });
+    const set = req.headers['mcp-method'] === 'subscriptions/listen' ? listening : inflight;
+    set.add(done);
+    void done.finally(() => set.delete(done));
+  });
+  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${limits.path}`,
+    port,
+    server,
+    async close(graceMs = 10_000) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const deadline = new Promise((r) => setTimeout(r, graceMs).unref());
+      await Promise.race([Promise.allSettled([...inflight]), deadline]);
+      // Ends listen streams with their completion result (and cancels what is still running).
+      await handler.close();
+      // Let those final frames reach clients that read; the rest are cut below.
+      await Promise.race([Promise.allSettled([...listening, ...inflight]), new Promise((r) => setTimeout(r, Math.min(1000, graceMs)).unref())]);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+/**
+ * The URL a request names: origin-form joined to its Host, or absolute-form as it stands (RFC 9112
+ * §3.2.2: a server MUST accept it and then ignore Host). `undefined` for a target or Host no URL can
+ * be made of, which is the client's error (400), not the server's.
+ */
+function requestUrl(req: IncomingMessage): URL | undefined {
+  const target = req.url ?? '/';
+  try {
+    if (target.startsWith('/')) {
+      const host = req.headers.host ?? 'localhost';
+      // uri-host [":" port] (RFC 9110 §7.2); `new URL` would quietly re-read userinfo, paths or spaces.
+      if (!/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]+)(?::\d*)?$/.test(host)) return undefined;
+      return new URL(`http://${host}${target}`);
+    }
+    const url = new URL(target);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResponse, limits: Limits): Promise<void> {
+  const url = requestUrl(req);
+  if (url === undefined) {
+    req.resume();
+    answer(res, jsonRpcError(400, null, -32600, 'Bad Request: invalid Host header or request target'));
+    return;
+  }
+  // RFC 9728 metadata lives outside the endpoint path; the handler answers it (404 without auth).
+  if (url.pathname !== limits.path && !url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
+    req.resume();
+    answer(res, jsonRpcError(404, null, -32601, `Not found: the MCP endpoint is ${limits.path}`));
+    return;
+  }
+  // Node keeps only the first of two Authorization lines; join them as Headers would, so the bearer gate
+  // sees ambiguous credentials and refuses them (issue 25 item 7).
+  const authorizations = req.headersDistinct.authorization;
+  if (authorizations !== undefined && authorizations.length > 1) req.headers.authorization = authorizations.join(', ');
+  const tooLarge = () => jsonRpcError(413, null, -32600, `Request body exceeds ${limits.maxBody} bytes`);
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > limits.maxBody) {
+    // Drain before answering, as the fast path does: closing while the client still sends resets the
+    // connection and the client can lose the 413 (issue 25 item 3).
+    req.resume();
+    await ended(req, 2000);
+    answer(res, tooLarge());
+    return;
+  }
+  const abort = new AbortController();
+  // The client went away before the answer was complete: that is the cancellation (CN2).
+  res.once('close', () => {
+    if (!res.writableFinished) abort.abort(new Error('client disconnected'));
+  });
+  let admitted: Authenticated | undefined;
+  const toRequest = (body: ReadableStream<Uint8Array> | Buffer | undefined): Request => {
+    const request = webRequest(req, url, abort.signal, body);
+    if (admitted !== undefined) vouchFor(request, admitted);
+    // Keep the Request (and with it the controller its own signal hangs on) alive as long as the
+    // connection is: otherwise a collected Request never hears the disconnect, its handler never aborts
+    // and a listen stream's timer and bus listener stay forever.
+    servedRequests.set(res, request);
+    return request;
+  };
+  // Plain JSON tools/call and list requests: fast-path.ts answers them without Web objects or the SDK's
+  // per-request pipeline, or hands them back (then they are served below, like any other).
+  if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) {
+    if (handler.fast.admit !== undefined) {
+      // The bearer gate, before the body is read (as on the SDK path); a refusal leaves the body unread.
+      const gate = await handler.fast.admit(req.headers, url);
+      if (gate instanceof Response) return send(res, gate, limits.maxStreamBuffer);
+      admitted = gate;
+    }
+    const buffered = await readAll(req, limits.maxBody);
+    if (buffered === undefined) {
+      // Let the rest of the body arrive (drained, unread) before answering, for at most 2 s: a server that
+      // closes while the client is still sending resets the connection, and the client can lose the 413.
+      await ended(req, 2000);
+      answer(res, tooLarge());
+      return;
+    }
+    // The signal is made only when read (a Node AbortSignal costs ~12 µs and lingers until a full GC);
+    // a disconnect before that still aborts it (abort() makes it, aborted).
+    const fast = await handler.fast.serve({
+      headers: req.headers,
+      body: buffered,
+      get signal() {
+        return abort.signal;
+      },
+      toRequest: () => toRequest(buffered),
+      ...(admitted !== undefined ? { auth: admitted } : {}),
+    });
+    if (fast instanceof Response) return send(res, fast, limits.maxStreamBuffer);
+    if (fast !== undefined) {
+      if (!res.destroyed) res.writeHead(fast.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(fast.body) }).end(fast.body);
+      return;
+    }
+    let response: Response;
+    try {
+      response = await handler.fetch(toRequest(buffered));
+    } catch {
+      response = jsonRpcError(500, null, -32603, 'Internal error');
+    }
+    return send(res, response, limits.maxStreamBuffer);
+  }
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  const body = hasBody ? limitedBody(req, limits.maxBody) : undefined;
+  const request = toRequest(body?.stream);
+  let response: Response;
+  try {
+    response = await handler.fetch(request);
+  } catch {
+    response = body?.exceeded() ? tooLarge() : jsonRpcError(500, null, -32603, 'Internal error');
+  }
+  // However the handler read the body (the SDK answers a failed read with 400 -32700): over the limit is 413.
+  if (body?.exceeded() && response.status !== 413) {
+    await response.body?.cancel().catch(() => {});
+    response = tooLarge();
+  }
+  await send(res, response, limits.maxStreamBuffer);
+}
+
+/** The Web Request for a node request (Host from the URL: absolute-form names the host). */
+function webRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: ReadableStream<Uint8Array> | Buffer | undefined): Request {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const item of v) headers.append(k, item);
+    else headers.set(k, v);
+  }
+  // Absolute-form: the target's authority is the host (the Host check then sees the same name).
+  headers.set('host', url.host);
+  return new Request(url, {
+    method: req.method ?? 'GET',
+    headers,
+    signal,
+    ...(body !== undefined ? { body, duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+/** The whole body, or undefined past `max` bytes (the rest is drained, unread). */
+function readAll(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > max) {
+        req.off('data', onData);
+        req.resume();
+        resolve(undefined);
+      } else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('error', reject);
+    req.once('close', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+/** Resolves when the request has been read to its end (or went away), or after `ms`. */
+function ended(req: IncomingMessage, ms: number): Promise<void> {
+  if (req.readableEnded || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      req.off('end', done);
+      req.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    req.once('end', done);
+    req.once('close', done);
+  });
+}
+
+function limitedBody(req: IncomingMessage, max: number): { stream: ReadableStream<Uint8Array>; exceeded(): boolean } {
+  let size = 0;
+  let over = false;
+  const source = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+  const stream = source.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        size += chunk.byteLength;
+        if (size > max) {
+          over = true;
+          controller.error(Object.assign(new Error('body too large'), { code: 'BODY_TOO_LARGE' }));
+        } else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return { stream, exceeded: () => over };
+}
+
+/** A small answer the server makes itself (errors): written at once. */
+function answer(res: ServerResponse, response: Response): void {
+  void send(res, response, DEFAULT_MAX_STREAM_BUFFER_BYTES);
+}
+
+async function send(res: ServerResponse, response: Response, maxStreamBuffer: number): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((v, k) => (headers[k] = v));
+  const sse = (headers['content-type'] ?? '').startsWith('text/event-stream');
+  if (sse) headers['x-accel-buffering'] = 'no';
+  if (res.destroyed) {
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
+  res.writeHead(response.status, headers);
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  // A closed connection ends the copy at once: a read pending on a quiet stream (listen) returns done.
+  const onClose = () => void reader.cancel().catch(() => {});
+  res.once('close', onClose);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (sse) {
+        // Keep reading so nothing piles up in the stream behind us; what the socket has not taken is
+        // bounded: a client this far behind is dropped (ListenOptions.maxStreamBufferBytes).
+        if (res.writableLength > maxStreamBuffer) {
+          res.destroy();
+          break;
+        }
+        res.write(value);
+        // SSE frames must reach the client now, not when a buffer fills.
+        (res as unknown as { flush?: () => void }).flush?.();
+      } else if (!res.write(value)) {
+        await drainOrClose(res);
+      }
+    }
+  } finally {
+    res.off('close', onClose);
+    await reader.cancel().catch(() => {});
+    if (!res.destroyed) res.end();
+  }
+}
+
+/** 'drain' never comes to a connection that closed: wait for either. */
+function drainOrClose(res: ServerResponse): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}

@@ -1,0 +1,55 @@
+// Compare stage (after model): two sets of server models in, findings out. Never reads files.
+import { compareServers } from './contract.js';
+import { allRules, type Category, type Severity } from './rules.js';
+import type { Finding, Side } from './types.js';
+
+export { allRules, RULES, type Category, type Rule, type Severity } from './rules.js';
+export type { Finding, ItemKind, Locator, Position, Side } from './types.js';
+export { subsetViolations, type Violation, type ViolationKind } from './schema-subset.js';
+
+export interface CompareOptions {
+  /** Categories whose breaking findings fail the run (default: callers, typed-clients, infrastructure). */
+  readonly failOn?: readonly Category[];
+  /** Rule ids or categories to leave out entirely, each with the reason the config gives. */
+  readonly ignore?: readonly { readonly rule: string; readonly reason: string }[];
+}
+
+export const DEFAULT_FAIL_ON: readonly Category[] = ['callers', 'typed-clients', 'infrastructure'];
+
+export interface Comparison {
+  readonly findings: readonly Finding[];
+  /** Findings that fail the run: breaking severity in a failing category, not ignored. */
+  readonly failing: readonly Finding[];
+  readonly ignored: number;
+}
+
+/** Servers pair up by `server.name`; one present on one side only is a removed or added server. */
+export function compareSides(olds: readonly Side[], news: readonly Side[], options: CompareOptions = {}): Comparison {
+  const all: Finding[] = [];
+  for (const n of news) {
+    const o = olds.find((x) => x.model.name === n.model.name) ?? (olds.length === 1 && news.length === 1 ? olds[0] : undefined);
+    all.push(...compareServers(o ?? { model: { ...n.model, tools: [], resources: [], resourceTemplates: [], prompts: [] } as never, locate: () => undefined }, n));
+  }
+  for (const o of olds) {
+    if (news.some((n) => n.model.name === o.model.name) || (olds.length === 1 && news.length === 1)) continue;
+    all.push(...compareServers(o, { model: { ...o.model, tools: [], resources: [], resourceTemplates: [], prompts: [], auth: undefined } as never, locate: () => undefined }));
+  }
+  const ignore = options.ignore ?? [];
+  const isIgnored = (f: Finding) => ignore.some((i) => i.rule === f.rule.id || i.rule === f.rule.category);
+  const findings = all.filter((f) => !isIgnored(f)).sort(order);
+  const failOn = options.failOn ?? DEFAULT_FAIL_ON;
+  return { findings, failing: findings.filter((f) => f.rule.severity === 'breaking' && failOn.includes(f.rule.category)), ignored: all.length - findings.length };
+}
+
+const RANK: Record<Severity, number> = { breaking: 0, 'non-breaking': 1, info: 2 };
+
+function order(a: Finding, b: Finding): number {
+  const pa = a.new ?? a.old;
+  const pb = b.new ?? b.old;
+  return RANK[a.rule.severity] - RANK[b.rule.severity] || (pa?.file ?? '').localeCompare(pb?.file ?? '') || (pa?.line ?? 0) - (pb?.line ?? 0) || (pa?.column ?? 0) - (pb?.column ?? 0) || a.rule.id.localeCompare(b.rule.id) || a.message.localeCompare(b.message);
+}
+
+/** Known rule ids and categories (what a config's ignore list may name). */
+export function knownRuleNames(): Set<string> {
+  return new Set([...allRules().map((r) => r.id), 'callers', 'typed-clients', 'infrastructure', 'model-facing', 'additions']);
+}

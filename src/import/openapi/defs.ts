@@ -1,0 +1,58 @@
+// The spec's `$defs` from the document's schema components, under names the spec format allows
+// (^[A-Za-z_][A-Za-z0-9_]*$). A `$ref` elsewhere in the bundled document (the parser's bundle points
+// second uses of an external schema at its first place) is hoisted into `$defs` under a name of its own,
+// so cycles stay `$ref`s and no schema is copied twice.
+import { pascalCase } from '../../common/names.js';
+import { convertSchema, isObj } from './schema.js';
+
+export class SpecDefs {
+  readonly defs: Record<string, unknown> = {};
+  private readonly names = new Map<string, string>();
+  private readonly used = new Set<string>();
+
+  constructor(
+    private readonly get: (ref: string) => unknown,
+    components: Readonly<Record<string, unknown>>,
+    prefix: string,
+  ) {
+    // Names first, then bodies: a component may refer to one declared after it.
+    const keys = Object.keys(components).sort();
+    for (const key of keys) this.names.set(`${prefix}${escape(key)}`, this.freshName(key));
+    for (const key of keys) this.defs[this.names.get(`${prefix}${escape(key)}`)!] = convertSchema(components[key], this.ref);
+  }
+
+  /** The spec `$ref` for a `$ref` of the document. */
+  readonly ref = (ref: string): string => {
+    const known = this.names.get(ref);
+    if (known !== undefined) return `#/$defs/${known}`;
+    if (!ref.startsWith('#/')) return ref; // bundle() leaves none; check would report one (MCPG023)
+    const name = this.freshName(unescape(ref.split('/').pop() ?? 'Schema'));
+    this.names.set(ref, name);
+    let target: unknown;
+    try {
+      target = this.get(ref);
+    } catch {
+      target = {};
+    }
+    this.defs[name] = convertSchema(isObj(target) || typeof target === 'boolean' ? target : {}, this.ref);
+    return `#/$defs/${name}`;
+  };
+
+  private freshName(raw: string): string {
+    let base = raw.replace(/[^A-Za-z0-9_]/g, '_');
+    if (!/^[A-Za-z_]/.test(base)) base = `_${base}`;
+    let name = base;
+    // Names that differ only in case or underscores would give one TypeScript type name (MCPG012).
+    for (let i = 2; this.used.has(pascalCase(name)); i++) name = `${base}_${i}`;
+    this.used.add(pascalCase(name));
+    return name;
+  }
+}
+
+function escape(key: string): string {
+  return key.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+function unescape(seg: string): string {
+  return decodeURIComponent(seg).replaceAll('~1', '/').replaceAll('~0', '~');
+}

@@ -1,0 +1,117 @@
+// `mcpgen import openapi`: an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) → an mcpgen spec value
+// plus the HTTP bindings of its proxy handlers. A front end only: the spec it returns goes through the
+// one pipeline (check, generate) like a hand-written one.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { toolMethodName } from '../../common/names.js';
+import { parseSource, type SourceFile } from '../../parse/source.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { SpecDefs } from './defs.js';
+import { noteDiagnostics, type ImportNote } from './notes.js';
+import { mapOperation, METHODS, type MappedOperation, type OperationRef } from './operations.js';
+import { selected, type Selection } from './select.js';
+import { isObj } from './schema.js';
+import { upstreamAuth, upstreamBaseUrl, type AuthBinding } from './upstream.js';
+
+type Obj = Record<string, unknown>;
+
+export interface OpenApiImport {
+  readonly serverName: string;
+  /** The mcpgen spec, as data (written as YAML by the command). */
+  readonly spec: Obj;
+  /** Handler method name → binding, in tool order. */
+  readonly bindings: Readonly<Record<string, MappedOperation['binding']>>;
+  readonly baseUrl: string;
+  readonly auth: readonly AuthBinding[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface OpenApiImportOptions extends Selection {
+  readonly name?: string;
+}
+
+export async function importOpenApi(input: string, cwd: string, options: OpenApiImportOptions = {}): Promise<OpenApiImport> {
+  const isUrl = /^https?:\/\//i.test(input);
+  const location = isUrl ? input : resolve(cwd, input);
+  const source = isUrl ? undefined : readSource(input, location);
+  // Loaded only here: check and generate never pay for the OpenAPI parser.
+  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
+  const parser = new SwaggerParser();
+  let doc: Obj;
+  try {
+    doc = (await parser.bundle(location)) as unknown as Obj;
+  } catch (e) {
+    const message = `not a readable OpenAPI description: ${(e as Error).message.split('\n')[0]}`;
+    return { serverName: '', spec: {}, bindings: {}, baseUrl: '', auth: [], diagnostics: noteDiagnostics([{ code: 'MCPG130', pointer: [], message }], input, source) };
+  }
+  const notes: ImportNote[] = [];
+  const swagger2 = doc.swagger === '2.0';
+  const get = (ref: string): unknown => parser.$refs.get(ref);
+  const components = swagger2 ? doc.definitions : isObj(doc.components) ? doc.components.schemas : undefined;
+  const defs = new SpecDefs(get, isObj(components) ? components : {}, swagger2 ? '#/definitions/' : '#/components/schemas/');
+  const deref = (v: unknown): unknown => {
+    for (let i = 0; i < 8 && isObj(v) && typeof v.$ref === 'string'; i++) v = get(v.$ref);
+    return v;
+  };
+  const info = isObj(doc.info) ? doc.info : {};
+  const serverName = options.name ?? machineName(typeof info.title === 'string' ? info.title : 'api');
+  const tools: Obj[] = [];
+  const bindings: Record<string, MappedOperation['binding']> = {};
+  const names = new Set<string>();
+  for (const ref of operations(doc, swagger2, defs, deref)) {
+    if (!selected(ref, options)) continue;
+    const name = uniqueName(toolName(ref), names);
+    const mapped = mapOperation(ref, name, notes);
+    if (mapped === undefined) continue;
+    if (typeof ref.op['x-mcp-description'] === 'string') mapped.tool.description = ref.op['x-mcp-description'];
+    tools.push(mapped.tool);
+    bindings[toolMethodName(name)] = mapped.binding;
+  }
+  const spec: Obj = {
+    mcpgen: 1,
+    server: { name: serverName, version: typeof info.version === 'string' && info.version !== '' ? info.version : '0.0.0', ...(typeof info.title === 'string' ? { title: info.title } : {}), ...(typeof info.description === 'string' ? { description: info.description } : {}) },
+    ...(Object.keys(defs.defs).length > 0 ? { $defs: defs.defs } : {}),
+    tools,
+  };
+  return { serverName, spec, bindings, baseUrl: upstreamBaseUrl(doc, swagger2), auth: upstreamAuth(doc, swagger2, serverName, notes), diagnostics: noteDiagnostics(notes, input, source) };
+}
+
+function readSource(display: string, path: string): SourceFile | undefined {
+  try {
+    return parseSource(display, readFileSync(path)).source;
+  } catch {
+    return undefined; // the parser reports the unreadable file
+  }
+}
+
+function* operations(doc: Obj, swagger2: boolean, defs: SpecDefs, deref: (v: unknown) => unknown): Generator<OperationRef> {
+  const paths = isObj(doc.paths) ? doc.paths : {};
+  for (const [path, rawItem] of Object.entries(paths)) {
+    const pathItem = deref(rawItem);
+    if (!isObj(pathItem)) continue;
+    for (const method of METHODS) {
+      const op = pathItem[method];
+      if (isObj(op)) yield { method, path, op, pathItem, pointer: ['paths', path, method], swagger2, defs: defs.defs, refs: defs.ref, deref };
+    }
+  }
+}
+
+/** `x-mcp-name`, else the operationId, else method and path (`get_pets_petId`), fitted to the tool-name rule. */
+function toolName(ref: OperationRef): string {
+  const raw = typeof ref.op['x-mcp-name'] === 'string' ? ref.op['x-mcp-name'] : typeof ref.op.operationId === 'string' ? ref.op.operationId : `${ref.method}_${ref.path}`;
+  const name = raw.replace(/[{}]/g, '').replace(/[^A-Za-z0-9_.-]+/g, '_').replace(/^_+|_+$/g, '');
+  return (name === '' ? ref.method : name).slice(0, 120);
+}
+
+/** Two operations whose names fit the rule to the same tool name or handler method: the later gets `_2`. */
+function uniqueName(base: string, taken: Set<string>): string {
+  let name = base;
+  for (let i = 2; taken.has(toolMethodName(name).toLowerCase()); i++) name = `${base}_${i}`;
+  taken.add(toolMethodName(name).toLowerCase());
+  return name;
+}
+
+function machineName(title: string): string {
+  const name = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^[^a-z]+|-+$/g, '');
+  return name === '' ? 'api' : name.slice(0, 64);
+}

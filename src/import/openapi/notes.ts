@@ -1,0 +1,19 @@
+// What the import skipped or changed, kept as JSON pointers into the OpenAPI document until the end,
+// where they become diagnostics at file:line:col (a document read from a URL has no positions: 1:1).
+import { diagnosticAt, type SourceFile } from '../../parse/source.js';
+import { defaultSeverity, formatPath, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { DiagnosticCode } from '../../diagnostics/codes.js';
+
+export interface ImportNote {
+  readonly code: DiagnosticCode;
+  readonly pointer: readonly (string | number)[];
+  readonly message: string;
+}
+
+export function noteDiagnostics(notes: readonly ImportNote[], file: string, source: SourceFile | undefined): Diagnostic[] {
+  return notes.map((n) =>
+    source === undefined
+      ? { code: n.code, severity: defaultSeverity(n.code), message: n.message, file, line: 1, column: 1, path: formatPath(n.pointer) }
+      : diagnosticAt(source, n.pointer, n.code, n.message),
+  );
+}

@@ -1,0 +1,159 @@
+// Each OpenAPI operation → one tool of the spec plus the HTTP binding its proxy handler follows.
+import { convertSchema, isObj, type RefMap } from './schema.js';
+import type { ImportNote } from './notes.js';
+
+type Obj = Record<string, unknown>;
+
+export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface ParamBinding {
+  readonly arg: string;
+  readonly name: string;
+  readonly in: 'path' | 'query' | 'header' | 'cookie';
+}
+
+export interface MappedOperation {
+  readonly tool: Obj;
+  readonly binding: { method: string; path: string; params: ParamBinding[]; body?: { arg: string; contentType: string }; output: boolean };
+}
+
+export interface OperationRef {
+  readonly method: (typeof METHODS)[number];
+  readonly path: string;
+  readonly op: Obj;
+  readonly pathItem: Obj;
+  readonly pointer: readonly (string | number)[];
+  readonly swagger2: boolean;
+  readonly defs: Readonly<Record<string, unknown>>;
+  readonly refs: RefMap;
+  /** Follows a `$ref` on a parameter, request body or response (a schema's stays a `$ref`). */
+  readonly deref: (v: unknown) => unknown;
+}
+
+/** The tool for one operation, or why it was skipped (a note at the operation's position). */
+export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[]): MappedOperation | undefined {
+  const params = mergedParameters(ref);
+  const properties: Obj = {};
+  const required: string[] = [];
+  const bindings: ParamBinding[] = [];
+  const taken = new Set(params.map((p) => String(p.name)));
+  for (const p of params) {
+    const where = p.in as string;
+    if (where === 'body' || where === 'formData') continue;
+    const arg = argName(String(p.name), where, params);
+    properties[arg] = paramSchema(p, ref);
+    if (p.required === true || where === 'path') required.push(arg);
+    bindings.push({ arg, name: String(p.name), in: where as ParamBinding['in'] });
+  }
+  const body = requestBody(ref, params, notes);
+  if (body === null) return undefined;
+  let bodyBinding: MappedOperation['binding']['body'];
+  if (body !== undefined) {
+    const arg = taken.has('body') ? 'request_body' : 'body';
+    properties[arg] = body.schema;
+    if (body.required) required.push(arg);
+    bodyBinding = { arg, contentType: body.contentType };
+  }
+  const output = responseSchema(ref);
+  const tool: Obj = { name, ...describe(ref.op), annotations: annotations(ref.method), input: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) } };
+  const isObjectOutput = output !== undefined && objectLike(output, ref.defs);
+  if (isObjectOutput) tool.output = output;
+  return { tool, binding: { method: ref.method.toUpperCase(), path: ref.path, params: bindings, ...(bodyBinding ? { body: bodyBinding } : {}), output: isObjectOutput } };
+}
+
+/** Path-item parameters apply to every operation; an operation's own with the same name and `in` wins. */
+function mergedParameters(ref: OperationRef): Obj[] {
+  const out = new Map<string, Obj>();
+  for (const list of [ref.pathItem.parameters, ref.op.parameters]) {
+    if (!Array.isArray(list)) continue;
+    for (const item of list) {
+      const p = ref.deref(item);
+      if (isObj(p) && typeof p.name === 'string') out.set(`${String(p.in)}:${p.name}`, p);
+    }
+  }
+  return [...out.values()];
+}
+
+/** A name used by two parameters (`id` in path and query) gets its location as a prefix: `query_id`. */
+function argName(name: string, where: string, params: readonly Obj[]): string {
+  const clash = params.filter((p) => p.name === name && p.in !== 'body').length > 1 || name === 'body';
+  return clash ? `${where}_${name}` : name;
+}
+
+function paramSchema(p: Obj, ref: OperationRef): unknown {
+  let schema: unknown = p.schema;
+  if (schema === undefined && isObj(p.content)) schema = Object.values(p.content).find(isObj)?.schema;
+  if (schema === undefined && ref.swagger2) {
+    const { name: _n, in: _i, required: _r, description: _d, collectionFormat: _c, allowEmptyValue: _a, ...rest } = p;
+    schema = rest;
+  }
+  const out = convertSchema(schema ?? {}, ref.refs) as Obj;
+  if (typeof p.description === 'string' && out.description === undefined) out.description = p.description;
+  if (p.deprecated === true) out.deprecated = true;
+  return out;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/i;
+
+/** undefined: no body; null: the operation is skipped (a body type the proxy cannot send). */
+function requestBody(ref: OperationRef, params: readonly Obj[], notes: ImportNote[]): { schema: unknown; required: boolean; contentType: string } | undefined | null {
+  if (ref.swagger2) {
+    const body = params.find((p) => p.in === 'body');
+    if (params.some((p) => p.in === 'formData')) {
+      notes.push({ code: 'MCPG131', pointer: [...ref.pointer], message: `${ref.method.toUpperCase()} ${ref.path} skipped: formData parameters (form or file upload) are not proxied yet` });
+      return null;
+    }
+    return body === undefined ? undefined : { schema: convertSchema(body.schema, ref.refs), required: body.required === true, contentType: 'application/json' };
+  }
+  const rb = ref.deref(ref.op.requestBody);
+  if (!isObj(rb) || !isObj(rb.content)) return undefined;
+  const types = Object.keys(rb.content);
+  const json = types.find((t) => JSON_TYPE.test(t)) ?? types.find((t) => t === 'application/x-www-form-urlencoded');
+  if (json === undefined) {
+    notes.push({ code: 'MCPG131', pointer: [...ref.pointer, 'requestBody', 'content'], message: `${ref.method.toUpperCase()} ${ref.path} skipped: request body types ${types.join(', ')} are not proxied yet (JSON and form bodies are)` });
+    return null;
+  }
+  const media = rb.content[json];
+  return { schema: convertSchema(isObj(media) ? (media.schema ?? {}) : {}, ref.refs), required: rb.required === true, contentType: json.split(';')[0]!.trim() };
+}
+
+/** The first 2xx answer's JSON schema (2.0: `schema` on the response). */
+function responseSchema(ref: OperationRef): unknown {
+  if (!isObj(ref.op.responses)) return undefined;
+  const code = Object.keys(ref.op.responses).filter((c) => /^2(\d\d|XX)$/i.test(c)).sort()[0];
+  const res = code === undefined ? undefined : ref.deref(ref.op.responses[code]);
+  if (!isObj(res)) return undefined;
+  if (ref.swagger2) return res.schema === undefined ? undefined : convertSchema(res.schema, ref.refs);
+  if (!isObj(res.content)) return undefined;
+  const type = Object.keys(res.content).find((t) => JSON_TYPE.test(t));
+  const media = type === undefined ? undefined : res.content[type];
+  return isObj(media) && media.schema !== undefined ? convertSchema(media.schema, ref.refs) : undefined;
+}
+
+/** structuredContent must be an object: an array or string answer is sent as text content instead. */
+function objectLike(schema: unknown, defs: Readonly<Record<string, unknown>>, seen = new Set<unknown>()): boolean {
+  if (!isObj(schema) || seen.has(schema)) return false;
+  seen.add(schema);
+  if (typeof schema.$ref === 'string') {
+    const m = /^#\/\$defs\/([^/]+)$/.exec(schema.$ref);
+    return m !== null && objectLike(defs[m[1]!], defs, seen);
+  }
+  if (schema.type === 'object') return true;
+  if (schema.type === undefined && Array.isArray(schema.allOf)) return schema.allOf.some((s) => objectLike(s, defs, seen));
+  return false;
+}
+
+function describe(op: Obj): Obj {
+  const parts = [op.summary, op.description].filter((s): s is string => typeof s === 'string' && s.trim() !== '').map((s) => s.trim());
+  const unique = parts.length === 2 && parts[1]!.startsWith(parts[0]!) ? [parts[1]!] : parts;
+  const text = [...(op.deprecated === true ? ['Deprecated.'] : []), ...unique].join('\n\n');
+  return {
+    ...(typeof op.summary === 'string' && op.summary.trim() !== '' ? { title: op.summary.trim() } : {}),
+    ...(text !== '' ? { description: text } : {}),
+  };
+}
+
+function annotations(method: string): Obj {
+  const safe = method === 'get' || method === 'head' || method === 'options';
+  return { readOnlyHint: safe, ...(safe ? {} : { destructiveHint: method === 'delete' }), idempotentHint: safe || method === 'put' || method === 'delete', openWorldHint: true };
+}

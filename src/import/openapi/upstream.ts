@@ -1,0 +1,55 @@
+// Where the proxy sends requests and with which credentials, read from the document; the values
+// themselves come from the environment at run time (`<SERVER>_BASE_URL`, one variable per scheme).
+import { isObj } from './schema.js';
+import type { ImportNote } from './notes.js';
+
+type Obj = Record<string, unknown>;
+
+export type AuthBinding =
+  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string; readonly env: string }
+  | { readonly type: 'bearer'; readonly env: string }
+  | { readonly type: 'basic'; readonly env: string };
+
+/** The first server URL (2.0: scheme, host and basePath); a relative one stays relative to nothing: ''. */
+export function upstreamBaseUrl(doc: Obj, swagger2: boolean): string {
+  if (swagger2) {
+    if (typeof doc.host !== 'string') return '';
+    const scheme = Array.isArray(doc.schemes) && doc.schemes.includes('https') ? 'https' : (doc.schemes as string[] | undefined)?.[0] ?? 'https';
+    return `${scheme}://${doc.host}${typeof doc.basePath === 'string' ? doc.basePath : ''}`.replace(/\/+$/, '');
+  }
+  const first = Array.isArray(doc.servers) ? doc.servers.find(isObj) : undefined;
+  if (first === undefined || typeof first.url !== 'string') return '';
+  // Server variables take their defaults.
+  const vars = isObj(first.variables) ? first.variables : {};
+  const url = first.url.replace(/\{([^}]+)\}/g, (_m, v: string) => {
+    const d = isObj(vars[v]) ? (vars[v] as Obj).default : undefined;
+    return typeof d === 'string' ? d : '';
+  });
+  return /^https?:\/\//i.test(url) ? url.replace(/\/+$/, '') : '';
+}
+
+export function envName(server: string, suffix: string): string {
+  return `${server}_${suffix}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+}
+
+/** One binding per security scheme the proxy can fill from the environment; others are reported. */
+export function upstreamAuth(doc: Obj, swagger2: boolean, server: string, notes: ImportNote[]): AuthBinding[] {
+  const schemes = swagger2 ? doc.securityDefinitions : isObj(doc.components) ? doc.components.securitySchemes : undefined;
+  if (!isObj(schemes)) return [];
+  const out: AuthBinding[] = [];
+  const at = swagger2 ? ['securityDefinitions'] : ['components', 'securitySchemes'];
+  for (const [key, s] of Object.entries(schemes).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!isObj(s)) continue;
+    const env = envName(server, key);
+    if (s.type === 'apiKey' && typeof s.name === 'string' && (s.in === 'header' || s.in === 'query' || s.in === 'cookie')) out.push({ type: 'apiKey', in: s.in, name: s.name, env });
+    else if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') out.push({ type: 'bearer', env });
+    else if (s.type === 'oauth2' || s.type === 'openIdConnect') {
+      // No OAuth flow runs in the proxy yet: a token obtained elsewhere is sent as a bearer token.
+      out.push({ type: 'bearer', env });
+      notes.push({ code: 'MCPG132', pointer: [...at, key], message: `security scheme "${key}" (${s.type}): the proxy sends the access token in ${env} as a bearer token; it does not run the OAuth flow` });
+    }
+    else if ((s.type === 'http' && String(s.scheme).toLowerCase() === 'basic') || s.type === 'basic') out.push({ type: 'basic', env });
+    else notes.push({ code: 'MCPG132', pointer: [...at, key], message: `security scheme "${key}" (${String(s.type)}) is not filled by the proxy yet; set the upstream credentials another way` });
+  }
+  return out;
+}

@@ -1,0 +1,38 @@
+// Issue 24 items 1 and 6: the generated README describes the layout actually written (handlers file where
+// the config put it; no package build without package files), and index.ts is the server side only.
+import { describe, expect, it } from 'vitest';
+import { emitServerPackage } from '../../src/emit/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkText, ROOT } from '../helpers.js';
+
+const weather = () => checkText(readFileSync(join(ROOT, 'specs/weather.yaml'), 'utf8')).models[0]!;
+
+describe('generated README and index', () => {
+  it('names the configured handlers file and no package build with packageFiles: false', () => {
+    const model = weather();
+    const files = emitServerPackage(model, { packageFiles: false, handlersModule: '../../src/mcp/weather.handlers.js' });
+    const readme = files.find((f) => f.path === 'README.md')!.content;
+    expect(readme).toContain('Implement\n`../../src/mcp/weather.handlers.ts`');
+    expect(readme).not.toContain('`handlers.ts`');
+    expect(readme).not.toContain('npx tsc -p');
+    expect(readme).not.toContain('dist/main.js');
+    expect(readme).toContain('`packageFiles: false`');
+    expect(readme).toContain('node <build>/main.js');
+  });
+
+  it('with package files: npm run build and dist/main.js; index.ts re-exports no client', () => {
+    const model = weather();
+    const files = emitServerPackage(model);
+    const readme = files.find((f) => f.path === 'README.md')!.content;
+    expect(readme).toContain('`npm run build`');
+    expect(readme).toContain('node dist/main.js');
+    const index = files.find((f) => f.path === 'index.ts')!.content;
+    expect(index).not.toContain('client.js');
+    expect(index).not.toContain('openai.js');
+    const pkg = JSON.parse(files.find((f) => f.path === 'package.json')!.content) as { exports: Record<string, { default: string }> };
+    expect(pkg.exports['.']!.default).toBe('./dist/index.js');
+    expect(pkg.exports['./client']!.default).toBe('./dist/client.js');
+    expect(pkg.exports['./openai']!.default).toBe('./dist/openai.js');
+  });
+});

@@ -1,0 +1,73 @@
+// `mcpgen import openapi` as a command, and the schema conversion as given/want cases.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { convertSchema } from '../../src/import/openapi/schema.js';
+import { cli, ROOT, tempDir } from '../helpers.js';
+
+const PETSTORE = join(ROOT, 'test/fixtures/openapi/oas-examples/openapi-3.0-petstore.json');
+const refs = (r: string) => r.replace('#/components/schemas/', '#/$defs/');
+
+describe('convertSchema (OpenAPI Schema Object → JSON Schema 2020-12)', () => {
+  const cases: [string, unknown, unknown][] = [
+    ['3.0 nullable string', { type: 'string', nullable: true }, { type: ['string', 'null'] }],
+    ['3.0 nullable enum keeps null allowed', { type: 'string', enum: ['a'], nullable: true }, { type: ['string', 'null'], enum: ['a', null] }],
+    ['3.0 nullable $ref', { $ref: '#/components/schemas/Pet', nullable: true }, { anyOf: [{ $ref: '#/$defs/Pet' }, { type: 'null' }] }],
+    ['3.0 boolean exclusiveMinimum', { type: 'number', minimum: 0, exclusiveMinimum: true }, { type: 'number', exclusiveMinimum: 0 }],
+    ['3.0 exclusiveMaximum: false is dropped', { type: 'integer', maximum: 9, exclusiveMaximum: false }, { type: 'integer', maximum: 9 }],
+    ['unknown keywords dropped', { type: 'object', discriminator: { propertyName: 'k' }, xml: { name: 'p' }, example: 1, 'x-foo': 1, properties: {} }, { type: 'object', properties: {} }],
+    ['type implied by properties', { properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { a: { type: 'string' } }, required: ['a'], type: 'object' }],
+    ['minLength on an integer has no effect: dropped', { type: 'integer', minLength: 3 }, { type: 'integer' }],
+    ['unknown format dropped, known kept', { type: 'object', properties: { a: { type: 'string', format: 'uriref' }, b: { type: 'string', format: 'uuid' } } }, { type: 'object', properties: { a: { type: 'string' }, b: { type: 'string', format: 'uuid' } } }],
+    ['nested refs rewritten', { type: 'array', items: { $ref: '#/components/schemas/Tag' } }, { type: 'array', items: { $ref: '#/$defs/Tag' } }],
+    ['required names an undeclared property: declared as {}', { type: 'object', properties: { status: { type: 'string' } }, required: ['conclusion'] }, { type: 'object', properties: { status: { type: 'string' }, conclusion: {} }, required: ['conclusion'] }],
+    ['an empty default its format refuses is dropped', { type: 'string', format: 'uri', default: '' }, { type: 'string', format: 'uri' }],
+    ['Swagger 2.0 file', { type: 'file' }, { type: 'string' }],
+  ];
+  for (const [name, given, want] of cases) it(name, () => expect(convertSchema(given, refs)).toEqual(want));
+});
+
+describe('mcpgen import openapi', () => {
+  it('writes the spec and the proxy handlers, checks the spec, and says what was skipped', async () => {
+    const dir = tempDir();
+    const r = await cli(['import', 'openapi', PETSTORE, '--name', 'pets', '--tag', 'pet', '--method', 'get,post'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    const spec = readFileSync(join(dir, 'specs/pets.yaml'), 'utf8');
+    expect(spec).toMatch(/^# Written by `mcpgen import openapi`/);
+    const names = [...spec.matchAll(/^ {2}- name: (\S+)$/gm)].map((m) => m[1]);
+    expect(names).toEqual(['addPet', 'findPetsByStatus', 'findPetsByTags', 'getPetById', 'updatePetWithForm']);
+    expect(readFileSync(join(dir, 'generated/pets/handlers.ts'), 'utf8')).toMatch(/^\/\/ Written by `mcpgen import openapi`[^]*httpProxy<PetsHandlers>/);
+    expect(r.stderr).toMatch(/warning MCPG131 POST \/pet\/\{petId\}\/uploadImage skipped/);
+    expect(r.stderr).toContain('wrote specs/pets.yaml (5 tools)');
+    const check = await cli(['check', 'specs/pets.yaml'], dir);
+    expect(check.code, check.stderr).toBe(0);
+  });
+
+  it('a re-import replaces its own handlers file but never one the team made its own (without --force)', async () => {
+    const dir = tempDir();
+    expect((await cli(['import', 'openapi', PETSTORE, '--name', 'pets'], dir)).code).toBe(0);
+    expect((await cli(['import', 'openapi', PETSTORE, '--name', 'pets'], dir)).code).toBe(0);
+    const handlers = join(dir, 'generated/pets/handlers.ts');
+    writeFileSync(handlers, '// mine now\n');
+    const refused = await cli(['import', 'openapi', PETSTORE, '--name', 'pets'], dir);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/generated\/pets\/handlers\.ts exists and is not the import's/);
+    expect(readFileSync(handlers, 'utf8')).toBe('// mine now\n');
+    expect((await cli(['import', 'openapi', PETSTORE, '--name', 'pets', '--force'], dir)).code).toBe(0);
+  });
+
+  it('an unreadable description: MCPG130, exit 1, nothing written', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'in'));
+    writeFileSync(join(dir, 'in/bad.yaml'), 'openapi: [unclosed\n');
+    const r = await cli(['import', 'openapi', 'in/bad.yaml'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/in\/bad\.yaml:\d+:\d+ error MCPG130/);
+    expect(existsSync(join(dir, 'specs'))).toBe(false);
+  });
+
+  it('usage errors', async () => {
+    expect((await cli(['import', 'swagger', 'x.json'])).code).toBe(2);
+    expect((await cli(['import', 'openapi'])).code).toBe(2);
+  });
+});

@@ -1,0 +1,141 @@
+// The shape of the runtime packages (issue 26), read from their imports: each folder is one concern and
+// imports only the folders below it, the packages import each other in one direction, and no file
+// imports itself back through others. A new file goes into a folder (only index.ts sits at the top).
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+
+/** Bottom first: a folder may import its own files and the folders before it, never one after it. */
+const LAYERS: Readonly<Record<string, readonly string[]>> = {
+  'packages/runtime/src/server': ['core', 'scale', 'tasks', 'auth', 'extensions', 'dispatch', 'transport', 'entry'],
+  'packages/runtime-client/src': ['core', 'auth', 'transport', 'extensions', 'tasks', 'client', 'bridges'],
+};
+
+/** Package specifiers a source tree must not import (prefix match), and why. */
+const FORBIDDEN: readonly { readonly tree: string; readonly prefix: string; readonly why: string }[] = [
+  { tree: 'packages/runtime/src', prefix: '@mcpgen/runtime-client', why: 'the server runtime never loads the client runtime' },
+  { tree: 'packages/runtime/src', prefix: '@modelcontextprotocol/client', why: 'a deployed server installs no client SDK' },
+  { tree: 'packages/runtime/src/shared', prefix: '@modelcontextprotocol/', why: 'shared code is loaded by the generator and clients too' },
+  { tree: 'packages/runtime/src/shared', prefix: '../server', why: 'shared is below server' },
+  { tree: 'packages/runtime-client/src', prefix: '@mcpgen/runtime/server', why: 'clients use only @mcpgen/runtime/shared' },
+  { tree: 'packages/runtime-client/src', prefix: '@modelcontextprotocol/server', why: 'a client installs no server SDK' },
+  { tree: 'src', prefix: '@mcpgen/runtime/server', why: 'the generator uses only the runtime\'s shared subpaths' },
+  { tree: 'src', prefix: '@mcpgen/runtime-client', why: 'the generator does not load the client runtime' },
+];
+
+type Graph = ReadonlyMap<string, readonly string[]>;
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => relative(root, join(e.parentPath, e.name)));
+}
+
+/** Every module a file names: static imports and re-exports, `import()` and `typeof import()`. */
+function specifiers(file: string): string[] {
+  const text = readFileSync(join(root, file), 'utf8');
+  // Statements at the start of a line only: emitters hold `from '…'` inside strings of generated code.
+  const statements = [...text.matchAll(/^(?:import|export)\b[^;'"]*?['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
+  const dynamic = [...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!);
+  return [...statements, ...dynamic];
+}
+
+/** Relative imports as repo paths of .ts files; package imports left as written. */
+function importGraph(files: readonly string[]): Map<string, string[]> {
+  return new Map(files.map((f) => [f, specifiers(f).map((s) => (s.startsWith('.') ? relative(root, resolve(root, dirname(f), s)).replace(/\.js$/, '.ts') : s))]));
+}
+
+/** Imports that run upward (a folder importing a later one) or that leave a file outside every folder. */
+export function layerViolations(graph: Graph, base: string, layers: readonly string[]): string[] {
+  const rank = (file: string): number | 'root' | undefined => {
+    const rest = relative(base, file);
+    if (rest.startsWith('..')) return undefined;
+    const parts = rest.split('/');
+    if (parts.length === 1) return 'root';
+    const i = layers.indexOf(parts[0]!);
+    return i === -1 ? -1 : i;
+  };
+  const out: string[] = [];
+  for (const [file, targets] of graph) {
+    const from = rank(file);
+    if (from === undefined) continue;
+    if (from === -1 || (from === 'root' && !file.endsWith('/index.ts'))) out.push(`${file}: not in one of ${layers.join(', ')}`);
+    if (from === 'root' || from === -1) continue;
+    for (const t of targets) {
+      const to = rank(t);
+      if (to === undefined) continue;
+      if (to === 'root' || to > from) out.push(`${file} imports ${t}: ${layers[from]}/ must not import ${to === 'root' ? 'index.ts' : `${layers[to]}/`}`);
+    }
+  }
+  return out;
+}
+
+/** One file of each import cycle found (depth-first, over relative imports only). */
+export function cycles(graph: Graph): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (f: string, path: string[]): void => {
+    state.set(f, 'open');
+    for (const t of graph.get(f) ?? []) {
+      if (!graph.has(t)) continue;
+      if (state.get(t) === 'open') found.push([...path.slice(path.indexOf(t)), t]);
+      else if (state.get(t) === undefined) visit(t, [...path, t]);
+    }
+    state.set(f, 'done');
+  };
+  for (const f of graph.keys()) if (state.get(f) === undefined) visit(f, [f]);
+  return found;
+}
+
+const runtimeFiles = [...sourceFiles('packages/runtime/src'), ...sourceFiles('packages/runtime-client/src')];
+const graph = importGraph(runtimeFiles);
+
+describe('runtime layers', () => {
+  for (const [base, layers] of Object.entries(LAYERS)) {
+    it(`${base}: each folder imports only the folders below it (${layers.join(' < ')})`, () => {
+      expect(layerViolations(graph, base, layers)).toEqual([]);
+    });
+  }
+
+  it('has no import cycles between files', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('packages import each other in one direction (generator → runtime/shared ← runtime-client)', () => {
+    const all = importGraph([...runtimeFiles, ...sourceFiles('src')]);
+    const bad = [...all].flatMap(([file, targets]) =>
+      FORBIDDEN.filter((r) => file.startsWith(`${r.tree}/`)).flatMap((r) =>
+        targets.filter((t) => (r.prefix.startsWith('.') ? t.startsWith(relative(root, resolve(root, r.tree, r.prefix))) : t.startsWith(r.prefix))).map((t) => `${file} imports ${t}: ${r.why}`),
+      ),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('reads every kind of import the runtime uses (a missed one would hide an arrow)', () => {
+    expect(graph.get('packages/runtime/src/server/auth/jwt-verifier.ts')).toContain('packages/runtime/src/server/auth/jose-calls.ts'); // import()
+    expect(graph.get('packages/runtime/src/server/index.ts')).toContain('packages/runtime/src/server/dispatch/create-server.ts'); // export … from
+  });
+});
+
+describe('the checks themselves fail on a bad shape', () => {
+  const base = 'p/src';
+  const layers = ['core', 'auth', 'transport'];
+  it('flags a lower folder importing a higher one, and a file outside every folder', () => {
+    const g = new Map([
+      ['p/src/core/a.ts', ['p/src/transport/b.ts']],
+      ['p/src/transport/b.ts', ['p/src/core/a.ts', '@scope/pkg']],
+      ['p/src/loose.ts', []],
+      ['p/src/index.ts', ['p/src/transport/b.ts']],
+    ]);
+    expect(layerViolations(g, base, layers)).toEqual(['p/src/core/a.ts imports p/src/transport/b.ts: core/ must not import transport/', 'p/src/loose.ts: not in one of core, auth, transport']);
+  });
+  it('finds a cycle of two files (the old auth.ts ↔ jwt-verifier.ts)', () => {
+    const g = new Map([
+      ['auth.ts', ['jwt-verifier.ts']],
+      ['jwt-verifier.ts', ['auth.ts']],
+    ]);
+    expect(cycles(g)).toEqual([['auth.ts', 'jwt-verifier.ts', 'auth.ts']]);
+  });
+});

@@ -1,0 +1,63 @@
+// A value a JSON Schema (2020-12, the subset imported OpenAPI descriptions use) accepts: every property
+// present (optional ones too, to the depth limit), so a call exercises every parameter of an operation.
+type Obj = Record<string, unknown>;
+
+const FORMATS: Record<string, string> = {
+  'date-time': '2026-12-04T08:00:00Z',
+  date: '2026-12-04',
+  time: '08:00:00Z',
+  email: 'a@example.com',
+  uuid: '1b4e28ba-2fa1-11d2-883f-0016d3cca427',
+  uri: 'https://example.com/x',
+  url: 'https://example.com/x',
+  'uri-reference': '/x',
+  hostname: 'example.com',
+  ipv4: '127.0.0.1',
+  byte: 'aGk=',
+};
+
+export function sample(schema: unknown, defs: Readonly<Record<string, unknown>>, depth = 0): unknown {
+  if (schema === true || schema === undefined) return 'x';
+  if (typeof schema !== 'object' || schema === null) return null;
+  const s = schema as Obj;
+  if (typeof s.$ref === 'string') return sample(defs[s.$ref.replace('#/$defs/', '')], defs, depth);
+  if ('const' in s) return s.const;
+  if (Array.isArray(s.enum)) return s.enum.find((v) => v !== null) ?? s.enum[0];
+  if (s.default !== undefined && depth > 0) return s.default;
+  if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((m) => sample(m, defs, depth)), objectPart(s, defs, depth));
+  for (const key of ['oneOf', 'anyOf'] as const) if (Array.isArray(s[key])) return sample(s[key][0], defs, depth);
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  switch (type) {
+    case 'object':
+      return objectPart(s, defs, depth);
+    case 'array':
+      return depth > 4 ? [] : [sample(s.items, defs, depth + 1)];
+    case 'integer':
+      return typeof s.minimum === 'number' ? Math.ceil(s.minimum) : typeof s.exclusiveMinimum === 'number' ? Math.floor(s.exclusiveMinimum) + 1 : 7;
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum + 1 : 7.5;
+    case 'boolean':
+      return true;
+    case 'string': {
+      const base = typeof s.format === 'string' && FORMATS[s.format] !== undefined ? FORMATS[s.format]! : 'a b/c?d';
+      return typeof s.minLength === 'number' && base.length < s.minLength ? base.padEnd(s.minLength, 'x') : base;
+    }
+    case 'null':
+      return null;
+    default:
+      return 'x';
+  }
+}
+
+function objectPart(s: Obj, defs: Readonly<Record<string, unknown>>, depth: number): Obj {
+  const out: Obj = {};
+  const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
+  const props = (s.properties ?? {}) as Obj;
+  for (const [k, v] of Object.entries(props)) {
+    // Past the depth limit only required properties (recursive schemas end there).
+    if (depth > 3 && !required.has(k)) continue;
+    if ((v as Obj | null)?.readOnly === true && depth > 0 && !required.has(k)) continue;
+    out[k] = sample(v, defs, depth + 1);
+  }
+  return out;
+}
