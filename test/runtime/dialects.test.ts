@@ -2,7 +2,7 @@
 // draft-07 tuple with additionalItems means something else under 2020-12, where `items` is one schema.
 import { describe, expect, it } from 'vitest';
 import { dialectOf } from '../../packages/runtime/src/shared/dialects.js';
-import { createValidatorCompiler } from '../../packages/runtime/src/server/validators.js';
+import { createValidatorCompiler } from '../../packages/runtime/src/server/core/validators.js';
 
 describe('dialectOf', () => {
   it('maps $schema to a dialect, with or without the empty fragment; absent is 2020-12; others undefined', () => {

@@ -5,7 +5,7 @@
 // Messages keep the shape clients and tests already see ("arguments/state must match pattern …").
 import { Validator as SchemaValidator, type OutputUnit } from '@cfworker/json-schema';
 import { quickCheck } from './validators-quick.js';
-import { dialectOf } from '../shared/dialects.js';
+import { dialectOf } from '../../shared/dialects.js';
 
 export type Validator = (value: unknown) => string | undefined;
 
