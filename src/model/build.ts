@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
-import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
+import { elicitContentType, pascalCase, serverFolder, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared/uri-template';
 import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/task-defaults.js';
 import type { JsonObjectSchema, JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
@@ -76,6 +76,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     // The views' HTML is part of what generate reads: a changed file changes the banner's key too.
     specHash: specHash([...view.files.map((f) => f.text), ...apps.map((a) => a.html)]),
     name: server.name,
+    folder: serverFolder(server.name),
     version: server.version,
     ...opt('title', server.title),
     ...opt('description', server.description),

@@ -22,6 +22,8 @@ export interface ServerModel {
   readonly instructions?: string;
   readonly websiteUrl?: string;
   readonly icons: readonly RawIcon[];
+  /** The output folder and `{server}` of the handlers path: `name` itself when it is already a safe folder name (serverFolder). */
+  readonly folder: string;
   /** PascalCase stem for generated names: `weather` → `Weather` (`WeatherHandlers`, `createWeatherServer`). */
   readonly typeStem: string;
   readonly protocolVersion: '2026-07-28';

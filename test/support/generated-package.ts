@@ -22,7 +22,7 @@ export async function generateAndCompile(dir: string, name: string, spec: string
   const js = join(dir, 'js');
   const result = await generate([join(dir, `${name}.yaml`)], dir, { out: 'out' });
   if (result.diagnostics.length > 0) return { diagnostics: result.diagnostics, compileErrors: [], js };
-  const pkg = join(dir, 'out', result.models[0]!.name);
+  const pkg = join(dir, 'out', result.models[0]!.folder);
   for (const [file, text] of Object.entries(files)) writeFileSync(join(pkg, file), text);
   const sources = readdirSync(pkg).filter((f) => f.endsWith('.ts')).map((f) => join(pkg, f));
   const program = ts.createProgram(sources, { ...STRICT_COMPILER_OPTIONS, rootDir: pkg, outDir: js });

@@ -348,3 +348,29 @@ describe('JSON Schema dialects (draft-07 and 2019-09 beside 2020-12)', () => {
     expect(result.diagnostics[0]!.message).not.toMatch(/no schema with key/);
   });
 });
+
+describe('server.name is free text (MCP Implementation.name); the folder and identifiers are derived', () => {
+  const spec = (name: string) => `mcpgen: 1\nserver: { name: ${JSON.stringify(name)}, version: 1.0.0 }\n`;
+  // Before: the spec schema's identifier pattern refused both (MCPG001-style "must match pattern").
+  it.each([
+    ['mcp-servers/everything', 'mcp-servers-everything', 'McpServersEverything'],
+    ['Notion API', 'notion-api', 'NotionAPI'],
+    ['weather', 'weather', 'Weather'],
+    ['2048 game!', 'game', '_2048Game'],
+  ])('%s → folder %s, stem %s', (name, folder, stem) => {
+    const result = checkText(spec(name));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.models[0]).toMatchObject({ name, folder, typeStem: stem });
+  });
+
+  it('two servers whose names give one folder are MCPG100', () => {
+    const dir = join(ROOT, '.tmp/server-folder-collision');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'a.yaml'), spec('Notion API'));
+    writeFileSync(join(dir, 'b.yaml'), spec('notion-api'));
+    const result = check([join(dir, 'a.yaml'), join(dir, 'b.yaml')], ROOT);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG100', 'MCPG100']);
+    expect(result.diagnostics[0]!.message).toContain('output folder notion-api/');
+  });
+});
