@@ -64,6 +64,8 @@ export const CODES = {
   MCPG102: { severity: 'error', title: 'generated output is stale (`generate --check`): a file is changed, missing, no longer generated, or left by an interrupted run' },
   MCPG110: { severity: 'error', title: 'a schema\'s `$schema` names a JSON Schema dialect other than 2020-12, 2019-09 or draft-07' },
   MCPG111: { severity: 'warning', title: 'unknown JSON Schema `format` (not checked: JSON Schema 2020-12 §7.2.3 forbids failing on it)' },
+  MCPG112: { severity: 'warning', title: 'a tool annotation other than the MCP hints (carried to the wire; hosts do not read it)' },
+  MCPG113: { severity: 'error', title: 'a `_meta` key under a prefix MCP reserves (second label `modelcontextprotocol` or `mcp`)' },
   MCPG130: { severity: 'error', title: '`import openapi`: the OpenAPI description cannot be read, parsed or bundled' },
   MCPG131: { severity: 'warning', title: '`import openapi`: an operation was skipped (a request body the proxy cannot send yet)' },
   MCPG132: { severity: 'warning', title: '`import openapi`: a security scheme the proxy does not fill from the environment, or fills only with a static token' },

@@ -111,9 +111,12 @@ export interface ToolAnnotationsModel {
   readonly destructiveHint?: boolean;
   readonly idempotentHint?: boolean;
   readonly openWorldHint?: boolean;
+  readonly [other: string]: unknown;
 }
 
 export interface ToolModel {
+  /** The spec's `_meta`, sent as written (generated keys such as MCP Apps' `ui` are added over it). */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly kind: 'tool';
   readonly label: string;
   readonly name: string;
@@ -152,6 +155,8 @@ export interface TaskModel {
 }
 
 export interface ResourceModel {
+  /** The spec's `_meta`, sent as written (generated keys such as MCP Apps' `ui` are added over it). */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly kind: 'resource';
   readonly label: string;
   readonly uri: string;
@@ -167,6 +172,8 @@ export interface ResourceModel {
 }
 
 export interface ResourceTemplateModel {
+  /** The spec's `_meta`, sent as written (generated keys such as MCP Apps' `ui` are added over it). */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly kind: 'resourceTemplate';
   readonly label: string;
   readonly uriTemplate: string;
@@ -187,9 +194,13 @@ export interface PromptArgumentModel {
   readonly title?: string;
   readonly description?: string;
   readonly required: boolean;
+  /** `required` as the spec wrote it: prompts/list sends `required: false` when written (MCP PromptArgument). */
+  readonly requiredWritten?: boolean;
 }
 
 export interface PromptModel {
+  /** The spec's `_meta`, sent as written (generated keys such as MCP Apps' `ui` are added over it). */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly kind: 'prompt';
   readonly label: string;
   readonly name: string;
