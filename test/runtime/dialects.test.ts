@@ -31,6 +31,16 @@ describe('the server validates in the schema\'s dialect', () => {
     expect(validate({ mode: 'a' })).toBeUndefined();
   });
 
+  it('draft-07 with the spec $defs mcpgen bundles in (a $ref to #/$defs/…) and 2019-09 both resolve', () => {
+    const d07 = compile({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { mode: { $ref: '#/$defs/Mode' } }, $defs: { Mode: { enum: ['a'] } } });
+    expect(d07({ mode: 'a' })).toBeUndefined();
+    expect(d07({ mode: 'b' })).toBeDefined();
+    const d19 = compile({ $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] });
+    expect(d19({ n: 1 })).toBeUndefined();
+    expect(d19({ n: 0 })).toBeDefined();
+    expect(d19({})).toBeDefined();
+  });
+
   it('an unknown format is ignored (JSON Schema 2020-12 §7.2.3)', () => {
     const validate = compile({ type: 'object', properties: { blob: { type: 'string', format: 'json' } } });
     expect(validate({ blob: 'not json at all {' })).toBeUndefined();

@@ -339,6 +339,12 @@ describe('JSON Schema dialects (draft-07 and 2019-09 beside 2020-12)', () => {
     expect(bad.diagnostics.map((d) => [d.code, d.path])).toEqual([['MCPG022', 'tools[0].input.properties.pair.default']]);
   });
 
+  it('accepts a draft-07 schema that uses the spec\'s $defs', () => {
+    const result = checkText(`mcpgen: 1\nserver: { name: d, version: 1.0.0 }\n$defs:\n  Mode: { type: string, enum: [a, b] }\ntools:\n  - name: t\n    input:\n      $schema: http://json-schema.org/draft-07/schema#\n      type: object\n      properties:\n        mode: { $ref: "#/$defs/Mode", default: a }\n`);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.models[0]!.tools[0]!.inputSchema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+  });
+
   it('knows the older keywords only where the schema names an older dialect', () => {
     const result = checkText(spec(`      type: object\n      definitions: { A: { type: string } }\n`));
     expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG020']);
