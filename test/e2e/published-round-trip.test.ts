@@ -1,6 +1,6 @@
 // Issue 27 must-show, in part: real published servers (pinned in test/import-servers; install them with
 // `npm ci --ignore-scripts` there) imported with `import mcp`, checked with 0 errors, generated, compiled,
-// served over HTTP by the generated main.js, and imported again: every list deep-equal to the original's.
+// served over HTTP by the generated main.js, and imported again on both eras: every list deep-equal to the original's.
 // Both reads go through the same official SDK client (import's), so both see the wire through its parse.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -48,6 +48,10 @@ describe.skipIf(!existsSync(SERVERS))('published servers round-trip through impo
       try {
         const served = await importMcp({ target: { kind: 'http', url: http.url }, era: '2025' });
         expect(lists(served.dump)).toEqual(lists(withoutExecution(original.dump)));
+        // The published servers speak 2025-11-25 only; the generated one serves the same lists to a 2026-07-28 client.
+        const modern = await importMcp({ target: { kind: 'http', url: http.url }, era: '2026' });
+        expect(modern.dump.protocolVersion).toBe('2026-07-28');
+        expect(lists(modern.dump)).toEqual(lists(withoutExecution(original.dump)));
       } finally {
         await http.stop();
       }
