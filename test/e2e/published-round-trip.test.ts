@@ -4,6 +4,8 @@
 // Both reads go through the same official SDK client (import's), so both see the wire through its parse.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { importMcp, type ServerDump } from '../../src/import/mcp/index.js';
@@ -57,5 +59,34 @@ describe.skipIf(!existsSync(SERVERS))('published servers round-trip through impo
       }
       expect(parse(readFileSync(join(dir, `${c.id}.yaml`), 'utf8')).server.name).toBe(original.dump.serverInfo.name);
     }, 180_000);
+
+    // Arguments missing a required property: the original refuses before its handler runs (no side effect),
+    // and so must the generated server. Runs on the package the list test above generated.
+    it(`${c.id}: the same refusals for arguments missing a required property`, async () => {
+      const original = new Client({ name: 'verdicts', version: '1' });
+      await original.connect(new StdioClientTransport({ command: process.execPath, args: [join(SERVERS, c.bin), ...(c.args ?? [])], env: { ...process.env, ...c.env } as Record<string, string>, stderr: 'ignore' }));
+      const http = await startScript(join(ROOT, `.tmp/round-trip-${c.id}/js/main.js`));
+      const generated = new Client({ name: 'verdicts', version: '1' });
+      await generated.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+      try {
+        const tools = (await original.listTools()).tools.filter((t) => (t.inputSchema.required ?? []).length > 0);
+        expect(tools.length).toBeGreaterThan(0);
+        const refuses = async (client: Client, name: string) => {
+          try {
+            return (await client.callTool({ name, arguments: {} })).isError === true;
+          } catch {
+            return true;
+          }
+        };
+        const verdicts = async (client: Client) => Promise.all(tools.map(async (t) => [t.name, await refuses(client, t.name)] as const));
+        const want = await verdicts(original);
+        expect(want.every(([, refused]) => refused)).toBe(true);
+        expect(await verdicts(generated)).toEqual(want);
+      } finally {
+        await original.close();
+        await generated.close();
+        await http.stop();
+      }
+    }, 120_000);
   }
 });
