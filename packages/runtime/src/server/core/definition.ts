@@ -2,6 +2,12 @@
 import type { Implementation, Prompt, Resource, ResourceTemplateType, ServerCapabilities, Tool } from '@modelcontextprotocol/server';
 import type { HeaderDeclaration } from '../../shared/header-values.js';
 
+/**
+ * A tool as tools/list sends it. Published servers put keys of their own in `annotations` (`category`,
+ * `conditions`); MCP's ToolAnnotations is open, the SDK's type lists the five hints only.
+ */
+export type WireTool = Omit<Tool, 'annotations'> & { annotations?: Tool['annotations'] & Readonly<Record<string, unknown>> };
+
 export interface CacheHintSpec {
   readonly ttlMs: number;
   readonly cacheScope: 'public' | 'private';
@@ -20,7 +26,7 @@ export interface ElicitSpec {
 
 export interface ToolSpec {
   /** Exactly what tools/list sends. */
-  readonly definition: Tool;
+  readonly definition: WireTool;
   /** Key of the handler in the handlers object. */
   readonly method: string;
   readonly headers: readonly HeaderDeclaration[];
