@@ -9,7 +9,7 @@ import { createValidatorCompiler } from '../core/validators.js';
 import { serverWithSkills } from '../extensions/skills.js';
 import { MemoryTaskStore } from '../tasks/memory-store.js';
 import { registerTaskMethods } from '../tasks/methods.js';
-import { TaskRunner } from '../tasks/runner.js';
+import { TaskRunner, type TaskRunnerOptions } from '../tasks/runner.js';
 import { TaskAwareServer } from '../tasks/server-class.js';
 import { TASKS_EXTENSION } from '../tasks/wire.js';
 import { errorReporting } from './errors.js';
@@ -42,7 +42,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   };
   const tools = prepareTools(def.tools, createValidatorCompiler());
   // Built only when some tool can run as a task; shared by every per-request Server, like the store.
-  const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError) : undefined;
+  const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError, taskRunnerOptions(options)) : undefined;
   const callTool = toolCaller(d, tools, taskRunner);
   const build = serverBuilder(d, tools, taskRunner, callTool);
   // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
@@ -122,4 +122,12 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
 
 function isResultOf(value: unknown, resultType: string): boolean {
   return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === resultType;
+}
+
+/** The runner's settings from the server options (only those given: the runner has the defaults). */
+function taskRunnerOptions(options: ServerOptions): TaskRunnerOptions {
+  return {
+    ...(options.taskLeaseMs !== undefined ? { leaseMs: options.taskLeaseMs } : {}),
+    ...(options.taskResultRetryMs !== undefined ? { resultRetryMs: options.taskResultRetryMs } : {}),
+  };
 }

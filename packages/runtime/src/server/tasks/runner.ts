@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { TaskSettings } from '../core/definition.js';
-import type { TaskEvent, TaskRecord, TaskStore } from './store.js';
+import { DEFAULT_TASK_LEASE_MS, TaskLeases } from './lease.js';
+import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStore } from './store.js';
 
 export type { TaskSettings };
 
@@ -37,6 +38,22 @@ export interface StartTask {
 
 /** Why a task's handler signal aborted: cancelled, expired or the server closing (not a handler failure). */
 export class TaskStopped extends Error {}
+/** The server is closing: the task is left to the other instances (its owner entry stays). */
+class ServerClosing extends TaskStopped {}
+
+export interface TaskRunnerOptions {
+  /** Owner lease for stores shared by instances (tasks/lease.ts). Default 15 000 ms. */
+  readonly leaseMs?: number;
+  /** How long a handler's result or error is retried through store outages before it is dropped. Default 60 000 ms. */
+  readonly resultRetryMs?: number;
+}
+
+export const DEFAULT_RESULT_RETRY_MS = 60_000;
+/** Longest wait between two attempts at writing a result: a result is written within this of the store coming back. */
+const MAX_RETRY_DELAY_MS = 1_000;
+
+/** The error a task ends with when the instance running it is gone. */
+export const LOST_WORKER_MESSAGE = 'The worker running this task was lost (the instance stopped or crashed) before it finished';
 
 interface Running {
   readonly abort: AbortController;
@@ -51,12 +68,18 @@ interface Running {
 export class TaskRunner {
   readonly #running = new Map<string, Running>();
   readonly #unsubscribe: () => void;
+  readonly #leases: TaskLeases | undefined;
+  readonly #resultRetryMs: number;
 
   constructor(
     readonly store: TaskStore,
     private readonly onError: (error: unknown, where: string) => void,
+    options: TaskRunnerOptions = {},
   ) {
     this.#unsubscribe = store.subscribe((event) => this.#onEvent(event));
+    this.#resultRetryMs = options.resultRetryMs ?? DEFAULT_RESULT_RETRY_MS;
+    const liveness = store.liveness;
+    this.#leases = liveness === undefined ? undefined : new TaskLeases(liveness, options.leaseMs ?? DEFAULT_TASK_LEASE_MS, (taskId) => this.#lost(taskId), onError);
   }
 
   /** Creates the record (durably: the store resolves once every instance can read it), then runs the handler. */
@@ -72,6 +95,8 @@ export class TaskRunner {
       ttlMs: request.settings.ttlMs,
       ...(request.settings.pollIntervalMs !== undefined ? { pollIntervalMs: request.settings.pollIntervalMs } : {}),
     };
+    // Owner first: a record without one could never be found if this instance died.
+    await this.#leases?.own(record.taskId);
     await this.store.create(record);
     const running: Running = { abort: new AbortController(), pending: new Map(), issued: new Set(), received: {}, wake: undefined };
     this.#running.set(record.taskId, running);
@@ -83,6 +108,8 @@ export class TaskRunner {
       clearTimeout(expiry);
       running.wake?.();
       this.#running.delete(record.taskId);
+      // A handler stopped by close() leaves its owner entry: the next owner-sweep of a survivor ends the task.
+      if (!(running.abort.signal.reason instanceof ServerClosing)) this.#leases?.release(record.taskId);
     });
     return record;
   }
@@ -94,7 +121,39 @@ export class TaskRunner {
 
   close(): void {
     this.#unsubscribe();
-    for (const r of this.#running.values()) r.abort.abort(new TaskStopped('server closing'));
+    // Dropping the lease hands the tasks still running here to the survivors' next sweep.
+    void this.#leases?.stop(this.#running.size > 0);
+    for (const r of this.#running.values()) r.abort.abort(new ServerClosing('server closing'));
+  }
+
+  /**
+   * Writes a handler's outcome, retrying with backoff (100 ms doubling to 1 s) while the store fails, for up
+   * to resultRetryMs: a result reached during a Redis outage is written once Redis is back. Only past that
+   * bound is it dropped, and then reported through onError — never silently.
+   */
+  async #settle(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
+    const started = Date.now();
+    for (let attempt = 0, delay = 100; ; attempt++, delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS)) {
+      try {
+        return await this.store.update(taskId, patch);
+      } catch (e) {
+        if (attempt === 0) this.onError(e, `task ${taskId}: writing its ${patch.status ?? 'update'} failed, retrying for up to ${this.#resultRetryMs} ms`);
+        if (Date.now() - started + delay > this.#resultRetryMs) {
+          this.onError(e, `task ${taskId}: its ${patch.status ?? 'update'} could not be written within ${this.#resultRetryMs} ms and is lost`);
+          return undefined;
+        }
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+
+  /** A task claimed from an instance that is gone: ended failed (the lost-worker error), then released. */
+  async #lost(taskId: string): Promise<void> {
+    const record = await this.store.get(taskId);
+    if (record !== undefined && !TERMINAL_STATUSES.has(record.status)) {
+      await this.#settle(taskId, { status: 'failed', error: { code: -32603, message: LOST_WORKER_MESSAGE }, inputRequests: {} });
+    }
+    this.#leases?.release(taskId);
   }
 
   async #run(taskId: string, request: StartTask, running: Running): Promise<void> {
@@ -103,7 +162,8 @@ export class TaskRunner {
     let requestState = request.requestState;
     const statusMessage = async (message: string) => {
       if (signal.aborted) return;
-      const updated = await this.store.update(taskId, { statusMessage: message });
+      // Best effort: a status message lost to a store outage must not fail the handler.
+      const updated = await this.store.update(taskId, { statusMessage: message }).catch(() => null);
       if (updated === undefined) running.abort.abort(new TaskStopped('task ended'));
     };
     try {
@@ -111,7 +171,7 @@ export class TaskRunner {
         const outcome = await request.step({ signal, inputResponses: responses, requestState, statusMessage });
         if (signal.aborted) return; // cancelled or expired: the canceller already wrote the status
         if (outcome.kind === 'result') {
-          await this.store.update(taskId, { status: 'completed', result: outcome.result, inputRequests: {} });
+          await this.#settle(taskId, { status: 'completed', result: outcome.result, inputRequests: {} });
           return;
         }
         const inputRequests: Record<string, unknown> = {};
@@ -124,7 +184,7 @@ export class TaskRunner {
         }
         running.received = {};
         const answered = new Promise<void>((resolve) => (running.wake = resolve));
-        const parked = await this.store.update(taskId, { status: 'input_required', inputRequests });
+        const parked = await this.#settle(taskId, { status: 'input_required', inputRequests });
         if (parked === undefined) return;
         await answered;
         running.wake = undefined;
@@ -136,7 +196,7 @@ export class TaskRunner {
       if (signal.aborted) return;
       const error = e instanceof ProtocolError ? { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } : { code: -32603, message: `Tool ${request.toolName} failed` };
       if (!(e instanceof ProtocolError)) this.onError(e, `task ${taskId} (tool ${request.toolName})`);
-      await this.store.update(taskId, { status: 'failed', error, inputRequests: {} }).catch((failure: unknown) => this.onError(failure, `task ${taskId}`));
+      await this.#settle(taskId, { status: 'failed', error, inputRequests: {} });
     }
   }
 

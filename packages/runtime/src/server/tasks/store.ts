@@ -44,4 +44,23 @@ export interface TaskStore {
   publish(event: TaskEvent): Promise<void>;
   subscribe(listener: (event: TaskEvent) => void): () => void;
   close(): Promise<void>;
+  /** Who runs which task, for stores shared by instances (Redis): lets survivors find tasks whose owner died. */
+  readonly liveness?: TaskLiveness;
+}
+
+/**
+ * Owner leases (tasks/lease.ts drives them): each instance keeps one lease alive while it runs, and records
+ * each task it runs. A task whose owner's lease is gone is claimed by exactly one surviving instance.
+ */
+export interface TaskLiveness {
+  /** Sets or extends this instance's lease to leaseMs from now. */
+  renew(leaseMs: number): Promise<void>;
+  /** Drops this instance's lease at once (shutdown): its remaining tasks are found on the next sweep. */
+  retire(): Promise<void>;
+  /** Records that this instance runs the task. */
+  own(taskId: string): Promise<void>;
+  /** The task is settled (or gone): nobody needs to watch it any more. */
+  release(taskId: string): Promise<void>;
+  /** Tasks whose owner's lease has expired, each claimed (atomically) for this instance. */
+  claimLost(): Promise<string[]>;
 }
