@@ -28,6 +28,8 @@ const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, r
 export type ServerFactory = (() => Server) & {
   /** What the HTTP fast path (transport/fast-path.ts) runs without the SDK's per-request pipeline. */
   readonly fast?: FastServerHooks;
+  /** Shutdown of the tasks run here (tasks/runner.ts drain); absent when no tool runs as a task. */
+  readonly drainTasks?: (graceMs: number) => Promise<void>;
 };
 
 export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
@@ -55,7 +57,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     },
     callTool: (name, args, ctx) => callTool(name, args, ctx, identity) as Promise<unknown>,
   };
-  return Object.assign(build, { fast });
+  return Object.assign(build, { fast, ...(taskRunner !== undefined ? { drainTasks: (graceMs: number) => taskRunner.drain(graceMs) } : {}) });
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */

@@ -70,6 +70,7 @@ export class TaskRunner {
   readonly #unsubscribe: () => void;
   readonly #leases: TaskLeases | undefined;
   readonly #resultRetryMs: number;
+  #draining = false;
 
   constructor(
     readonly store: TaskStore,
@@ -84,6 +85,7 @@ export class TaskRunner {
 
   /** Creates the record (durably: the store resolves once every instance can read it), then runs the handler. */
   async start(request: StartTask): Promise<TaskRecord> {
+    if (this.#draining) throw new ProtocolError(-32603, 'This server instance is shutting down: try again (another instance will take the task)');
     const now = new Date().toISOString();
     const record: TaskRecord = {
       taskId: randomUUID(),
@@ -119,11 +121,24 @@ export class TaskRunner {
     return this.#running.size;
   }
 
-  close(): void {
+  /**
+   * Shutdown: refuses new tasks, lets running handlers finish for up to graceMs, then closes (the tasks
+   * still running are handed to the survivors through the dropped lease).
+   */
+  async drain(graceMs: number): Promise<void> {
+    this.#draining = true;
+    const until = Date.now() + graceMs;
+    while (this.#running.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, Math.min(50, Math.max(1, until - Date.now()))));
+    await this.close();
+  }
+
+  /** Stops every handler running here; resolves once the lease is dropped (before the process may exit). */
+  close(): Promise<void> {
     this.#unsubscribe();
     // Dropping the lease hands the tasks still running here to the survivors' next sweep.
-    void this.#leases?.stop(this.#running.size > 0);
+    const stopped = this.#leases?.stop(this.#running.size > 0) ?? Promise.resolve();
     for (const r of this.#running.values()) r.abort.abort(new ServerClosing('server closing'));
+    return stopped;
   }
 
   /**
