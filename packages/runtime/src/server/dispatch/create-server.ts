@@ -19,7 +19,7 @@ import { page, paginate } from './pages.js';
 import { complete, promptGetter } from './prompts.js';
 import { principalKey, requestStateSeal } from './request-context.js';
 import { resourceReader } from './resources.js';
-import { answerProblem, prepareTools, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
+import { answerProblem, prepareTools, taskResumer, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
 
 export type { AnyHandler, HandlerTable, ServerOptions } from './options.js';
 
@@ -47,6 +47,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError, taskRunnerOptions(options)) : undefined;
   const callTool = toolCaller(d, tools, taskRunner);
   const build = serverBuilder(d, tools, taskRunner, callTool);
+  // Lost tasks of re-runnable tools run again here; a Server built for the occasion projects their results.
+  taskRunner?.setResume(taskResumer(d, tools, () => build()));
   // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
   const identity = { projectCallToolResult: (r: CallToolResult) => r } as unknown as Pick<Server, 'projectCallToolResult'>;
   const fast: FastServerHooks = {

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { TaskSettings } from '../core/definition.js';
 import { DEFAULT_TASK_LEASE_MS, TaskLeases } from './lease.js';
-import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStore } from './store.js';
+import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskReplay, type TaskStore } from './store.js';
 
 export type { TaskSettings };
 
@@ -34,7 +34,12 @@ export interface StartTask {
   readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
   readonly requestState: string | undefined;
   readonly step: TaskStep;
+  /** Set when another instance may run the task again if this one is lost. */
+  readonly replay?: TaskReplay;
 }
+
+/** Rebuilds a lost task's run from its record (the dispatcher knows the tool); undefined when it cannot. */
+export type TaskResume = (record: TaskRecord) => StartTask | undefined;
 
 /** Why a task's handler signal aborted: cancelled, expired or the server closing (not a handler failure). */
 export class TaskStopped extends Error {}
@@ -71,6 +76,7 @@ export class TaskRunner {
   readonly #leases: TaskLeases | undefined;
   readonly #resultRetryMs: number;
   #draining = false;
+  #resume: TaskResume | undefined;
 
   constructor(
     readonly store: TaskStore,
@@ -96,15 +102,28 @@ export class TaskRunner {
       lastUpdatedAt: now,
       ttlMs: request.settings.ttlMs,
       ...(request.settings.pollIntervalMs !== undefined ? { pollIntervalMs: request.settings.pollIntervalMs } : {}),
+      ...(request.replay !== undefined && this.#leases !== undefined ? { attempt: 1, replay: request.replay } : {}),
     };
     // Owner first: a record without one could never be found if this instance died.
     await this.#leases?.own(record.taskId);
     await this.store.create(record);
+    this.#launch(record, request);
+    return record;
+  }
+
+  /** Hooks up re-running lost tasks (the dispatcher builds their steps from the stored arguments). */
+  setResume(resume: TaskResume): void {
+    this.#resume = resume;
+  }
+
+  /** Runs the handler of a stored task in this process until it ends, expires or the server closes. */
+  #launch(record: TaskRecord, request: StartTask): void {
+    const remainingMs = Date.parse(record.createdAt) + record.ttlMs - Date.now();
     const running: Running = { abort: new AbortController(), pending: new Map(), issued: new Set(), received: {}, wake: undefined };
     this.#running.set(record.taskId, running);
     running.abort.signal.addEventListener('abort', () => running.wake?.(), { once: true });
     // Past its TTL the record is gone: stop the handler and forget the task.
-    const expiry = setTimeout(() => running.abort.abort(new TaskStopped('task expired')), request.settings.ttlMs);
+    const expiry = setTimeout(() => running.abort.abort(new TaskStopped('task expired')), Math.max(0, remainingMs));
     expiry.unref();
     void this.#run(record.taskId, request, running).finally(() => {
       clearTimeout(expiry);
@@ -113,7 +132,6 @@ export class TaskRunner {
       // A handler stopped by close() leaves its owner entry: the next owner-sweep of a survivor ends the task.
       if (!(running.abort.signal.reason instanceof ServerClosing)) this.#leases?.release(record.taskId);
     });
-    return record;
   }
 
   /** Tasks whose handler runs in this process (tests, shutdown). */
@@ -162,13 +180,34 @@ export class TaskRunner {
     }
   }
 
-  /** A task claimed from an instance that is gone: ended failed (the lost-worker error), then released. */
+  /**
+   * A task claimed from an instance that is gone: run again here when its tool allows another run (the
+   * claim made this instance its owner), else ended failed with the lost-worker error and released.
+   */
   async #lost(taskId: string): Promise<void> {
     const record = await this.store.get(taskId);
     if (record !== undefined && !TERMINAL_STATUSES.has(record.status)) {
+      if (await this.#rerun(record)) return;
       await this.#settle(taskId, { status: 'failed', error: { code: -32603, message: LOST_WORKER_MESSAGE }, inputRequests: {} });
     }
     this.#leases?.release(taskId);
+  }
+
+  async #rerun(record: TaskRecord): Promise<boolean> {
+    const attempt = record.attempt ?? 1;
+    if (this.#draining || record.replay === undefined || attempt > record.replay.max) return false;
+    const request = this.#resume?.(record);
+    if (request === undefined) return false;
+    if (record.replay.backoffMs > 0) await new Promise((r) => setTimeout(r, record.replay!.backoffMs));
+    const next = await this.#settle(record.taskId, {
+      status: 'working',
+      attempt: attempt + 1,
+      statusMessage: `Running again after the worker was lost (run ${attempt + 1} of ${record.replay.max + 1})`,
+      inputRequests: {},
+    });
+    if (next === undefined) return false;
+    this.#launch(next, request);
+    return true;
   }
 
   async #run(taskId: string, request: StartTask, running: Running): Promise<void> {

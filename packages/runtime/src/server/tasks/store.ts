@@ -21,9 +21,22 @@ export interface TaskRecord {
   readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
   /** While input_required: the pending input requests, keyed as in an InputRequiredResult. */
   readonly inputRequests?: Record<string, unknown>;
+  /** Runs so far (1 for the first); a task re-run after its worker was lost counts up. */
+  readonly attempt?: number;
+  /** Only for a tool that may be re-run: what another instance needs to run it again. Never sent to clients. */
+  readonly replay?: TaskReplay;
 }
 
-export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests'>>;
+export interface TaskReplay {
+  readonly arguments: unknown;
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  readonly requestState?: string;
+  readonly clientCapabilities?: Readonly<Record<string, unknown>>;
+  readonly max: number;
+  readonly backoffMs: number;
+}
+
+export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'attempt'>>;
 
 /** Signals that must reach whichever instance runs the task's handler, and status changes for notifications/tasks. */
 export type TaskEvent =
