@@ -49,6 +49,7 @@ export const CODES = {
   MCPG081: { severity: 'error', title: '`task.pollIntervalMs` is longer than `task.ttlMs` (the task expires before the first poll)' },
   MCPG082: { severity: 'error', title: 'task settings on a tool whose `task.support` is `never`' },
   MCPG083: { severity: 'warning', title: "a task tool's `timeoutMs` is longer than its `task.ttlMs` (the record expires while the handler runs)" },
+  MCPG180: { severity: 'warning', title: '`task.retry` on a tool whose annotations say it is destructive and not idempotent (a lost worker re-runs it: its effect may happen twice)' },
   MCPG090: { severity: 'error', title: 'MCP Apps: a UI resource URI is not `ui://…`, is declared twice, or a tool `ui` names no declared app' },
   MCPG091: { severity: 'error', title: 'MCP Apps: the `html` file is missing, not a file, outside the project, or not UTF-8 text' },
   MCPG092: { severity: 'error', title: 'MCP Apps: the `html` file is larger than 1 MiB (it is embedded in the generated server)' },

@@ -68,7 +68,7 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
       elicit: Object.fromEntries(t.elicit.map((e) => [e.key, compact({ mode: e.mode, message: e.message, requestedSchema: e.schema, url: e.url })])),
       ...(t.timeoutMs !== undefined ? { timeoutMs: t.timeoutMs } : {}),
       ...(t.scopes.length > 0 ? { scopes: t.scopes } : {}),
-      ...(t.task !== undefined ? { task: { support: t.task.support, ttlMs: t.task.ttlMs, pollIntervalMs: t.task.pollIntervalMs, ...(t.task.beforeTask.length > 0 ? { beforeTask: t.task.beforeTask } : {}) } } : {}),
+      ...(t.task !== undefined ? { task: { support: t.task.support, ttlMs: t.task.ttlMs, pollIntervalMs: t.task.pollIntervalMs, ...(t.task.beforeTask.length > 0 ? { beforeTask: t.task.beforeTask } : {}), ...(t.task.retry !== undefined ? { retry: t.task.retry } : {}) } } : {}),
     })),
     resources: model.resources.map((r) => compact({ definition: compact({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, icons: r.icons, _meta: r.meta }), method: r.method, cache: r.cache, scopes: r.scopes })),
     resourceTemplates: model.resourceTemplates.map((t) => compact({ definition: compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, icons: t.icons, _meta: t.meta }), method: t.method, cache: t.cache, scopes: t.scopes })),

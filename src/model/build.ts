@@ -206,6 +206,7 @@ function taskOf(raw: RawTool['task']): TaskModel | undefined {
     ttlMs: settings.ttlMs ?? DEFAULT_TASK_TTL_MS,
     pollIntervalMs: settings.pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS,
     beforeTask: settings.beforeTask ?? [],
+    ...(typeof settings === 'object' && 'retry' in settings && settings.retry !== undefined ? { retry: { max: settings.retry.max, backoffMs: settings.retry.backoffMs ?? 0 } } : {}),
   };
 }
 

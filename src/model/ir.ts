@@ -152,6 +152,8 @@ export interface TaskModel {
   readonly pollIntervalMs: number;
   /** `elicit` keys gathered by MRTR rounds before the task is created. */
   readonly beforeTask: readonly string[];
+  /** Re-runs after a lost worker, as written in the spec (the runtime applies the idempotentHint default). */
+  readonly retry?: { readonly max: number; readonly backoffMs: number };
 }
 
 export interface ResourceModel {

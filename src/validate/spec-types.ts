@@ -70,6 +70,7 @@ export interface RawTask {
   readonly ttlMs?: number;
   readonly pollIntervalMs?: number;
   readonly beforeTask?: readonly string[];
+  readonly retry?: { readonly max: number; readonly backoffMs?: number };
 }
 
 export type UiVisibility = 'model' | 'app';

@@ -86,6 +86,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG081-poll-interval.yaml': [{ code: 'MCPG081', line: 9, column: 23, message: 'task.pollIntervalMs (60000) is longer than task.ttlMs (5000)' }],
   'MCPG082-never-settings.yaml': [{ code: 'MCPG082', line: 9, column: 7, message: 'never runs as a task, so task.ttlMs has no effect' }],
   'MCPG083-timeout-ttl.yaml': [{ code: 'MCPG083', line: 7, column: 16, message: 'timeoutMs (120000) is longer than task.ttlMs (60000)' }],
+  'MCPG180-retry-destructive.yaml': [{ code: 'MCPG180', line: 9, column: 7, message: 'task.retry re-runs it when its worker is lost, but its annotations say it is destructive and not idempotent', path: 'tools[0].task.retry' }],
   'MCPG090-ui-unknown.yaml': [{ code: 'MCPG090', line: 7, column: 23, message: 'tool "typo": ui "ui://apps/veiw" names no app declared under `apps` (did you mean "ui://apps/view"?)', path: 'tools[1].ui' }],
   'MCPG091-html-missing.yaml': [{ code: 'MCPG091', line: 6, column: 11, message: 'html "MCPG09x/missing.html": no such file', path: 'apps[0].html' }],
   'MCPG092-html-too-large.yaml': [{ code: 'MCPG092', line: 6, column: 11, message: 'html "MCPG09x/too-large.html" is 1048577 bytes; views are embedded in the generated server and sent whole, at most 1048576 bytes' }],

@@ -104,4 +104,14 @@ export interface TaskSettings {
   readonly pollIntervalMs?: number;
   /** `elicit` keys gathered by MRTR rounds on tools/call before the task is created. */
   readonly beforeTask?: readonly string[];
+  /**
+   * Re-runs on another instance when the one running it is lost (docs/tasks.md): at most `max` more runs,
+   * each after `backoffMs`. Default for a tool whose annotations say `idempotentHint: true`: one re-run.
+   */
+  readonly retry?: TaskRetry;
+}
+
+export interface TaskRetry {
+  readonly max: number;
+  readonly backoffMs?: number;
 }

@@ -9,7 +9,7 @@ import { createValidatorCompiler } from '../core/validators.js';
 import { serverWithSkills } from '../extensions/skills.js';
 import { MemoryTaskStore } from '../tasks/memory-store.js';
 import { registerTaskMethods } from '../tasks/methods.js';
-import { TaskRunner } from '../tasks/runner.js';
+import { TaskRunner, type TaskRunnerOptions } from '../tasks/runner.js';
 import { TaskAwareServer } from '../tasks/server-class.js';
 import { TASKS_EXTENSION } from '../tasks/wire.js';
 import { errorReporting } from './errors.js';
@@ -19,7 +19,7 @@ import { page, paginate } from './pages.js';
 import { complete, promptGetter } from './prompts.js';
 import { principalKey, requestStateSeal } from './request-context.js';
 import { resourceReader } from './resources.js';
-import { answerProblem, prepareTools, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
+import { answerProblem, prepareTools, taskResumer, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
 
 export type { AnyHandler, HandlerTable, ServerOptions } from './options.js';
 
@@ -28,6 +28,8 @@ const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, r
 export type ServerFactory = (() => Server) & {
   /** What the HTTP fast path (transport/fast-path.ts) runs without the SDK's per-request pipeline. */
   readonly fast?: FastServerHooks;
+  /** Shutdown of the tasks run here (tasks/runner.ts drain); absent when no tool runs as a task. */
+  readonly drainTasks?: (graceMs: number) => Promise<void>;
 };
 
 export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
@@ -42,9 +44,11 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   };
   const tools = prepareTools(def.tools, createValidatorCompiler());
   // Built only when some tool can run as a task; shared by every per-request Server, like the store.
-  const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError) : undefined;
+  const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError, taskRunnerOptions(options)) : undefined;
   const callTool = toolCaller(d, tools, taskRunner);
   const build = serverBuilder(d, tools, taskRunner, callTool);
+  // Lost tasks of re-runnable tools run again here; a Server built for the occasion projects their results.
+  taskRunner?.setResume(taskResumer(d, tools, () => build()));
   // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
   const identity = { projectCallToolResult: (r: CallToolResult) => r } as unknown as Pick<Server, 'projectCallToolResult'>;
   const fast: FastServerHooks = {
@@ -55,7 +59,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     },
     callTool: (name, args, ctx) => callTool(name, args, ctx, identity) as Promise<unknown>,
   };
-  return Object.assign(build, { fast });
+  return Object.assign(build, { fast, ...(taskRunner !== undefined ? { drainTasks: (graceMs: number) => taskRunner.drain(graceMs) } : {}) });
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */
@@ -122,4 +126,12 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
 
 function isResultOf(value: unknown, resultType: string): boolean {
   return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === resultType;
+}
+
+/** The runner's settings from the server options (only those given: the runner has the defaults). */
+function taskRunnerOptions(options: ServerOptions): TaskRunnerOptions {
+  return {
+    ...(options.taskLeaseMs !== undefined ? { leaseMs: options.taskLeaseMs } : {}),
+    ...(options.taskResultRetryMs !== undefined ? { resultRetryMs: options.taskResultRetryMs } : {}),
+  };
 }

@@ -55,6 +55,13 @@ export interface ServerOptions {
    */
   readonly taskStore?: TaskStore;
   /**
+   * Owner lease of this instance's tasks in a shared store (docs/tasks.md): a task whose instance died is
+   * found by a survivor within 4/3 × this and ended `failed` (the worker was lost). Default 15 000 ms.
+   */
+  readonly taskLeaseMs?: number;
+  /** How long a task's result or error is retried through task store outages before it is dropped. Default 60 000 ms. */
+  readonly taskResultRetryMs?: number;
+  /**
    * Skills (SEP-2640) this server serves: the catalog a generated `skills.ts` embeds, or any SDK
    * SkillsExtension (`await loadSkills(dir)` reads a folder at start-up instead).
    */

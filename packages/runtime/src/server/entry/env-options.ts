@@ -4,6 +4,8 @@
 //   MCPGEN_REDIS_CHANNEL                the pub/sub channel (default mcpgen:events:<server name>)
 //   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
+//   MCPGEN_TASK_LEASE_MS                owner lease of running tasks (default 15000; a dead owner's tasks fail within 4/3 of it)
+//   MCPGEN_TASK_RESULT_RETRY_MS         how long a task result is retried through Redis outages (default 60000)
 //   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
 import type { ServerOptions } from '../dispatch/create-server.js';
 import { createRedisEventBus } from '../scale/redis-bus.js';
@@ -32,6 +34,10 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
     // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
     options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
   }
+  const lease = positiveMs(env, 'MCPGEN_TASK_LEASE_MS');
+  if (lease !== undefined) options.taskLeaseMs = lease;
+  const retry = positiveMs(env, 'MCPGEN_TASK_RESULT_RETRY_MS');
+  if (retry !== undefined) options.taskResultRetryMs = retry;
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
   return options;
 }
@@ -58,4 +64,11 @@ function checkRedisUrl(value: string): void {
   if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL with a host (e.g. redis://127.0.0.1:6379)');
   }
+}
+function positiveMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number of milliseconds (got ${JSON.stringify(raw)})`);
+  return n;
 }

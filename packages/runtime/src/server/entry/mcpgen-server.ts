@@ -42,7 +42,12 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
     http,
     listen: async (opts = {}) => {
       const handler = http({ endpointPath: opts.path ?? '/mcp', ...opts });
-      return { ...(await listen(handler, opts)), notify: handler.notify };
+      const running = await listen(handler, opts);
+      // Shutdown drains the tasks run here alongside the HTTP requests, within the same grace period.
+      const close = async (graceMs = 10_000) => {
+        await Promise.all([running.close(graceMs), factory.drainTasks?.(graceMs)]);
+      };
+      return { ...running, close, notify: handler.notify };
     },
     stdio: () => serveStdio(factory, { legacy }),
   };

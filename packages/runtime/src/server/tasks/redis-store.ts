@@ -10,11 +10,13 @@
 // than in Lua keeps results byte-exact (Lua's cjson turns [] into {} and rounds numbers to 14 digits).
 // Events (status, cancel, input): delivered at once to this instance's listeners, then published on a channel
 // that every instance subscribes to; each instance skips its own echo, so a listener hears an event once.
+// Owner leases (who runs which task, for finding tasks whose instance died): redis-liveness.ts.
 // Redis down: create/get/update/publish reject at once (no offline queue) — the caller answers an error rather
 // than a task nobody else can see; the connections come back by themselves and resubscribe. The connections
 // open on first use (a server without task tools never opens them).
 import { randomUUID } from 'node:crypto';
 import { describeRedisError, openRedisPair, type RedisConnection, type RedisPair } from '../scale/redis-connection.js';
+import { redisTaskLiveness } from './redis-liveness.js';
 import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
 
 /** Wire format version of records and channel messages; anything of another version is ignored. */
@@ -70,7 +72,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       }
     }
   };
-  const { open, command, pairIfOpen } = lazyConnection(options, channel, (message) => {
+  const { open, client, command, pairIfOpen } = lazyConnection(options, channel, (message) => {
     const event = parseTaskMessage(message, origin);
     if (event !== undefined && event !== 'own') deliver(event);
   });
@@ -120,6 +122,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       throw new Error(`task ${taskId}: too many concurrent updates`);
     },
     publish,
+    liveness: redisTaskLiveness(client, prefix, origin),
     subscribe(listener) {
       open();
       listeners.add(listener);
