@@ -35,6 +35,8 @@ export interface AuthGate {
   readonly perItemScopes: boolean;
   /** 403 when the parsed JSON-RPC body asks for something the caller's scopes do not cover. */
   checkScopes(body: unknown, principal: AuthPrincipal, resource: string): Response | undefined;
+  /** Readiness: the verifier can check tokens (the authorization server was discovered). */
+  ready(): Promise<boolean>;
 }
 
 /** `ctx.auth` for handlers, from what the gate handed the SDK. */
@@ -171,7 +173,8 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
     return undefined;
   }
 
-  return { metadata, authenticate, authenticateHeader, checkScopes, perItemScopes };
+  const ready = async () => (verifier.ready === undefined ? true : verifier.ready());
+  return { metadata, authenticate, authenticateHeader, checkScopes, perItemScopes, ready };
 }
 
 const vouched = new WeakMap<Request, Authenticated>();

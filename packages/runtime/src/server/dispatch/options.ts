@@ -7,6 +7,7 @@ import type { ChangeNotifier } from '../core/context.js';
 import type { ServerDefinition } from '../core/definition.js';
 import type { RequestStateKey, RequestStateKeyRing } from '../scale/request-state.js';
 import type { TaskStore } from '../tasks/store.js';
+import type { ReadinessCheck } from '../ops/health.js';
 import { INTERNAL_ERROR, type ErrorReporting } from './errors.js';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { RequestStateSeal } from './request-context.js';
@@ -59,6 +60,11 @@ export interface ServerOptions {
    * SkillsExtension (`await loadSkills(dir)` reads a folder at start-up instead).
    */
   readonly skills?: SkillsExtension;
+  /**
+   * What the HTTP readiness probe (`/readyz`) waits for besides the authorization server: e.g. Redis
+   * reachable (serverOptionsFromEnv adds that check with REDIS_URL).
+   */
+  readonly readiness?: readonly ReadinessCheck[];
 }
 
 export type AnyHandler = (...args: unknown[]) => unknown;

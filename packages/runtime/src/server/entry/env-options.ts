@@ -28,7 +28,10 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
   if (env.MCPGEN_REQUEST_STATE_KEYS) options.requestStateKeys = new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), ttlSeconds);
   else if (ttlSeconds !== undefined) options.requestStateTtlSeconds = ttlSeconds;
   if (env.REDIS_URL) {
-    options.bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    const bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    options.bus = bus;
+    // Not ready while Redis is unreachable: notifications and tasks of this instance would not reach the others.
+    options.readiness = [{ name: 'redis', ready: () => bus.up() }];
     // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
     options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
   }

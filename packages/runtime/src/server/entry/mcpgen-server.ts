@@ -35,8 +35,12 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
   const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}) });
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
   const legacy = options.legacy ?? true;
-  const http = (httpOptions: HttpOptions = {}) =>
-    createHttpHandler(factory, definition, { legacy, bus, ...(options.auth !== undefined ? { auth: options.auth } : {}), ...(taskStore !== undefined ? { taskStore } : {}), ...httpOptions });
+  const http = (httpOptions: HttpOptions = {}) => {
+    // Auth settings of the entry point (issuers, resource per environment) refine the server's, never drop them.
+    const auth = options.auth !== undefined || httpOptions.auth !== undefined ? { auth: { ...options.auth, ...httpOptions.auth } } : {};
+    const readiness = [...(options.readiness ?? []), ...(httpOptions.readiness ?? [])];
+    return createHttpHandler(factory, definition, { legacy, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...httpOptions, ...auth, readiness });
+  };
   return {
     factory,
     http,
@@ -68,7 +72,10 @@ export async function runMain(server: McpgenServer, argv: readonly string[] | En
   });
   process.stderr.write(`listening on ${running.url}\n`);
   const stop = () => {
-    void running.close().then(() => process.exit(0));
+    // Readiness goes 503 at once; with a shutdown delay the server keeps serving while the balancer notices.
+    running.startDraining();
+    const delay = (args.shutdownDelaySeconds ?? 0) * 1000;
+    setTimeout(() => void running.close().then(() => process.exit(0)), delay);
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

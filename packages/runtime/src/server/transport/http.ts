@@ -19,6 +19,7 @@ import type { ServerFactory } from '../dispatch/create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
 import { serveTaskListen } from '../tasks/listen.js';
 import type { TaskStore } from '../tasks/store.js';
+import type { ReadinessCheck } from '../ops/health.js';
 import { createFastPath, type FastPath } from './fast-path.js';
 
 export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
@@ -63,6 +64,8 @@ export interface HttpOptions {
    * never used with responseMode 'sse'. With `auth:` it serves requests whose token the gate verified.
    */
   readonly fastPath?: boolean;
+  /** Conditions the readiness probe checks besides the authorization server (listen answers the probes). */
+  readonly readiness?: readonly ReadinessCheck[];
 }
 
 export interface HttpHandler {
@@ -73,6 +76,8 @@ export interface HttpHandler {
   readonly close: () => Promise<void>;
   /** The node:http face's fast path (absent when it does not apply). */
   readonly fast?: FastPath;
+  /** What readiness waits for: the options' checks and, with `auth:`, the authorization server's discovery. */
+  readonly readiness: readonly ReadinessCheck[];
 }
 
 export function createHttpHandler(factory: ServerFactory, def: ServerDefinition, options: HttpOptions = {}): HttpHandler {
@@ -148,7 +153,8 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     hooks !== undefined && options.fastPath !== false && options.responseMode !== 'sse'
       ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch, ...(gate !== undefined ? { gate } : {}) })
       : undefined;
-  return { fetch, notify: sdk.notify, close: () => sdk.close(), ...(fast !== undefined ? { fast } : {}) };
+  const readiness = [...(options.readiness ?? []), ...(gate !== undefined ? [{ name: 'authorization server', ready: gate.ready }] : [])];
+  return { fetch, notify: sdk.notify, close: () => sdk.close(), readiness, ...(fast !== undefined ? { fast } : {}) };
 }
 
 /** A server without `auth:` publishes no protected-resource metadata. */

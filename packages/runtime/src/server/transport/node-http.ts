@@ -5,11 +5,12 @@ import { createServer, type IncomingMessage, type Server as NodeServer, type Ser
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { vouchFor, type Authenticated } from '../auth/auth.js';
+import { createHealthProbes, type HealthPaths, type HealthProbes } from '../ops/health.js';
 import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.js';
 
 export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
 
-export interface ListenOptions {
+export interface ListenOptions extends HealthPaths {
   readonly port?: number;
   /** Default 127.0.0.1: local servers must not listen on every interface. */
   readonly host?: string;
@@ -48,10 +49,13 @@ export interface RunningServer {
    * (up to `graceMs`), then close. Requests of clients that went away do not hold the drain.
    */
   close(graceMs?: number): Promise<void>;
+  /** Readiness answers 503 from now on; requests are still served (SIGTERM, before close). */
+  startDraining(): void;
 }
 
 interface Limits {
   readonly path: string;
+  readonly probes: HealthProbes;
   readonly maxBody: number;
   readonly maxStreamBuffer: number;
 }
@@ -65,6 +69,7 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     path: options.path ?? '/mcp',
     maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxStreamBuffer: options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES,
+    probes: createHealthProbes(options, () => handler.readiness),
   };
   // Listen streams never finish on their own: the drain on close does not wait for them.
   const inflight = new Set<Promise<void>>();
@@ -91,7 +96,9 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     url: `http://${shownHost}:${port}${limits.path}`,
     port,
     server,
+    startDraining: () => limits.probes.startDraining(),
     async close(graceMs = 10_000) {
+      limits.probes.startDraining();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const deadline = new Promise((r) => setTimeout(r, graceMs).unref());
@@ -133,6 +140,12 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
     req.resume();
     answer(res, jsonRpcError(400, null, -32600, 'Bad Request: invalid Host header or request target'));
     return;
+  }
+  // Probes come first: a balancer names the pod by its address (no allowed Host) and carries no token.
+  const probe = limits.probes.answer(req.method, url.pathname);
+  if (probe !== undefined) {
+    req.resume();
+    return send(res, await probe, limits.maxStreamBuffer);
   }
   // RFC 9728 metadata lives outside the endpoint path; the handler answers it (404 without auth).
   if (url.pathname !== limits.path && !url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
