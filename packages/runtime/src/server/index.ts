@@ -19,6 +19,7 @@ export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './entry/mcpgen-server.js';
 export { entryArgsOrExit, entryUsage, parseEntryArgs, type EntryArgs, type EntryCommand, type EntryFeatures, type HttpEntryArgs } from './entry/entry-args.js';
 export type { HealthPaths, ReadinessCheck } from './ops/health.js';
+export { loadOpenTelemetry, type OpenTelemetryApi } from './ops/telemetry.js';
 export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';
 export { MissingRequiredClientCapabilityError, ProtocolError } from '@modelcontextprotocol/server';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-store.js';

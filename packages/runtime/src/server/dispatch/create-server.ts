@@ -20,6 +20,8 @@ import { complete, promptGetter } from './prompts.js';
 import { principalKey, requestStateSeal } from './request-context.js';
 import { resourceReader } from './resources.js';
 import { answerProblem, prepareTools, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
+import { createTelemetry, type Telemetry } from '../ops/telemetry.js';
+import { tracedRequest } from './tracing.js';
 
 export type { AnyHandler, HandlerTable, ServerOptions } from './options.js';
 
@@ -43,8 +45,12 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const tools = prepareTools(def.tools, createValidatorCompiler());
   // Built only when some tool can run as a task; shared by every per-request Server, like the store.
   const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError) : undefined;
-  const callTool = toolCaller(d, tools, taskRunner);
-  const build = serverBuilder(d, tools, taskRunner, callTool);
+  // Spans only when an OpenTelemetry API was handed in: without it no wrapper exists at all.
+  const telemetry = options.telemetry === undefined ? undefined : createTelemetry(options.telemetry, def.info);
+  const untraced = toolCaller(d, tools, taskRunner);
+  // Both the SDK's tools/call handler and the HTTP fast path call this: one span per call either way.
+  const callTool: typeof untraced = telemetry === undefined ? untraced : (name, args, ctx, server) => telemetry.serve(tracedRequest('tools/call', ctx, { tool: name }), async () => untraced(name, args, ctx, server));
+  const build = serverBuilder(d, tools, taskRunner, callTool, telemetry);
   // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
   const identity = { projectCallToolResult: (r: CallToolResult) => r } as unknown as Pick<Server, 'projectCallToolResult'>;
   const fast: FastServerHooks = {
@@ -59,7 +65,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */
-function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined, callTool: ReturnType<typeof toolCaller>): () => Server {
+function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined, callTool: ReturnType<typeof toolCaller>, telemetry: Telemetry | undefined): () => Server {
   const { def, options, pageSize } = d;
   // The spec's resources and the MCP Apps views; skill files join them per request (the catalog may reload()).
   const listedResources = [...def.resources.map((r) => r.definition), ...(def.apps ?? []).map((a) => a.definition)];
@@ -88,8 +94,14 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
     if (withSkills !== undefined) Object.setPrototypeOf(withSkills.server, TaskAwareServer.prototype);
     const server = withSkills?.server ?? new TaskAwareServer(def.info, serverOptions);
     const skills = withSkills?.resources;
+    // Registers a handler, inside its server span when telemetry is on (tools/call is traced in callTool).
+    type Target = { tool?: string; prompt?: string; uri?: string };
+    const on = (method: string, handler: (req: any, ctx: any) => unknown, target: (params: any) => Target = () => ({})): void => {
+      const run = telemetry === undefined ? handler : (req: any, ctx: any) => telemetry.serve(tracedRequest(method, ctx, target(req.params ?? {})), async () => handler(req, ctx));
+      server.setRequestHandler(method as never, run as never);
+    };
     if (def.capabilities.tools) {
-      server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
+      on('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
       server.setRequestHandler('tools/call', (req, ctx) => {
         // The fast path ran the tool already and hands its result to the SDK for encoding (transport/fast-path.ts).
         const pre = takePrecomputed(ctx);
@@ -107,15 +119,15 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
     if (def.capabilities.resources || skills !== undefined) {
       // Skill resources follow the spec's, paged together (the catalog can change on reload()).
       const listed = async (ctx: Parameters<typeof readResource>[1]) => (skills === undefined ? pages.resources : paginate([...listedResources, ...(await skills.list(ctx))], pageSize));
-      server.setRequestHandler('resources/list', async (req, ctx) => page(await listed(ctx), req.params?.cursor, (items) => ({ resources: items })));
-      server.setRequestHandler('resources/templates/list', (req) => page(pages.resourceTemplates, req.params?.cursor, (items) => ({ resourceTemplates: items })));
-      server.setRequestHandler('resources/read', (req, ctx) => readResource(req.params.uri, ctx, skills) as never);
+      on('resources/list', async (req, ctx) => page(await listed(ctx), req.params?.cursor, (items) => ({ resources: items })));
+      on('resources/templates/list', (req) => page(pages.resourceTemplates, req.params?.cursor, (items) => ({ resourceTemplates: items })));
+      on('resources/read', (req, ctx) => readResource(req.params.uri, ctx, skills), (p: { uri?: unknown }) => (typeof p.uri === 'string' ? { uri: p.uri } : {}));
     }
     if (def.capabilities.prompts) {
-      server.setRequestHandler('prompts/list', (req) => page(pages.prompts, req.params?.cursor, (items) => ({ prompts: items })));
-      server.setRequestHandler('prompts/get', (req, ctx) => getPrompt(req.params.name, req.params.arguments, ctx) as never);
+      on('prompts/list', (req) => page(pages.prompts, req.params?.cursor, (items) => ({ prompts: items })));
+      on('prompts/get', (req, ctx) => getPrompt(req.params.name, req.params.arguments, ctx), (p: { name?: unknown }) => (typeof p.name === 'string' ? { prompt: p.name } : {}));
     }
-    if (def.capabilities.completions) server.setRequestHandler('completion/complete', (req, ctx) => complete(d, req.params, ctx));
+    if (def.capabilities.completions) on('completion/complete', (req, ctx) => complete(d, req.params, ctx));
     return server;
   };
 }

@@ -8,6 +8,7 @@ import type { ServerDefinition } from '../core/definition.js';
 import type { RequestStateKey, RequestStateKeyRing } from '../scale/request-state.js';
 import type { TaskStore } from '../tasks/store.js';
 import type { ReadinessCheck } from '../ops/health.js';
+import type { OpenTelemetryApi } from '../ops/telemetry.js';
 import { INTERNAL_ERROR, type ErrorReporting } from './errors.js';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { RequestStateSeal } from './request-context.js';
@@ -65,6 +66,12 @@ export interface ServerOptions {
    * reachable (serverOptionsFromEnv adds that check with REDIS_URL).
    */
   readonly readiness?: readonly ReadinessCheck[];
+  /**
+   * OpenTelemetry (the MCP semantic conventions): pass `@opentelemetry/api` (`import * as api from
+   * '@opentelemetry/api'`, or `await loadOpenTelemetry()`); spans and the duration histogram go to whatever
+   * SDK the application registered. Default: none, and nothing of OpenTelemetry is loaded.
+   */
+  readonly telemetry?: OpenTelemetryApi;
 }
 
 export type AnyHandler = (...args: unknown[]) => unknown;

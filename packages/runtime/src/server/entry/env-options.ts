@@ -5,11 +5,13 @@
 //   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
 //   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
+//   MCPGEN_TELEMETRY                    `otel`: spans and metrics through @opentelemetry/api (loaded only then); default off
 import type { ServerOptions } from '../dispatch/create-server.js';
 import { createRedisEventBus } from '../scale/redis-bus.js';
 import { parseKeyList, RequestStateKeyRing } from '../scale/request-state.js';
 import { skillsFromFolder } from '../extensions/skills-folder.js';
 import { createRedisTaskStore } from '../tasks/redis-store.js';
+import { loadOpenTelemetry } from '../ops/telemetry.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
 export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {
@@ -36,5 +38,8 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
     options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
   }
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
+  const telemetry = env.MCPGEN_TELEMETRY ?? '';
+  if (telemetry === 'otel') options.telemetry = await loadOpenTelemetry();
+  else if (telemetry !== '' && telemetry !== 'off') throw new Error(`MCPGEN_TELEMETRY must be otel or off, got ${JSON.stringify(telemetry)}`);
   return options;
 }

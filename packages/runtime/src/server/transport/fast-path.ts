@@ -204,6 +204,8 @@ function contextFor(msg: Message, request: FastRequest, auth: Authenticated | un
     },
     http: {
       ...(auth !== undefined ? { authInfo: auth.authInfo } : {}),
+      // The headers as node read them (telemetry reads traceparent here without building a Web Request).
+      nodeHeaders: request.headers,
       // Built only if a handler reads ctx.httpRequest.
       get req(): Request {
         return (web ??= request.toRequest());

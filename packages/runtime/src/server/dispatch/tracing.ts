@@ -1,0 +1,35 @@
+// Where the server span of ops/telemetry.ts meets the SDK's handler context: the request's id, `_meta`,
+// target (tool, prompt, resource URI) and, over HTTP, its headers (traceparent) — read without building a
+// Web Request on the fast path, which hands its node headers instead.
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { Telemetry, TracedRequest } from '../ops/telemetry.js';
+
+type Header = (name: string) => string | undefined;
+
+/** The header reader of a request context: the Web Request's, or the fast path's node headers; none on stdio. */
+function headerOf(ctx: ServerContext): Header | undefined {
+  const http = (ctx as { http?: { req?: Request; nodeHeaders?: Record<string, string | string[] | undefined> } }).http;
+  if (http === undefined) return undefined;
+  if (http.nodeHeaders !== undefined) {
+    const headers = http.nodeHeaders;
+    return (name) => {
+      const v = headers[name];
+      return typeof v === 'string' ? v : undefined;
+    };
+  }
+  const lazy = typeof Object.getOwnPropertyDescriptor(http, 'req')?.get === 'function';
+  const req = lazy ? undefined : http.req;
+  return req === undefined ? () => undefined : (name) => req.headers.get(name) ?? undefined;
+}
+
+export function tracedRequest(method: string, ctx: ServerContext, target: Pick<TracedRequest, 'tool' | 'prompt' | 'uri'> = {}): TracedRequest {
+  return { method, id: ctx.mcpReq.id as string | number | undefined, meta: ctx.mcpReq._meta as Record<string, unknown> | undefined, header: headerOf(ctx), ...target };
+}
+
+/** A request handler run inside its span (or as it is, without telemetry). */
+export function traced<P, R>(telemetry: Telemetry | undefined, method: string, target: (params: P) => Pick<TracedRequest, 'tool' | 'prompt' | 'uri'>, handler: (req: { params: P }, ctx: ServerContext) => R | Promise<R>) {
+  if (telemetry === undefined) return handler;
+  return (req: { params: P }, ctx: ServerContext): Promise<R> => telemetry.serve(tracedRequest(method, ctx, target(req.params)), async () => handler(req, ctx));
+}
+
+export const noTarget = () => ({});
