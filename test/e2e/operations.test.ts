@@ -108,7 +108,7 @@ describe('per-environment settings', () => {
     expect(badPath.stderr.trim().split('\n')).toHaveLength(1);
     const help = await runToExit('secure-notes', ['--help']);
     expect(help.code).toBe(0);
-    for (const name of ['--auth-issuers', 'MCPGEN_AUTH_ISSUERS', '--auth-resource', 'MCPGEN_AUTH_RESOURCE', '--health-path', 'MCPGEN_HEALTH_PATH', '--ready-path', 'MCPGEN_READY_PATH', '--shutdown-delay', 'MCPGEN_SHUTDOWN_DELAY_SECONDS', 'REDIS_URL']) expect(help.stdout).toContain(name);
+    for (const name of ['--auth-issuers', 'MCPGEN_AUTH_ISSUERS', '--auth-resource', 'MCPGEN_AUTH_RESOURCE', '--health-path', 'MCPGEN_HEALTH_PATH', '--ready-path', 'MCPGEN_READY_PATH', '--shutdown-delay', 'MCPGEN_SHUTDOWN_DELAY_SECONDS', 'REDIS_URL', 'MCPGEN_TELEMETRY', 'MCPGEN_RATE_LIMIT', 'MCPGEN_RATE_LIMIT_TOOLS']) expect(help.stdout).toContain(name);
     const plain = await runToExit('weather', ['--help']);
     expect(plain.stdout).toContain('--ready-path');
     expect(plain.stdout).not.toContain('--auth-issuers');

@@ -9,6 +9,7 @@ import type { RequestStateKey, RequestStateKeyRing } from '../scale/request-stat
 import type { TaskStore } from '../tasks/store.js';
 import type { ReadinessCheck } from '../ops/health.js';
 import type { OpenTelemetryApi } from '../ops/telemetry.js';
+import type { RateLimiter } from '../ops/rate-limit.js';
 import { INTERNAL_ERROR, type ErrorReporting } from './errors.js';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { RequestStateSeal } from './request-context.js';
@@ -72,6 +73,12 @@ export interface ServerOptions {
    * SDK the application registered. Default: none, and nothing of OpenTelemetry is loaded.
    */
   readonly telemetry?: OpenTelemetryApi;
+  /**
+   * Rate limits per caller (`await createRateLimiter({ server, tools, redisUrl }, name)`; serverOptionsFromEnv
+   * builds one from MCPGEN_RATE_LIMIT / MCPGEN_RATE_LIMIT_TOOLS). HTTP answers 429 with Retry-After, stdio the
+   * JSON-RPC error 429. Default: none.
+   */
+  readonly rateLimiter?: RateLimiter;
 }
 
 export type AnyHandler = (...args: unknown[]) => unknown;

@@ -2,6 +2,8 @@
 // target (tool, prompt, resource URI) and, over HTTP, its headers (traceparent) — read without building a
 // Web Request on the fast path, which hands its node headers instead.
 import type { ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { callerKey, rateLimitedError, type RateLimiter } from '../ops/rate-limit.js';
 import type { Telemetry, TracedRequest } from '../ops/telemetry.js';
 
 type Header = (name: string) => string | undefined;
@@ -33,3 +35,15 @@ export function traced<P, R>(telemetry: Telemetry | undefined, method: string, t
 }
 
 export const noTarget = () => ({});
+
+/**
+ * Rate limits where no HTTP face counted the request (stdio, in-memory transports): one caller per
+ * connection's process. Past a limit the request is answered with the JSON-RPC error (code 429).
+ */
+export async function checkLocalLimit(limiter: RateLimiter | undefined, ctx: ServerContext, tool: string | undefined): Promise<void> {
+  if (limiter === undefined || (ctx as { http?: unknown }).http !== undefined) return;
+  const refused = await limiter.check(callerKey('', undefined), tool);
+  if (refused === undefined) return;
+  const error = rateLimitedError(refused);
+  throw new ProtocolError(error.code, error.message, error.data);
+}

@@ -6,12 +6,16 @@
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
 //   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
 //   MCPGEN_TELEMETRY                    `otel`: spans and metrics through @opentelemetry/api (loaded only then); default off
+//   MCPGEN_RATE_LIMIT                   requests per caller, server-wide: `100/60` (per 60 s), `100/1m`
+//   MCPGEN_RATE_LIMIT_TOOLS             per caller and tool: `search=10/60,add=5/1s` (counted in Redis with REDIS_URL)
 import type { ServerOptions } from '../dispatch/create-server.js';
 import { createRedisEventBus } from '../scale/redis-bus.js';
 import { parseKeyList, RequestStateKeyRing } from '../scale/request-state.js';
 import { skillsFromFolder } from '../extensions/skills-folder.js';
 import { createRedisTaskStore } from '../tasks/redis-store.js';
 import { loadOpenTelemetry } from '../ops/telemetry.js';
+import { createRateLimiter, type RateLimitSettings } from '../ops/rate-limit.js';
+import { isError, rateRule, toolRates } from './settings.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
 export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {
@@ -38,8 +42,20 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
     options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
   }
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
+  const limits = rateLimitsFromEnv(env);
+  if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
   const telemetry = env.MCPGEN_TELEMETRY ?? '';
   if (telemetry === 'otel') options.telemetry = await loadOpenTelemetry();
   else if (telemetry !== '' && telemetry !== 'off') throw new Error(`MCPGEN_TELEMETRY must be otel or off, got ${JSON.stringify(telemetry)}`);
   return options;
+}
+
+/** MCPGEN_RATE_LIMIT and MCPGEN_RATE_LIMIT_TOOLS, checked; undefined when neither is set. */
+export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimitSettings | undefined {
+  const server = env.MCPGEN_RATE_LIMIT ? rateRule(env.MCPGEN_RATE_LIMIT, 'MCPGEN_RATE_LIMIT') : undefined;
+  if (server !== undefined && isError(server)) throw new Error(server.error);
+  const tools = env.MCPGEN_RATE_LIMIT_TOOLS ? toolRates(env.MCPGEN_RATE_LIMIT_TOOLS, 'MCPGEN_RATE_LIMIT_TOOLS') : undefined;
+  if (tools !== undefined && isError(tools)) throw new Error(tools.error);
+  if (server === undefined && tools === undefined) return undefined;
+  return { ...(server !== undefined ? { server } : {}), ...(tools !== undefined ? { tools } : {}) };
 }

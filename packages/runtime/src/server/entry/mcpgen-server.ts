@@ -18,6 +18,8 @@ export interface McpgenServer {
   listen(options?: ListenOptions & HttpOptions): Promise<RunningServer & { readonly notify: HttpHandler['notify'] }>;
   /** stdio: newline-delimited JSON-RPC on stdin/stdout. */
   stdio(): { close(): Promise<void> };
+  /** What is wrong with the options (e.g. a rate limit for a tool the spec lacks): serving throws it. */
+  readonly configError?: string;
 }
 
 export function createMcpgenServer(definition: ServerDefinition, handlers: object, options: ServerOptions & { readonly legacy?: boolean } = {}): McpgenServer {
@@ -30,6 +32,12 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
     resourcesChanged: () => bus.publish({ kind: 'resources_list_changed' }),
     resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
   };
+  // A limit for a tool the spec lacks would never apply: a typo, refused when serving (runMain: one line, exit 1).
+  const unknownTool = options.rateLimiter?.tools.find((name) => !definition.tools.some((t) => t.definition.name === name));
+  const configError = unknownTool === undefined ? undefined : `rate limit for unknown tool ${JSON.stringify(unknownTool)} (the server's tools: ${definition.tools.map((t) => t.definition.name).join(', ')})`;
+  const refuseBadConfig = () => {
+    if (configError !== undefined) throw new Error(configError);
+  };
   // One task store per server, shared by the factory (tasks/*) and the HTTP face (notifications/tasks).
   const taskStore = options.taskStore ?? (definition.tools.some((t) => t.task !== undefined) ? new MemoryTaskStore() : undefined);
   const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}) });
@@ -39,16 +47,22 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
     // Auth settings of the entry point (issuers, resource per environment) refine the server's, never drop them.
     const auth = options.auth !== undefined || httpOptions.auth !== undefined ? { auth: { ...options.auth, ...httpOptions.auth } } : {};
     const readiness = [...(options.readiness ?? []), ...(httpOptions.readiness ?? [])];
-    return createHttpHandler(factory, definition, { legacy, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...httpOptions, ...auth, readiness });
+    const limits = options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {};
+    return createHttpHandler(factory, definition, { legacy, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...limits, ...httpOptions, ...auth, readiness });
   };
   return {
     factory,
     http,
     listen: async (opts = {}) => {
+      refuseBadConfig();
       const handler = http({ endpointPath: opts.path ?? '/mcp', ...opts });
       return { ...(await listen(handler, opts)), notify: handler.notify };
     },
-    stdio: () => serveStdio(factory, { legacy }),
+    stdio: () => {
+      refuseBadConfig();
+      return serveStdio(factory, { legacy });
+    },
+    ...(configError !== undefined ? { configError } : {}),
   };
 }
 
@@ -59,6 +73,10 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
  */
 export async function runMain(server: McpgenServer, argv: readonly string[] | EntryArgs = process.argv.slice(2), listenOptions: ListenOptions & HttpOptions = {}): Promise<void> {
   const args = isEntryArgs(argv) ? argv : entryArgsOrExit(argv);
+  if (server.configError !== undefined) {
+    process.stderr.write(`mcpgen: ${server.configError}\n`);
+    process.exit(1);
+  }
   if (args.transport === 'stdio') {
     server.stdio();
     return;

@@ -66,3 +66,31 @@ export function seconds(setting: Setting, max: number): Checked<number> {
   if (!/^\d+$/.test(value) || n > max) return { error: `${setting.source} must be a whole number of seconds (0-${max}), got ${JSON.stringify(setting.value)}` };
   return n;
 }
+
+const UNIT_SECONDS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600 };
+
+/** A rate: `<requests>/<duration>`, the duration in seconds or with a unit (`100/60`, `100/1m`, `5/1s`). */
+export function rateRule(value: string, source: string): Checked<{ points: number; durationSeconds: number }> {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*([smh]?)\s*$/.exec(value);
+  const points = m === null ? NaN : Number(m[1]);
+  const durationSeconds = m === null ? NaN : Number(m[2]) * UNIT_SECONDS[m[3]!]!;
+  if (!(points >= 1 && points <= 1e9 && durationSeconds >= 1 && durationSeconds <= 86_400)) {
+    return { error: `${source}: ${JSON.stringify(value)} is not a rate (requests/duration, e.g. 100/60, 100/1m; 1 s to 24 h)` };
+  }
+  return { points, durationSeconds };
+}
+
+/** `tool=rate,…` (MCPGEN_RATE_LIMIT_TOOLS). */
+export function toolRates(value: string, source: string): Checked<Record<string, { points: number; durationSeconds: number }>> {
+  const out: Record<string, { points: number; durationSeconds: number }> = {};
+  for (const item of value.split(',').map((s) => s.trim()).filter((s) => s !== '')) {
+    const eq = item.indexOf('=');
+    const name = eq > 0 ? item.slice(0, eq).trim() : '';
+    if (name === '') return { error: `${source}: ${JSON.stringify(item)} is not tool=rate` };
+    const rule = rateRule(item.slice(eq + 1), `${source} (${name})`);
+    if (isError(rule)) return rule;
+    out[name] = rule;
+  }
+  if (Object.keys(out).length === 0) return { error: `${source} is empty` };
+  return out;
+}

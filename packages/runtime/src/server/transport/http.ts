@@ -20,6 +20,8 @@ import { reportLegacyRefusals } from './legacy-refusal.js';
 import { serveTaskListen } from '../tasks/listen.js';
 import type { TaskStore } from '../tasks/store.js';
 import type { ReadinessCheck } from '../ops/health.js';
+import type { RateLimiter } from '../ops/rate-limit.js';
+import { clientAddressOf, rateLimitAnswer, wasCounted } from './rate-limits.js';
 import { createFastPath, type FastPath } from './fast-path.js';
 
 export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
@@ -66,6 +68,8 @@ export interface HttpOptions {
   readonly fastPath?: boolean;
   /** Conditions the readiness probe checks besides the authorization server (listen answers the probes). */
   readonly readiness?: readonly ReadinessCheck[];
+  /** Rate limits per caller (ops/rate-limit.ts): 429 with Retry-After past them. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 export interface HttpHandler {
@@ -136,6 +140,10 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       const refused = gate!.checkScopes(body, auth.principal, auth.resource);
       if (refused !== undefined) return refused;
     }
+    if (options.rateLimiter !== undefined && !wasCounted(request)) {
+      const limited = await rateLimitAnswer(options.rateLimiter, body, principalKeyOf(auth?.principal), clientAddressOf(request));
+      if (limited !== undefined) return limited;
+    }
     if (headerTable.size > 0) {
       const mismatch = paramHeaderMismatch(body, request.headers, headerTable);
       if (mismatch !== undefined) return jsonRpcError(400, (body as { id?: unknown }).id ?? null, -32020, mismatch, { header: 'Mcp-Param' });
@@ -151,7 +159,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   const hooks = factory.fast;
   const fast =
     hooks !== undefined && options.fastPath !== false && options.responseMode !== 'sse'
-      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch, ...(gate !== undefined ? { gate } : {}) })
+      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch, ...(gate !== undefined ? { gate } : {}), ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}) })
       : undefined;
   const readiness = [...(options.readiness ?? []), ...(gate !== undefined ? [{ name: 'authorization server', ready: gate.ready }] : [])];
   return { fetch, notify: sdk.notify, close: () => sdk.close(), readiness, ...(fast !== undefined ? { fast } : {}) };

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { vouchFor, type Authenticated } from '../auth/auth.js';
 import { createHealthProbes, type HealthPaths, type HealthProbes } from '../ops/health.js';
 import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.js';
+import { setClientAddress } from './rate-limits.js';
 
 export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
 
@@ -176,6 +177,7 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
   const toRequest = (body: ReadableStream<Uint8Array> | Buffer | undefined): Request => {
     const request = webRequest(req, url, abort.signal, body);
     if (admitted !== undefined) vouchFor(request, admitted);
+    setClientAddress(request, req.socket.remoteAddress);
     // Keep the Request (and with it the controller its own signal hangs on) alive as long as the
     // connection is: otherwise a collected Request never hears the disconnect, its handler never aborts
     // and a listen stream's timer and bus listener stay forever.
@@ -208,6 +210,7 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
         return abort.signal;
       },
       toRequest: () => toRequest(buffered),
+      address: req.socket.remoteAddress,
       ...(admitted !== undefined ? { auth: admitted } : {}),
     });
     if (fast instanceof Response) return send(res, fast, limits.maxStreamBuffer);
