@@ -47,9 +47,12 @@ type Lib = {
   RateLimiterRedis: new (o: Record<string, unknown>) => Consumer;
 };
 
+// A specifier in a variable: bundlers (esbuild for workers) leave an optional peer alone instead of pulling it in.
+const OPTIONAL_PEER: string = 'rate-limiter-flexible';
+
 async function loadLimiter(): Promise<Lib> {
   try {
-    const m = (await import('rate-limiter-flexible' as string)) as Lib & { default?: Lib };
+    const m = (await import(OPTIONAL_PEER)) as Lib & { default?: Lib };
     return m.default ?? m;
   } catch {
     throw new Error('rate limits need the rate-limiter-flexible package: npm install rate-limiter-flexible');

@@ -40,10 +40,13 @@ export interface OpenTelemetryApi {
   readonly SpanStatusCode: { readonly ERROR: number };
 }
 
+// A specifier in a variable: bundlers (esbuild for workers) leave an optional peer alone instead of pulling it in.
+const OPTIONAL_PEER: string = '@opentelemetry/api';
+
 /** `import('@opentelemetry/api')`, or a one-line error saying what to install. */
 export async function loadOpenTelemetry(): Promise<OpenTelemetryApi> {
   try {
-    return (await import('@opentelemetry/api' as string)) as OpenTelemetryApi;
+    return (await import(OPTIONAL_PEER)) as OpenTelemetryApi;
   } catch {
     throw new Error('telemetry needs the @opentelemetry/api package (and an SDK to export): npm install @opentelemetry/api @opentelemetry/sdk-node');
   }
