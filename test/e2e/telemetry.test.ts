@@ -18,6 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.js';
 import { waitFor } from '../support/ports.js';
 import { importCompiled, startScript } from '../support/servers.js';
+import { jsonAccessLog } from '../../packages/runtime/src/server/index.js';
 
 const spans = new InMemorySpanExporter();
 const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
@@ -167,7 +168,7 @@ describe('one trace across processes (SDK in the server process, MCPGEN_TELEMETR
 
   it('over HTTP: _meta wins and the traceparent header becomes a link; the header alone is the parent', async () => {
     const file = spanFile('http');
-    const server = await startScript(SCRIPT, [], { env: { MCPGEN_TELEMETRY: 'otel', OTEL_SPANS_FILE: file } });
+    const server = await startScript(SCRIPT, [], { env: { MCPGEN_TELEMETRY: 'otel', OTEL_SPANS_FILE: file, MCPGEN_ACCESS_LOG: 'json' } });
     const viaMeta = remoteParent();
     const viaHeader = remoteParent();
     const client = new Client({ name: 'otel-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -184,9 +185,32 @@ describe('one trace across processes (SDK in the server process, MCPGEN_TELEMETR
     const first = expectChain(lines, viaMeta, 'tcp');
     expect(first.links).toEqual([viaHeader.spanId]);
     expectChain(lines, viaHeader, 'tcp');
+    // MCPGEN_ACCESS_LOG=json: one JSON line per request on stderr, with the trace id of its span.
+    const access = server.stderr().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const adds = access.filter((l) => l.tool === 'add');
+    expect(adds).toHaveLength(2);
+    expect(adds[0]).toMatchObject({ level: 'info', msg: 'mcp request', method: 'tools/call', tool: 'add', outcome: 'ok', transport: 'http', trace_id: viaMeta.traceId });
+    expect(adds[1]!.trace_id).toBe(viaHeader.traceId);
+    expect(typeof adds[0]!.duration_ms).toBe('number');
+    expect(Date.parse(adds[0]!.time as string)).not.toBeNaN();
+    expect(adds[0]).not.toHaveProperty('principal'); // no auth: no caller to name
   });
 
-  it('refuses a wrong MCPGEN_TELEMETRY value at start: one line, exit 1', async () => {
+  it('refuses a wrong MCPGEN_TELEMETRY or MCPGEN_ACCESS_LOG value at start: one line, exit 1', async () => {
     await expect(startScript(SCRIPT, [], { env: { MCPGEN_TELEMETRY: 'yes' } })).rejects.toThrow(/exited with 1: mcpgen: MCPGEN_TELEMETRY must be otel or off, got "yes"\n$/);
+    await expect(startScript(SCRIPT, [], { env: { MCPGEN_ACCESS_LOG: 'text' } })).rejects.toThrow(/exited with 1: mcpgen: MCPGEN_ACCESS_LOG must be json or off, got "text"\n$/);
+  });
+
+  it('access log lines name a caller only by a hash of its principal, and errors as warn with their code', () => {
+    const out: string[] = [];
+    const log = jsonAccessLog((l) => out.push(l));
+    log({ method: 'tools/call', id: 7, tool: 'add', durationMs: 1.23456, outcome: 'ok', principalKey: 'alice\u0000client-1', transport: 'http' });
+    log({ method: 'resources/read', uri: 'x://y', durationMs: 2, outcome: 'error', errorCode: -32602, principalKey: '', transport: 'stdio' });
+    const [ok, failed] = out.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(ok).toMatchObject({ request_id: '7', duration_ms: 1.235, principal: expect.stringMatching(/^[A-Za-z0-9_-]{16}$/) });
+    expect(out[0]).not.toContain('alice');
+    expect(out[0]).not.toContain('client-1');
+    expect(failed).toMatchObject({ level: 'warn', outcome: 'error', error_code: -32602, uri: 'x://y', transport: 'stdio' });
+    expect(failed).not.toHaveProperty('principal');
   });
 });

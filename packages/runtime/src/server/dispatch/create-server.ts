@@ -20,9 +20,9 @@ import { complete, promptGetter } from './prompts.js';
 import { principalKey, requestStateSeal } from './request-context.js';
 import { resourceReader } from './resources.js';
 import { answerProblem, prepareTools, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
-import { createTelemetry, type Telemetry } from '../ops/telemetry.js';
+import { createTelemetry } from '../ops/telemetry.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
-import { checkLocalLimit, tracedRequest } from './tracing.js';
+import { checkLocalLimit, observer, type Observe } from './tracing.js';
 
 export type { AnyHandler, HandlerTable, ServerOptions } from './options.js';
 
@@ -48,6 +48,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError) : undefined;
   // Spans only when an OpenTelemetry API was handed in: without it no wrapper exists at all.
   const telemetry = options.telemetry === undefined ? undefined : createTelemetry(options.telemetry, def.info);
+  const observe = observer(telemetry, options.accessLog);
   const unlimited = toolCaller(d, tools, taskRunner);
   const limiter = options.rateLimiter;
   const untraced: typeof unlimited = limiter === undefined ? unlimited : async (name, args, ctx, server) => {
@@ -55,8 +56,8 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     return unlimited(name, args, ctx, server);
   };
   // Both the SDK's tools/call handler and the HTTP fast path call this: one span per call either way.
-  const callTool: typeof untraced = telemetry === undefined ? untraced : (name, args, ctx, server) => telemetry.serve(tracedRequest('tools/call', ctx, { tool: name }), async () => untraced(name, args, ctx, server));
-  const build = serverBuilder(d, tools, taskRunner, callTool, telemetry, limiter);
+  const callTool: typeof untraced = observe === undefined ? untraced : (name, args, ctx, server) => observe('tools/call', ctx, { tool: name }, async () => untraced(name, args, ctx, server)) as never;
+  const build = serverBuilder(d, tools, taskRunner, callTool, observe, limiter);
   // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
   const identity = { projectCallToolResult: (r: CallToolResult) => r } as unknown as Pick<Server, 'projectCallToolResult'>;
   const fast: FastServerHooks = {
@@ -71,7 +72,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */
-function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined, callTool: ReturnType<typeof toolCaller>, telemetry: Telemetry | undefined, limiter: RateLimiter | undefined): () => Server {
+function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined, callTool: ReturnType<typeof toolCaller>, observe: Observe | undefined, limiter: RateLimiter | undefined): () => Server {
   const { def, options, pageSize } = d;
   // The spec's resources and the MCP Apps views; skill files join them per request (the catalog may reload()).
   const listedResources = [...def.resources.map((r) => r.definition), ...(def.apps ?? []).map((a) => a.definition)];
@@ -104,7 +105,7 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
     type Target = { tool?: string; prompt?: string; uri?: string };
     const on = (method: string, given: (req: any, ctx: any) => unknown, target: (params: any) => Target = () => ({})): void => {
       const handler = limiter === undefined ? given : async (req: any, ctx: any) => (await checkLocalLimit(limiter, ctx, undefined), given(req, ctx));
-      const run = telemetry === undefined ? handler : (req: any, ctx: any) => telemetry.serve(tracedRequest(method, ctx, target(req.params ?? {})), async () => handler(req, ctx));
+      const run = observe === undefined ? handler : (req: any, ctx: any) => observe(method, ctx, target(req.params ?? {}), async () => handler(req, ctx));
       server.setRequestHandler(method as never, run as never);
     };
     if (def.capabilities.tools) {

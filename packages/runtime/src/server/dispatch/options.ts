@@ -10,6 +10,7 @@ import type { TaskStore } from '../tasks/store.js';
 import type { ReadinessCheck } from '../ops/health.js';
 import type { OpenTelemetryApi } from '../ops/telemetry.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
+import type { AccessLog } from '../ops/access-log.js';
 import { INTERNAL_ERROR, type ErrorReporting } from './errors.js';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { RequestStateSeal } from './request-context.js';
@@ -79,6 +80,8 @@ export interface ServerOptions {
    * JSON-RPC error 429. Default: none.
    */
   readonly rateLimiter?: RateLimiter;
+  /** One entry per handled request (`jsonAccessLog()`: JSON lines on stderr; MCPGEN_ACCESS_LOG=json). Default: none. */
+  readonly accessLog?: AccessLog;
 }
 
 export type AnyHandler = (...args: unknown[]) => unknown;

@@ -5,6 +5,8 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { callerKey, rateLimitedError, type RateLimiter } from '../ops/rate-limit.js';
 import type { Telemetry, TracedRequest } from '../ops/telemetry.js';
+import type { AccessLog } from '../ops/access-log.js';
+import { principalKeyOf, principalOf } from '../auth/auth.js';
 
 type Header = (name: string) => string | undefined;
 
@@ -46,4 +48,49 @@ export async function checkLocalLimit(limiter: RateLimiter | undefined, ctx: Ser
   if (refused === undefined) return;
   const error = rateLimitedError(refused);
   throw new ProtocolError(error.code, error.message, error.data);
+}
+
+type Target = Pick<TracedRequest, 'tool' | 'prompt' | 'uri'>;
+export type Observe = (method: string, ctx: ServerContext, target: Target, fn: () => Promise<unknown>) => Promise<unknown>;
+
+/**
+ * What runs around every handled request when telemetry or the access log is on: the server span (inside)
+ * and one access-log line (outside, with the span's trace id). Undefined when both are off: no wrapper at all.
+ */
+export function observer(telemetry: Telemetry | undefined, accessLog: AccessLog | undefined): Observe | undefined {
+  if (telemetry === undefined && accessLog === undefined) return undefined;
+  return async (method, ctx, target, fn) => {
+    const started = performance.now();
+    let traceId: string | undefined;
+    const run =
+      telemetry === undefined
+        ? fn
+        : () =>
+            telemetry.serve(tracedRequest(method, ctx, target), () => {
+              traceId = telemetry.traceId();
+              return fn();
+            });
+    if (accessLog === undefined) return run();
+    const log = (outcome: 'ok' | 'tool_error' | 'error', errorCode?: number) =>
+      accessLog({
+        method,
+        id: ctx.mcpReq.id as string | number | undefined,
+        ...target,
+        durationMs: performance.now() - started,
+        outcome,
+        ...(errorCode !== undefined ? { errorCode } : {}),
+        principalKey: principalKeyOf(principalOf(ctx.http?.authInfo)),
+        traceId,
+        transport: (ctx as { http?: unknown }).http === undefined ? 'stdio' : 'http',
+      });
+    try {
+      const result = await run();
+      log(typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true ? 'tool_error' : 'ok');
+      return result;
+    } catch (e) {
+      const code = (e as { code?: unknown } | null)?.code;
+      log('error', typeof code === 'number' ? code : -32603);
+      throw e;
+    }
+  };
 }

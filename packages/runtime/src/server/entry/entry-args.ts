@@ -99,7 +99,8 @@ export function entryUsage(program = 'main.js', features: EntryFeatures = {}): s
     '',
     'Deployment settings also come from the environment: REDIS_URL, MCPGEN_REDIS_CHANNEL,',
     'MCPGEN_REQUEST_STATE_KEYS, MCPGEN_REQUEST_STATE_TTL_SECONDS, MCPGEN_SKILLS_DIR,',
-    'MCPGEN_TELEMETRY (otel: OpenTelemetry spans and metrics; default off),',
+    'MCPGEN_TELEMETRY (otel: OpenTelemetry spans and metrics; default off), MCPGEN_ACCESS_LOG',
+    '(json: one JSON line per request on stderr; default off),',
     'MCPGEN_RATE_LIMIT (requests per caller, e.g. 100/1m) and MCPGEN_RATE_LIMIT_TOOLS (add=5/1s,…).',
     'A wrong value is one line on stderr and exit 1; a wrong flag prints this and exits 2.',
   ].join('\n');

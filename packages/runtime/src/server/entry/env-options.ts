@@ -6,6 +6,7 @@
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
 //   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
 //   MCPGEN_TELEMETRY                    `otel`: spans and metrics through @opentelemetry/api (loaded only then); default off
+//   MCPGEN_ACCESS_LOG                   `json`: one JSON line per request on stderr (method, tool, duration, outcome…); default off
 //   MCPGEN_RATE_LIMIT                   requests per caller, server-wide: `100/60` (per 60 s), `100/1m`
 //   MCPGEN_RATE_LIMIT_TOOLS             per caller and tool: `search=10/60,add=5/1s` (counted in Redis with REDIS_URL)
 import type { ServerOptions } from '../dispatch/create-server.js';
@@ -15,6 +16,7 @@ import { skillsFromFolder } from '../extensions/skills-folder.js';
 import { createRedisTaskStore } from '../tasks/redis-store.js';
 import { loadOpenTelemetry } from '../ops/telemetry.js';
 import { createRateLimiter, type RateLimitSettings } from '../ops/rate-limit.js';
+import { jsonAccessLog } from '../ops/access-log.js';
 import { isError, rateRule, toolRates } from './settings.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
@@ -44,6 +46,9 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
   const limits = rateLimitsFromEnv(env);
   if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
+  const accessLog = env.MCPGEN_ACCESS_LOG ?? '';
+  if (accessLog === 'json') options.accessLog = jsonAccessLog();
+  else if (accessLog !== '' && accessLog !== 'off') throw new Error(`MCPGEN_ACCESS_LOG must be json or off, got ${JSON.stringify(accessLog)}`);
   const telemetry = env.MCPGEN_TELEMETRY ?? '';
   if (telemetry === 'otel') options.telemetry = await loadOpenTelemetry();
   else if (telemetry !== '' && telemetry !== 'off') throw new Error(`MCPGEN_TELEMETRY must be otel or off, got ${JSON.stringify(telemetry)}`);

@@ -26,7 +26,7 @@ export interface OpenTelemetryApi {
     setSpan(context: OtelContext, span: OtelSpan): OtelContext;
     getSpanContext(context: OtelContext): { traceId: string; spanId: string } | undefined;
   };
-  readonly context: { with<R>(context: OtelContext, fn: () => R): R };
+  readonly context: { with<R>(context: OtelContext, fn: () => R): R; active(): OtelContext };
   readonly propagation: {
     extract(context: OtelContext, carrier: Record<string, unknown>, getter: { keys(c: Record<string, unknown>): string[]; get(c: Record<string, unknown>, key: string): string | string[] | undefined }): OtelContext;
   };
@@ -67,6 +67,8 @@ export interface TracedRequest {
 export interface Telemetry {
   /** Run `fn` (the handler) inside the request's server span; records the duration histogram. */
   serve<T>(request: TracedRequest, fn: () => Promise<T>): Promise<T>;
+  /** The trace id of the active span (inside serve's fn), for the access log. */
+  traceId(): string | undefined;
 }
 
 /** The histogram's buckets, as the conventions advise (seconds). */
@@ -90,6 +92,7 @@ export function createTelemetry(api: OpenTelemetryApi, server: { readonly name: 
   };
 
   return {
+    traceId: () => api.trace.getSpanContext(api.context.active())?.traceId,
     async serve(request, fn) {
       const started = performance.now();
       // params._meta first (the MCP client span is the parent whatever the transport); the HTTP header otherwise.
