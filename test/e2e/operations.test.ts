@@ -108,10 +108,34 @@ describe('per-environment settings', () => {
     expect(badPath.stderr.trim().split('\n')).toHaveLength(1);
     const help = await runToExit('secure-notes', ['--help']);
     expect(help.code).toBe(0);
-    for (const name of ['--auth-issuers', 'MCPGEN_AUTH_ISSUERS', '--auth-resource', 'MCPGEN_AUTH_RESOURCE', '--health-path', 'MCPGEN_HEALTH_PATH', '--ready-path', 'MCPGEN_READY_PATH', '--shutdown-delay', 'MCPGEN_SHUTDOWN_DELAY_SECONDS', 'REDIS_URL', 'MCPGEN_TELEMETRY', 'MCPGEN_RATE_LIMIT', 'MCPGEN_RATE_LIMIT_TOOLS']) expect(help.stdout).toContain(name);
+    for (const name of ['--auth-issuers', 'MCPGEN_AUTH_ISSUERS', '--auth-resource', 'MCPGEN_AUTH_RESOURCE', '--health-path', 'MCPGEN_HEALTH_PATH', '--ready-path', 'MCPGEN_READY_PATH', '--shutdown-delay', 'MCPGEN_SHUTDOWN_DELAY_SECONDS', 'REDIS_URL', 'MCPGEN_TELEMETRY', 'MCPGEN_RATE_LIMIT', 'MCPGEN_RATE_LIMIT_TOOLS', 'MCPGEN_ACCESS_LOG', '--print-config']) expect(help.stdout).toContain(name);
     const plain = await runToExit('weather', ['--help']);
     expect(plain.stdout).toContain('--ready-path');
     expect(plain.stdout).not.toContain('--auth-issuers');
+  });
+});
+
+describe('main.js --print-config', () => {
+  it('prints the resolved settings as JSON with secrets masked, and refuses a wrong value like serving would', async () => {
+    const secret = 'a-request-state-secret-of-more-than-32-bytes';
+    const env = { REDIS_URL: 'redis://app:hunter2-password@redis.internal:6379/2', MCPGEN_REQUEST_STATE_KEYS: `k2:${secret},k1:${secret}-old`, MCPGEN_RATE_LIMIT_TOOLS: 'add=5/1s', MCPGEN_AUTH_RESOURCE: 'https://notes.example/mcp' };
+    const out = await runToExit('secure-notes', ['--http', '--port', '8080', '--auth-issuers', 'https://login.example', '--print-config'], env);
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      transport: 'http',
+      port: 8080,
+      healthPath: '/healthz',
+      authIssuers: ['https://login.example'],
+      authResource: 'https://notes.example/mcp',
+      redisUrl: 'redis://***:***@redis.internal:6379/2',
+      requestStateKeys: ['k2:***', 'k1:***'],
+      rateLimits: { tools: { add: { points: 5, durationSeconds: 1 } } },
+      telemetry: 'off',
+    });
+    for (const hidden of ['hunter2', secret, 'app:']) expect(out.stdout).not.toContain(hidden);
+    const bad = await runToExit('weather', ['--print-config'], { MCPGEN_RATE_LIMIT: 'lots' });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('main.js: MCPGEN_RATE_LIMIT: "lots" is not a rate (requests/duration, e.g. 100/60, 100/1m; 1 s to 24 h)\n');
   });
 });
 

@@ -18,6 +18,7 @@ import type { HttpOptions } from '../transport/http.js';
 import type { ListenOptions } from '../transport/node-http.js';
 import { isLoopbackHost } from './loopback.js';
 import { isError, issuerList, probePath, resourceUrl, seconds, type Setting } from './settings.js';
+import { printableConfig } from './print-config.js';
 
 export { isLoopbackHost };
 
@@ -51,12 +52,13 @@ export type EntryArgs = { readonly transport: 'stdio' } | HttpEntryArgs;
 export type EntryCommand =
   | { readonly kind: 'run'; readonly args: EntryArgs }
   | { readonly kind: 'help' }
+  | { readonly kind: 'print-config'; readonly args: EntryArgs }
   | { readonly kind: 'usage-error'; readonly message: string }
   | { readonly kind: 'config-error'; readonly message: string };
 
 const VALUE_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins', '--health-path', '--ready-path', '--shutdown-delay', '--auth-issuers', '--auth-resource'] as const;
 const AUTH_FLAGS: readonly string[] = ['--auth-issuers', '--auth-resource'];
-const SWITCHES = ['--http', '--stdio', '--help', '-h'] as const;
+const SWITCHES = ['--http', '--stdio', '--print-config', '--help', '-h'] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 
 function valueFlags(features: EntryFeatures): readonly string[] {
@@ -95,6 +97,8 @@ export function entryUsage(program = 'main.js', features: EntryFeatures = {}): s
           '                            (MCPGEN_AUTH_RESOURCE; default: the spec\'s, else the URL requested)',
         ]
       : []),
+    '  --print-config            print the settings this command line and environment give, with',
+    '                            where secrets are masked, as JSON, and exit (0, or 1 on a wrong value)',
     '  -h, --help                print this and exit',
     '',
     'Deployment settings also come from the environment: REDIS_URL, MCPGEN_REDIS_CHANNEL,',
@@ -109,6 +113,13 @@ export function entryUsage(program = 'main.js', features: EntryFeatures = {}): s
 /** Parse a generated entry point's argv (without node and the script) and environment. Never throws. */
 export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}, features: EntryFeatures = {}): EntryCommand {
   const known = valueFlags(features);
+  const printConfig = argv.includes('--print-config');
+  if (printConfig) argv = argv.filter((a) => a !== '--print-config');
+  const command = parseServeArgs(argv, env, features, known);
+  return printConfig && command.kind === 'run' ? { kind: 'print-config', args: command.args } : command;
+}
+
+function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, features: EntryFeatures, known: readonly string[]): EntryCommand {
   const values = new Map<ValueFlag, string>();
   let transport: 'http' | 'stdio' | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -246,6 +257,15 @@ export function entryArgsOrExit(
   if (command.kind === 'run') return command.args;
   if (command.kind === 'help') {
     process.stdout.write(`${entryUsage(program, has)}\n`);
+    process.exit(0);
+  }
+  if (command.kind === 'print-config') {
+    try {
+      process.stdout.write(`${JSON.stringify(printableConfig(command.args, env), null, 2)}\n`);
+    } catch (e) {
+      process.stderr.write(`${program}: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    }
     process.exit(0);
   }
   if (command.kind === 'config-error') {
