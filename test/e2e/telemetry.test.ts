@@ -17,6 +17,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.js';
 import { waitFor } from '../support/ports.js';
+import { rawCall } from '../support/raw-http.js';
 import { importCompiled, startScript } from '../support/servers.js';
 import { jsonAccessLog } from '../../packages/runtime/src/server/index.js';
 
@@ -107,13 +108,26 @@ describe('server spans and metrics (in process, official client over real HTTP)'
       // Without _meta context and without a traceparent header, a span starts its own trace.
       expect(failed.parentSpanContext).toBeUndefined();
 
+      // The HTTP fast path (plain tools/call once the envelope is known) reads traceparent from node's headers.
+      const viaHeader = [remoteParent(), remoteParent(), remoteParent()];
+      for (const [i, p] of viaHeader.entries()) {
+        const c = rawCall(running.url, 'tools/call', { name: 'greet', arguments: { name: `h${i}` } }, { id: `h${i}`, headers: { traceparent: p.traceparent } });
+        expect((await c.response).statusCode).toBe(200);
+        await c.closed;
+      }
+      for (const p of viaHeader) {
+        const span = serverSpans().find((s) => s.spanContext().traceId === p.traceId);
+        expect(span?.name).toBe('tools/call greet');
+        expect(span?.parentSpanContext?.spanId).toBe(p.spanId);
+      }
+
       await reader.forceFlush();
       const metrics = metricExporter.getMetrics().flatMap((r) => r.scopeMetrics.flatMap((s) => s.metrics));
       const histogram = metrics.find((m) => m.descriptor.name === 'mcp.server.operation.duration')!;
       expect(histogram.descriptor.unit).toBe('s');
       const points = histogram.dataPoints as { attributes: Record<string, unknown>; value: { count: number; buckets: { boundaries: number[] } } }[];
       const greetPoint = points.find((p) => p.attributes['gen_ai.tool.name'] === 'greet')!;
-      expect(greetPoint.value.count).toBe(1);
+      expect(greetPoint.value.count).toBe(4);
       expect(greetPoint.value.buckets.boundaries).toEqual([0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300]);
       expect(greetPoint.attributes).not.toHaveProperty('jsonrpc.request.id'); // low cardinality only
       expect(points.find((p) => p.attributes['gen_ai.tool.name'] === 'test_error_handling')!.attributes['error.type']).toBe('tool_error');
