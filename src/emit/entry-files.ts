@@ -24,10 +24,17 @@ export function emitMain(model: ServerModel, file: FileSink, handlersModule = '.
     { moduleSpecifier: './server.js', namedImports: [serverFactoryName(model)] },
   ]);
   // Entry-point limits and deployment settings from the environment (Redis bus, requestState keys).
+  // With `auth:` the issuers and the resource identifier are settings too (they differ per environment).
+  const argsLine =
+    model.auth !== undefined
+      ? '// --http, --host, --port, --allowed-hosts, --allowed-origins, --auth-issuers, --auth-resource, the probe\n' +
+        '// paths (or HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown flags exit 2, wrong values 1.\n' +
+        'const args = entryArgsOrExit({ auth: true });'
+      : '// --http, --host, --port, --allowed-hosts, --allowed-origins, the probe paths (or HOST, PORT, MCPGEN_*);\n' +
+        '// `node main.js --help` lists them. Unknown flags exit 2, wrong values 1.\n' +
+        'const args = entryArgsOrExit();';
   file.addStatements([
-    '// --http, --host, --port, --allowed-hosts, --allowed-origins (or HOST, PORT, MCPGEN_ALLOWED_HOSTS,\n' +
-      '// MCPGEN_ALLOWED_ORIGINS); `node main.js --help` lists them. Unknown flags exit 2.\n' +
-      'const args = entryArgsOrExit();',
+    argsLine,
     '// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal\n' +
       '// aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.\n' +
       '// Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.\n' +

@@ -11,7 +11,7 @@ const root = resolve(import.meta.dirname, '../..');
 
 /** Bottom first: a folder may import its own files and the folders before it, never one after it. */
 const LAYERS: Readonly<Record<string, readonly string[]>> = {
-  'packages/runtime/src/server': ['core', 'scale', 'tasks', 'auth', 'extensions', 'dispatch', 'transport', 'entry'],
+  'packages/runtime/src/server': ['core', 'scale', 'tasks', 'auth', 'extensions', 'ops', 'dispatch', 'transport', 'entry'],
   'packages/runtime-client/src': ['core', 'auth', 'transport', 'extensions', 'tasks', 'client', 'bridges'],
 };
 

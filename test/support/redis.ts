@@ -42,7 +42,8 @@ export async function startRedis(options: { readonly persist?: boolean; readonly
     port,
     start,
     kill: () => new Promise((resolve) => {
-      if (child === undefined || child.exitCode !== null) return resolve();
+      // Killed by a signal, a process has a signalCode and no exitCode: killing it again would wait forever.
+      if (child === undefined || child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGKILL');
     }),

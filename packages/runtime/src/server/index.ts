@@ -17,7 +17,11 @@ export { RequestStateKeyRing, InvalidRequestState, type RequestStateKey } from '
 export { serverOptionsFromEnv } from './entry/env-options.js';
 export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './entry/mcpgen-server.js';
-export { entryArgsOrExit, entryUsage, parseEntryArgs, type EntryArgs, type EntryCommand, type HttpEntryArgs } from './entry/entry-args.js';
+export { entryArgsOrExit, entryUsage, parseEntryArgs, type EntryArgs, type EntryCommand, type EntryFeatures, type HttpEntryArgs } from './entry/entry-args.js';
+export type { HealthPaths, ReadinessCheck } from './ops/health.js';
+export { loadOpenTelemetry, type OpenTelemetryApi } from './ops/telemetry.js';
+export { jsonAccessLog, type AccessEntry, type AccessLog } from './ops/access-log.js';
+export { createRateLimiter, RATE_LIMITED_CODE, type RateLimited, type RateLimiter, type RateLimitRule, type RateLimitSettings } from './ops/rate-limit.js';
 export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';
 export { MissingRequiredClientCapabilityError, ProtocolError } from '@modelcontextprotocol/server';
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from './tasks/memory-store.js';

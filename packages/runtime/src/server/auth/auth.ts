@@ -37,6 +37,8 @@ export interface AuthGate {
   readonly perItemScopes: boolean;
   /** 403 when the parsed JSON-RPC body asks for something the caller's scopes do not cover. */
   checkScopes(body: unknown, principal: AuthPrincipal, resource: string): Response | undefined;
+  /** Readiness: the verifier can check tokens (the authorization server was discovered). */
+  ready(): Promise<boolean>;
 }
 
 /** `ctx.auth` for handlers, from what the gate handed the SDK. */
@@ -96,6 +98,7 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
       return needed === undefined ? undefined : refuse.insufficient(resource, union(required, needed));
     },
     perItemScopes: items.perItemScopes,
+    ready: async () => (verifier.ready === undefined ? true : verifier.ready()),
   };
 }
 

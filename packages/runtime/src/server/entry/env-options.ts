@@ -7,11 +7,19 @@
 //   MCPGEN_TASK_LEASE_MS                owner lease of running tasks (default 15000; a dead owner's tasks fail within 4/3 of it)
 //   MCPGEN_TASK_RESULT_RETRY_MS         how long a task result is retried through Redis outages (default 60000)
 //   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
+//   MCPGEN_TELEMETRY                    `otel`: spans and metrics through @opentelemetry/api (loaded only then); default off
+//   MCPGEN_ACCESS_LOG                   `json`: one JSON line per request on stderr (method, tool, duration, outcome…); default off
+//   MCPGEN_RATE_LIMIT                   requests per caller, server-wide: `100/60` (per 60 s), `100/1m`
+//   MCPGEN_RATE_LIMIT_TOOLS             per caller and tool: `search=10/60,add=5/1s` (counted in Redis with REDIS_URL)
 import type { ServerOptions } from '../dispatch/create-server.js';
 import { createRedisEventBus } from '../scale/redis-bus.js';
 import { parseKeyList, RequestStateKeyRing } from '../scale/request-state.js';
 import { skillsFromFolder } from '../extensions/skills-folder.js';
 import { createRedisTaskStore } from '../tasks/redis-store.js';
+import { loadOpenTelemetry } from '../ops/telemetry.js';
+import { createRateLimiter, type RateLimitSettings } from '../ops/rate-limit.js';
+import { jsonAccessLog } from '../ops/access-log.js';
+import { isError, rateRule, toolRates } from './settings.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
 export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {
@@ -30,7 +38,10 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
   else if (ttlSeconds !== undefined) options.requestStateTtlSeconds = ttlSeconds;
   if (env.REDIS_URL) {
     checkRedisUrl(env.REDIS_URL);
-    options.bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    const bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    options.bus = bus;
+    // Not ready while Redis is unreachable: notifications and tasks of this instance would not reach the others.
+    options.readiness = [{ name: 'redis', ready: () => bus.up() }];
     // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
     options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
   }
@@ -39,6 +50,14 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
   const retry = positiveMs(env, 'MCPGEN_TASK_RESULT_RETRY_MS');
   if (retry !== undefined) options.taskResultRetryMs = retry;
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
+  const limits = rateLimitsFromEnv(env);
+  if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
+  const accessLog = env.MCPGEN_ACCESS_LOG ?? '';
+  if (accessLog === 'json') options.accessLog = jsonAccessLog();
+  else if (accessLog !== '' && accessLog !== 'off') throw new Error(`MCPGEN_ACCESS_LOG must be json or off, got ${JSON.stringify(accessLog)}`);
+  const telemetry = env.MCPGEN_TELEMETRY ?? '';
+  if (telemetry === 'otel') options.telemetry = await loadOpenTelemetry();
+  else if (telemetry !== '' && telemetry !== 'off') throw new Error(`MCPGEN_TELEMETRY must be otel or off, got ${JSON.stringify(telemetry)}`);
   return options;
 }
 
@@ -71,4 +90,14 @@ function positiveMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number of milliseconds (got ${JSON.stringify(raw)})`);
   return n;
+}
+
+/** MCPGEN_RATE_LIMIT and MCPGEN_RATE_LIMIT_TOOLS, checked; undefined when neither is set. */
+export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimitSettings | undefined {
+  const server = env.MCPGEN_RATE_LIMIT ? rateRule(env.MCPGEN_RATE_LIMIT, 'MCPGEN_RATE_LIMIT') : undefined;
+  if (server !== undefined && isError(server)) throw new Error(server.error);
+  const tools = env.MCPGEN_RATE_LIMIT_TOOLS ? toolRates(env.MCPGEN_RATE_LIMIT_TOOLS, 'MCPGEN_RATE_LIMIT_TOOLS') : undefined;
+  if (tools !== undefined && isError(tools)) throw new Error(tools.error);
+  if (server === undefined && tools === undefined) return undefined;
+  return { ...(server !== undefined ? { server } : {}), ...(tools !== undefined ? { tools } : {}) };
 }

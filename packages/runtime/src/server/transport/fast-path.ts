@@ -24,7 +24,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { isJsonContentType, type ServerContext } from '@modelcontextprotocol/server';
 import { stashPrecomputed, type FastServerHooks, type Precomputed } from '../dispatch/fast-path-hooks.js';
 import type { HeaderDeclaration } from '../../shared/header-values.js';
-import type { AuthGate, Authenticated } from '../auth/auth.js';
+import { principalKeyOf, type AuthGate, type Authenticated } from '../auth/auth.js';
+import type { RateLimiter } from '../ops/rate-limit.js';
+import { markCounted, rateLimitAnswer } from './rate-limits.js';
 
 const VERSION = '2026-07-28';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -48,6 +50,8 @@ export interface FastRequest {
   toRequest(): Request;
   /** The caller `admit` verified (servers with `auth:`). */
   readonly auth?: Authenticated;
+  /** The client's address (rate limits without a principal). */
+  readonly address?: string | undefined;
 }
 
 /** A complete JSON answer, or the SDK path's Response (possibly a stream) to send as it is. */
@@ -78,6 +82,8 @@ export interface FastPathOptions {
   readonly slow: (request: Request) => Promise<Response>;
   /** The bearer gate of a server with `auth:`. */
   readonly gate?: AuthGate;
+  /** Rate limits: counted here for what this path answers or runs, by the SDK path for what it hands over. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 interface Message {
@@ -126,6 +132,8 @@ export function createFastPath(options: FastPathOptions): FastPath {
       const key = `${msg.method}\u0000${(msg.params.cursor as string | undefined) ?? ''}\u0000${scopes}`;
       const cached = goodEnvelopes.has(envelope) ? lists.get(key) : undefined;
       if (cached === undefined) return viaSdk(request, msg, envelope, key);
+      const limited = await limit(request, msg);
+      if (limited !== undefined) return limited;
       return { status: 200, body: `{"result":${cached},"jsonrpc":"2.0","id":${JSON.stringify(msg.id)}}` };
     }
     // tools/call
@@ -137,6 +145,8 @@ export function createFastPath(options: FastPathOptions): FastPath {
       if (options.paramHeaderMismatch(body, headerView(request.headers), options.headerTable) !== undefined) return undefined;
     }
     if (!goodEnvelopes.has(envelope)) return viaSdk(request, msg, envelope, undefined);
+    const limited = await limit(request, msg);
+    if (limited !== undefined) return limited;
     let outcome: Precomputed;
     try {
       outcome = { ok: true, value: await hooks.callTool(name, args, contextFor(msg, request, auth)) };
@@ -150,7 +160,14 @@ export function createFastPath(options: FastPathOptions): FastPath {
     // Errors, input_required, other content: the SDK encodes (and validates) the outcome as it would its own.
     const web = request.toRequest();
     stashPrecomputed(web, outcome);
+    markCounted(web);
     return options.slow(web);
+  }
+
+  /** The 429 answer when the caller is past a limit (counted once: the SDK path skips a request marked counted). */
+  function limit(request: FastRequest, msg: Message): Promise<Response | undefined> {
+    if (options.rateLimiter === undefined) return Promise.resolve(undefined);
+    return rateLimitAnswer(options.rateLimiter, msg, principalKeyOf(request.auth?.principal), request.address);
   }
 
   const admit = gate === undefined ? undefined : (headers: IncomingHttpHeaders, url: URL) => gate.authenticateHeader(headers.authorization ?? null, url);
@@ -206,6 +223,8 @@ function contextFor(msg: Message, request: FastRequest, auth: Authenticated | un
     },
     http: {
       ...(auth !== undefined ? { authInfo: auth.authInfo } : {}),
+      // The headers as node read them (telemetry reads traceparent here without building a Web Request).
+      nodeHeaders: request.headers,
       // Built only if a handler reads ctx.httpRequest.
       get req(): Request {
         return (web ??= request.toRequest());

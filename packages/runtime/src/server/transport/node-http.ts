@@ -4,13 +4,15 @@
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vouchFor, type Authenticated } from '../auth/auth.js';
+import { createHealthProbes, type HealthPaths, type HealthProbes } from '../ops/health.js';
 import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.js';
 import { ended, limitedBody, readAll } from './node-body.js';
 import { answer, DEFAULT_MAX_STREAM_BUFFER_BYTES, send } from './node-send.js';
+import { setClientAddress } from './rate-limits.js';
 
 export { DEFAULT_MAX_STREAM_BUFFER_BYTES };
 
-export interface ListenOptions {
+export interface ListenOptions extends HealthPaths {
   readonly port?: number;
   /** Default 127.0.0.1: local servers must not listen on every interface. */
   readonly host?: string;
@@ -49,10 +51,13 @@ export interface RunningServer {
    * (up to `graceMs`), then close. Requests of clients that went away do not hold the drain.
    */
   close(graceMs?: number): Promise<void>;
+  /** Readiness answers 503 from now on; requests are still served (SIGTERM, before close). */
+  startDraining(): void;
 }
 
 interface Limits {
   readonly path: string;
+  readonly probes: HealthProbes;
   readonly maxBody: number;
   readonly maxStreamBuffer: number;
 }
@@ -66,6 +71,7 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     path: options.path ?? '/mcp',
     maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxStreamBuffer: options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES,
+    probes: createHealthProbes(options, () => handler.readiness),
   };
   // Listen streams never finish on their own: the drain on close does not wait for them.
   const inflight = new Set<Promise<void>>();
@@ -92,7 +98,9 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     url: `http://${shownHost}:${port}${limits.path}`,
     port,
     server,
+    startDraining: () => limits.probes.startDraining(),
     async close(graceMs = 10_000) {
+      limits.probes.startDraining();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const deadline = new Promise((r) => setTimeout(r, graceMs).unref());
@@ -142,6 +150,12 @@ interface Exchange {
 async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResponse, limits: Limits): Promise<void> {
   const url = requestUrl(req);
   if (url === undefined) return refuse(req, res, jsonRpcError(400, null, -32600, 'Bad Request: invalid Host header or request target'));
+  // Probes come first: a balancer names the pod by its address (no allowed Host) and carries no token.
+  const probe = limits.probes.answer(req.method, url.pathname);
+  if (probe !== undefined) {
+    req.resume();
+    return send(res, await probe, limits.maxStreamBuffer);
+  }
   // RFC 9728 metadata lives outside the endpoint path; the handler answers it (404 without auth).
   if (url.pathname !== limits.path && !url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
     return refuse(req, res, jsonRpcError(404, null, -32601, `Not found: the MCP endpoint is ${limits.path}`));
@@ -187,6 +201,7 @@ const tooLarge = (maxBody: number): Response => jsonRpcError(413, null, -32600, 
 function toRequest(x: Exchange, body: ReadableStream<Uint8Array> | Buffer | undefined): Request {
   const request = webRequest(x.req, x.url, x.abort.signal, body);
   if (x.admitted !== undefined) vouchFor(request, x.admitted);
+  setClientAddress(request, x.req.socket.remoteAddress);
   // Keep the Request (and with it the controller its own signal hangs on) alive as long as the
   // connection is: otherwise a collected Request never hears the disconnect, its handler never aborts
   // and a listen stream's timer and bus listener stay forever.
@@ -214,6 +229,7 @@ async function serveFast(handler: HttpHandler, fastPath: NonNullable<HttpHandler
       return abort.signal;
     },
     toRequest: () => toRequest(x, buffered),
+    address: req.socket.remoteAddress,
     ...(admitted !== undefined ? { auth: admitted } : {}),
   });
   if (fast instanceof Response) return send(res, fast, limits.maxStreamBuffer);
