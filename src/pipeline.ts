@@ -71,8 +71,8 @@ export function check(files: readonly string[], cwd: string, configDir?: string,
       const model = buildModel(validation.view, skills.files);
       models.push(model);
       locators.set(model, viewLocator(validation.view));
-      named.push({ source: loaded.spec.root, target: model.name });
-      if (handlersFile !== undefined) handlers.push({ source: loaded.spec.root, target: handlersFile(model.name) });
+      named.push({ source: loaded.spec.root, target: model.folder });
+      if (handlersFile !== undefined) handlers.push({ source: loaded.spec.root, target: handlersFile(model.folder) });
     }
   }
   diagnostics.push(...collisions(named, 'MCPG100', (name, others) => `server name ${JSON.stringify(name)} is also the server name in ${others}: both would generate the same output folder ${name}/; rename one`));
@@ -127,8 +127,8 @@ export async function generate(files: readonly string[], cwd: string, options: G
   if (hasErrors(checked.diagnostics)) return { ...checked, plan: undefined, stale: [], recovered: [], outputs: [] };
   const projectDir = resolve(cwd, options.projectDir ?? '.');
   const targets = checked.models.map((model) => {
-    const dir = resolve(outDir, model.name);
-    const handlers = handlersFile(model.name);
+    const dir = resolve(outDir, model.folder);
+    const handlers = handlersFile(model.folder);
     return { model, dir, handlers, spec: portablePath(projectDir, resolve(cwd, model.specFile)) };
   });
   // ts-morph loads only now: `check`, and a run with errors, never load it.
@@ -149,7 +149,7 @@ export async function generate(files: readonly string[], cwd: string, options: G
     const scaffold = files.find((f) => f.kind === 'scaffold')!;
     return {
       dir,
-      server: model.name,
+      server: model.folder,
       spec,
       files: inside ? files : files.filter((f) => f !== scaffold),
       handlers: { path: handlers, content: scaffold.content },

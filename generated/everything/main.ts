@@ -5,8 +5,8 @@ import { entryArgsOrExit, runMain, serverOptionsFromEnv } from '@mcpgen/runtime/
 import { handlers } from './handlers.js';
 import { createEverythingServer } from './server.js';
 
-// --http, --host, --port, --allowed-hosts, --allowed-origins (or HOST, PORT, MCPGEN_ALLOWED_HOSTS,
-// MCPGEN_ALLOWED_ORIGINS); `node main.js --help` lists them. Unknown flags exit 2.
+// --http, --host, --port, --allowed-hosts, --allowed-origins, the probe paths (or HOST, PORT, MCPGEN_*);
+// `node main.js --help` lists them. Unknown flags exit 2, wrong values 1.
 const args = entryArgsOrExit();
 
 // Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal

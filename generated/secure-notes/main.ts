@@ -5,9 +5,9 @@ import { entryArgsOrExit, runMain, serverOptionsFromEnv } from '@mcpgen/runtime/
 import { handlers } from './handlers.js';
 import { createSecureNotesServer } from './server.js';
 
-// --http, --host, --port, --allowed-hosts, --allowed-origins (or HOST, PORT, MCPGEN_ALLOWED_HOSTS,
-// MCPGEN_ALLOWED_ORIGINS); `node main.js --help` lists them. Unknown flags exit 2.
-const args = entryArgsOrExit();
+// --http, --host, --port, --allowed-hosts, --allowed-origins, --auth-issuers, --auth-resource, the probe
+// paths (or HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown flags exit 2, wrong values 1.
+const args = entryArgsOrExit({ auth: true });
 
 // Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal
 // aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.

@@ -108,3 +108,18 @@ export const RUNTIME_IMPORTS: ReadonlySet<string> = new Set([
   'dispatchToolCalls', 'OpenAiTool', 'OpenAiToolCall', 'OpenAiToolMessage', 'toOpenAiTools',
   'dispatchFunctionCalls', 'OpenAiResponseItem', 'OpenAiResponsesOutput', 'OpenAiResponsesTool', 'toOpenAiResponsesTools',
 ]);
+
+/** The names the spec format allowed before `server.name` became free text: used as they are. */
+const FOLDER_SAFE = /^[A-Za-z][A-Za-z0-9_.-]*$/;
+
+/**
+ * The output folder (and handlers `{server}`) of a server: MCP's Implementation.name is free text
+ * (`Notion API`, `mcp-servers/everything`), a folder name is not. Names that were already safe are kept
+ * byte for byte (existing generated/ folders stay where they are); others are lower-cased with each run
+ * of other characters made one `-` (`notion-api`, `mcp-servers-everything`).
+ */
+export function serverFolder(name: string): string {
+  if (FOLDER_SAFE.test(name)) return name;
+  const slug = name.toLowerCase().replace(/[^a-z0-9_.]+/g, '-').replace(/^[^a-z]+/, '').replace(/[-.]+$/, '');
+  return slug === '' ? 'server' : slug;
+}

@@ -1,5 +1,5 @@
 // The stable diagnostic codes. Codes are never renumbered or reused: tools and CI logs key on them.
-// README.md's rule table is checked against this list by a test.
+// docs/rules.md's rule table is checked against this list by a test (test/cli/cli.test.ts).
 export const CODES = {
   MCPG001: { severity: 'error', title: 'YAML syntax error or unreadable file' },
   MCPG002: { severity: 'error', title: 'duplicate key in a YAML mapping' },
@@ -49,6 +49,7 @@ export const CODES = {
   MCPG081: { severity: 'error', title: '`task.pollIntervalMs` is longer than `task.ttlMs` (the task expires before the first poll)' },
   MCPG082: { severity: 'error', title: 'task settings on a tool whose `task.support` is `never`' },
   MCPG083: { severity: 'warning', title: "a task tool's `timeoutMs` is longer than its `task.ttlMs` (the record expires while the handler runs)" },
+  MCPG180: { severity: 'warning', title: '`task.retry` on a tool whose annotations say it is destructive and not idempotent (a lost worker re-runs it: its effect may happen twice)' },
   MCPG090: { severity: 'error', title: 'MCP Apps: a UI resource URI is not `ui://…`, is declared twice, or a tool `ui` names no declared app' },
   MCPG091: { severity: 'error', title: 'MCP Apps: the `html` file is missing, not a file, outside the project, or not UTF-8 text' },
   MCPG092: { severity: 'error', title: 'MCP Apps: the `html` file is larger than 1 MiB (it is embedded in the generated server)' },
@@ -62,7 +63,10 @@ export const CODES = {
   MCPG100: { severity: 'error', title: 'two specs have the same `server.name`: their output folders collide' },
   MCPG101: { severity: 'error', title: 'two servers resolve to the same handlers file (the config\'s `handlers` path lacks `{server}`)' },
   MCPG102: { severity: 'error', title: 'generated output is stale (`generate --check`): a file is changed, missing, no longer generated, or left by an interrupted run' },
+  MCPG110: { severity: 'error', title: 'a schema\'s `$schema` names a JSON Schema dialect other than 2020-12, 2019-09 or draft-07' },
   MCPG111: { severity: 'warning', title: 'unknown JSON Schema `format` (not checked: JSON Schema 2020-12 §7.2.3 forbids failing on it)' },
+  MCPG112: { severity: 'warning', title: 'a tool annotation other than the MCP hints (carried to the wire; hosts do not read it)' },
+  MCPG113: { severity: 'error', title: 'a `_meta` key under a prefix MCP reserves (second label `modelcontextprotocol` or `mcp`)' },
   MCPG130: { severity: 'error', title: '`import openapi`: the OpenAPI description cannot be read, parsed or bundled' },
   MCPG131: { severity: 'warning', title: '`import openapi`: an operation was skipped (a request body the proxy cannot send yet)' },
   MCPG132: { severity: 'warning', title: '`import openapi`: a security scheme the proxy does not fill from the environment, or fills only with a static token' },

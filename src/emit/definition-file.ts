@@ -17,8 +17,14 @@ export function wireTool(tool: ToolModel): Record<string, unknown> {
     ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
     ...(tool.icons.length > 0 ? { icons: tool.icons } : {}),
-    ...(tool.ui !== undefined ? { _meta: { ui: tool.ui, [UI_LEGACY_RESOURCE_URI_KEY]: tool.ui.resourceUri } } : {}),
+    ...wireMeta(tool.meta, tool.ui !== undefined ? { ui: tool.ui, [UI_LEGACY_RESOURCE_URI_KEY]: tool.ui.resourceUri } : undefined),
   };
+}
+
+/** `_meta` as the spec wrote it, with the keys mcpgen derives (MCP Apps) over it; absent when both are. */
+function wireMeta(written: Readonly<Record<string, unknown>> | undefined, derived: Record<string, unknown> | undefined): { _meta?: Record<string, unknown> } {
+  if (written === undefined && derived === undefined) return {};
+  return { _meta: { ...written, ...derived } };
 }
 
 /** An MCP Apps view as resources/list announces it and resources/read serves it (`_meta.ui` on both). */
@@ -62,11 +68,11 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
       elicit: Object.fromEntries(t.elicit.map((e) => [e.key, compact({ mode: e.mode, message: e.message, requestedSchema: e.schema, url: e.url })])),
       ...(t.timeoutMs !== undefined ? { timeoutMs: t.timeoutMs } : {}),
       ...(t.scopes.length > 0 ? { scopes: t.scopes } : {}),
-      ...(t.task !== undefined ? { task: { support: t.task.support, ttlMs: t.task.ttlMs, pollIntervalMs: t.task.pollIntervalMs, ...(t.task.beforeTask.length > 0 ? { beforeTask: t.task.beforeTask } : {}) } } : {}),
+      ...(t.task !== undefined ? { task: { support: t.task.support, ttlMs: t.task.ttlMs, pollIntervalMs: t.task.pollIntervalMs, ...(t.task.beforeTask.length > 0 ? { beforeTask: t.task.beforeTask } : {}), ...(t.task.retry !== undefined ? { retry: t.task.retry } : {}) } } : {}),
     })),
-    resources: model.resources.map((r) => compact({ definition: compact({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, icons: r.icons }), method: r.method, cache: r.cache, scopes: r.scopes })),
-    resourceTemplates: model.resourceTemplates.map((t) => compact({ definition: compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, icons: t.icons }), method: t.method, cache: t.cache, scopes: t.scopes })),
-    prompts: model.prompts.map((p) => compact({ definition: compact({ name: p.name, title: p.title, description: p.description, icons: p.icons, arguments: p.arguments.map((a) => compact({ ...a, required: a.required || undefined })) }), method: p.method, scopes: p.scopes })),
+    resources: model.resources.map((r) => compact({ definition: compact({ uri: r.uri, name: r.name, title: r.title, description: r.description, mimeType: r.mimeType, size: r.size, icons: r.icons, _meta: r.meta }), method: r.method, cache: r.cache, scopes: r.scopes })),
+    resourceTemplates: model.resourceTemplates.map((t) => compact({ definition: compact({ uriTemplate: t.uriTemplate, name: t.name, title: t.title, description: t.description, mimeType: t.mimeType, icons: t.icons, _meta: t.meta }), method: t.method, cache: t.cache, scopes: t.scopes })),
+    prompts: model.prompts.map((p) => compact({ definition: compact({ name: p.name, title: p.title, description: p.description, icons: p.icons, arguments: p.arguments.map((a) => compact({ name: a.name, title: a.title, description: a.description, required: a.requiredWritten })), _meta: p.meta }), method: p.method, scopes: p.scopes })),
     ...(model.auth !== undefined ? { auth: authData(model.auth) } : {}),
     ...(model.apps.length > 0 ? { apps: model.apps.map(appData) } : {}),
   };

@@ -1,4 +1,3 @@
-import { VariableDeclarationKind } from './ts-morph.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
@@ -25,10 +24,17 @@ export function emitMain(model: ServerModel, file: FileSink, handlersModule = '.
     { moduleSpecifier: './server.js', namedImports: [serverFactoryName(model)] },
   ]);
   // Entry-point limits and deployment settings from the environment (Redis bus, requestState keys).
+  // With `auth:` the issuers and the resource identifier are settings too (they differ per environment).
+  const argsLine =
+    model.auth !== undefined
+      ? '// --http, --host, --port, --allowed-hosts, --allowed-origins, --auth-issuers, --auth-resource, the probe\n' +
+        '// paths (or HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown flags exit 2, wrong values 1.\n' +
+        'const args = entryArgsOrExit({ auth: true });'
+      : '// --http, --host, --port, --allowed-hosts, --allowed-origins, the probe paths (or HOST, PORT, MCPGEN_*);\n' +
+        '// `node main.js --help` lists them. Unknown flags exit 2, wrong values 1.\n' +
+        'const args = entryArgsOrExit();';
   file.addStatements([
-    '// --http, --host, --port, --allowed-hosts, --allowed-origins (or HOST, PORT, MCPGEN_ALLOWED_HOSTS,\n' +
-      '// MCPGEN_ALLOWED_ORIGINS); `node main.js --help` lists them. Unknown flags exit 2.\n' +
-      'const args = entryArgsOrExit();',
+    argsLine,
     '// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal\n' +
       '// aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.\n' +
       '// Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.\n' +
@@ -53,12 +59,10 @@ export function handlerStubs(model: ServerModel): Map<string, string> {
 export function emitHandlersScaffold(model: ServerModel, file: FileSink, serverModule = './server.js'): void {
   const members = [...handlerStubs(model).values()];
   file.addImportDeclaration({ moduleSpecifier: serverModule, isTypeOnly: true, namedImports: [handlersInterfaceName(model)] });
-  file.addVariableStatement({
-    isExported: true,
-    declarationKind: VariableDeclarationKind.Const,
-    docs: docs(`Your implementation of the ${model.name} server. mcpgen wrote this file once and never overwrites it; ${clientClassName(model)} and server.ts stay in sync with the spec.`),
-    declarations: [{ name: 'handlers', type: handlersInterfaceName(model), initializer: `{\n${members.join('\n')}\n}` }],
-  });
+  // As text, not a variable structure: ts-morph indents a multi-line initializer's continuation lines,
+  // which left the stubs 4 spaces in and the closing `};` at 2 (issue 24). Text at the top level is kept as written.
+  const [doc] = docs(`Your implementation of the ${model.name} server. mcpgen wrote this file once and never overwrites it; ${clientClassName(model)} and server.ts stay in sync with the spec.`);
+  file.addStatements([`/** ${doc!.description} */\nexport const handlers: ${handlersInterfaceName(model)} = {\n${members.join('\n')}\n};`]);
 }
 
 function stub(method: string, what: string): string {

@@ -40,11 +40,11 @@ export function emitServerPackage(model: ServerModel, options: EmitOptions = {},
   const files: GeneratedFile[] = code.map(([path, emit]) => {
     const sink = new FileSink();
     emit(model, sink, options);
-    return { path, content: builder.print(`${model.name}/${path}`, sink, head), kind: 'generated' as const };
+    return { path, content: builder.print(`${model.folder}/${path}`, sink, head), kind: 'generated' as const };
   });
   const scaffold = new FileSink();
   emitHandlersScaffold(model, scaffold, options.serverModule);
-  files.push({ path: 'handlers.ts', content: builder.print(`${model.name}/handlers.ts`, scaffold, banner(model, 'scaffold')), kind: 'scaffold' });
+  files.push({ path: 'handlers.ts', content: builder.print(`${model.folder}/handlers.ts`, scaffold, banner(model, 'scaffold')), kind: 'scaffold' });
   files.push({ path: 'README.md', content: readme(model, options), kind: 'generated' });
   if (options.packageFiles ?? true) {
     files.push({ path: 'package.json', content: packageJson(model), kind: 'generated' });

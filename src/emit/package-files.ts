@@ -6,7 +6,7 @@ import { handlersInterfaceName, serverFactoryName } from './server-file.js';
 
 export function packageJson(model: ServerModel): string {
   return renderTemplate('package.json', {
-    packageName: `${model.name.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}-mcp`,
+    packageName: `${model.folder.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}-mcp`,
     version: model.version,
     description: model.description ?? model.title ?? `${model.name} MCP server`,
     dependencies: Object.fromEntries(generatedRuntimeDependencies().server.packages),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
-import { elicitContentType, pascalCase, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
+import { elicitContentType, pascalCase, serverFolder, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared/uri-template';
 import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/task-defaults.js';
 import type { JsonObjectSchema, JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
@@ -34,6 +34,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     ...opt('mimeType', r.mimeType),
     ...opt('size', r.size),
     icons: r.icons ?? [],
+    ...opt('meta', r._meta),
     method: resourceMethodName(r.name),
     ...opt('cache', cacheHint(r.cache, spec.cache)),
     scopes: r.scopes ?? [],
@@ -49,6 +50,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
       ...opt('description', t.description),
       ...opt('mimeType', t.mimeType),
       icons: t.icons ?? [],
+      ...opt('meta', t._meta),
       method: resourceMethodName(t.name),
       variablesType: typeName(t.name, 'Variables'),
       variables: parsed.ok ? parsed.variables : [],
@@ -63,9 +65,10 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     ...opt('title', p.title),
     ...opt('description', p.description),
     icons: p.icons ?? [],
+    ...opt('meta', p._meta),
     method: promptMethodName(p.name),
     argsType: typeName(p.name, 'PromptArgs'),
-    arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...opt('title', a.title), ...opt('description', a.description), required: a.required ?? false })),
+    arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...opt('title', a.title), ...opt('description', a.description), required: a.required ?? false, ...opt('requiredWritten', a.required) })),
     scopes: p.scopes ?? [],
   }));
   const apps = buildApps(view);
@@ -76,6 +79,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     // The views' HTML is part of what generate reads: a changed file changes the banner's key too.
     specHash: specHash([...view.files.map((f) => f.text), ...apps.map((a) => a.html)]),
     name: server.name,
+    folder: serverFolder(server.name),
     version: server.version,
     ...opt('title', server.title),
     ...opt('description', server.description),
@@ -164,6 +168,7 @@ function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel
     ...opt('outputSchema', output),
     ...opt('annotations', t.annotations),
     icons: t.icons ?? [],
+    ...opt('meta', t._meta),
     headers: headersOf(input),
     elicit: Object.entries(t.elicit ?? {}).map(([key, e]) => ({
       key,
@@ -201,6 +206,7 @@ function taskOf(raw: RawTool['task']): TaskModel | undefined {
     ttlMs: settings.ttlMs ?? DEFAULT_TASK_TTL_MS,
     pollIntervalMs: settings.pollIntervalMs ?? DEFAULT_TASK_POLL_INTERVAL_MS,
     beforeTask: settings.beforeTask ?? [],
+    ...(typeof settings === 'object' && 'retry' in settings && settings.retry !== undefined ? { retry: { max: settings.retry.max, backoffMs: settings.retry.backoffMs ?? 0 } } : {}),
   };
 }
 

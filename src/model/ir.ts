@@ -22,6 +22,8 @@ export interface ServerModel {
   readonly instructions?: string;
   readonly websiteUrl?: string;
   readonly icons: readonly RawIcon[];
+  /** The output folder and `{server}` of the handlers path: `name` itself when it is already a safe folder name (serverFolder). */
+  readonly folder: string;
   /** PascalCase stem for generated names: `weather` → `Weather` (`WeatherHandlers`, `createWeatherServer`). */
   readonly typeStem: string;
   readonly protocolVersion: '2026-07-28';
@@ -109,9 +111,12 @@ export interface ToolAnnotationsModel {
   readonly destructiveHint?: boolean;
   readonly idempotentHint?: boolean;
   readonly openWorldHint?: boolean;
+  readonly [other: string]: unknown;
 }
 
 export interface ToolModel {
+  /** The spec's `_meta`, sent as written (generated keys such as MCP Apps' `ui` are added over it). */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly kind: 'tool';
   readonly label: string;
   readonly name: string;
@@ -147,9 +152,13 @@ export interface TaskModel {
   readonly pollIntervalMs: number;
   /** `elicit` keys gathered by MRTR rounds before the task is created. */
   readonly beforeTask: readonly string[];
+  /** Re-runs after a lost worker, as written in the spec (the runtime applies the idempotentHint default). */
+  readonly retry?: { readonly max: number; readonly backoffMs: number };
 }
 
 export interface ResourceModel {
+  /** The spec's `_meta`, sent as written (generated keys such as MCP Apps' `ui` are added over it). */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly kind: 'resource';
   readonly label: string;
   readonly uri: string;
@@ -165,6 +174,8 @@ export interface ResourceModel {
 }
 
 export interface ResourceTemplateModel {
+  /** The spec's `_meta`, sent as written (generated keys such as MCP Apps' `ui` are added over it). */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly kind: 'resourceTemplate';
   readonly label: string;
   readonly uriTemplate: string;
@@ -185,9 +196,13 @@ export interface PromptArgumentModel {
   readonly title?: string;
   readonly description?: string;
   readonly required: boolean;
+  /** `required` as the spec wrote it: prompts/list sends `required: false` when written (MCP PromptArgument). */
+  readonly requiredWritten?: boolean;
 }
 
 export interface PromptModel {
+  /** The spec's `_meta`, sent as written (generated keys such as MCP Apps' `ui` are added over it). */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly kind: 'prompt';
   readonly label: string;
   readonly name: string;

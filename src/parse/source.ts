@@ -63,10 +63,11 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
   }
   const { doc, lines } = parseWhole(text);
   const base = { file, text, doc, lines };
-  for (const err of doc.errors) {
+  for (const err of yamlErrors(doc.errors)) {
     const pos = lines.linePos(err.pos[0]);
     const code: DiagnosticCode = err.code === 'DUPLICATE_KEY' ? 'MCPG002' : 'MCPG001';
-    const message = err.code === 'DUPLICATE_KEY' ? 'duplicate key: each key may appear once in a mapping' : firstLine(err.message);
+    const message = err.code === 'DUPLICATE_KEY' ? 'duplicate key: each key may appear once in a mapping'
+      : err.code === 'TAB_AS_INDENT' ? 'a tab indents this line: YAML indents with spaces only; replace the tab with spaces' : firstLine(err.message);
     diagnostics.push({ code, severity: 'error', message, file, line: pos.line, column: pos.col, path: '$' });
   }
   for (const warning of doc.warnings) {
@@ -331,4 +332,14 @@ function decodes(bytes: Uint8Array): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The parser's errors worth reporting. A tab used as indentation makes every later line of its block look
+ * misplaced (a dozen "All mapping items must start at the same column"…): report the tabs alone, the
+ * only thing to fix, and duplicate keys, which stand on their own.
+ */
+function yamlErrors(errors: Document.Parsed['errors']): Document.Parsed['errors'] {
+  if (!errors.some((e) => e.code === 'TAB_AS_INDENT')) return errors;
+  return errors.filter((e) => e.code === 'TAB_AS_INDENT' || e.code === 'DUPLICATE_KEY');
 }

@@ -7,6 +7,7 @@ import { checkCapabilities } from './rules/capabilities.js';
 import { checkElicit } from './rules/elicit.js';
 import { checkIcons } from './rules/icons.js';
 import { checkJsonSchemas } from './rules/json-schema.js';
+import { checkAnnotations, checkMeta } from './rules/meta.js';
 import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
 import { checkTasks } from './rules/tasks.js';
@@ -29,6 +30,8 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkAuth,
   checkApps,
   checkTasks,
+  checkAnnotations,
+  checkMeta,
 ];
 
 export interface ValidationResult {

@@ -37,9 +37,15 @@ export interface RawToolAnnotations {
   readonly destructiveHint?: boolean;
   readonly idempotentHint?: boolean;
   readonly openWorldHint?: boolean;
+  /** Other keys (published servers send `category`, `conditions`…): carried to the wire, MCPG112 warns. */
+  readonly [other: string]: unknown;
 }
 
+/** MCP `_meta` as the spec writes it (sent as written). */
+export type RawMeta = Readonly<Record<string, unknown>>;
+
 export interface RawTool {
+  readonly _meta?: RawMeta;
   readonly name: string;
   readonly title?: string;
   readonly description?: string;
@@ -64,6 +70,7 @@ export interface RawTask {
   readonly ttlMs?: number;
   readonly pollIntervalMs?: number;
   readonly beforeTask?: readonly string[];
+  readonly retry?: { readonly max: number; readonly backoffMs?: number };
 }
 
 export type UiVisibility = 'model' | 'app';
@@ -96,6 +103,7 @@ export interface RawApp {
 }
 
 export interface RawResource {
+  readonly _meta?: RawMeta;
   readonly uri: string;
   readonly name: string;
   readonly title?: string;
@@ -108,6 +116,7 @@ export interface RawResource {
 }
 
 export interface RawResourceTemplate {
+  readonly _meta?: RawMeta;
   readonly uriTemplate: string;
   readonly name: string;
   readonly title?: string;
@@ -126,6 +135,7 @@ export interface RawPromptArgument {
 }
 
 export interface RawPrompt {
+  readonly _meta?: RawMeta;
   readonly name: string;
   readonly title?: string;
   readonly description?: string;

@@ -260,9 +260,9 @@ describe('generated client with OAuth 2.1', () => {
   });
 });
 
-describe('README, Authorization / Client', () => {
+describe('docs/authorization.md, Client side', () => {
   it('the example typechecks against the generated sql package and the runtime', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs/authorization.md'), 'utf8');
     const block = /```ts\n(import \{ authorizationCode[\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
     const dir = join(ROOT, '.tmp/readme');

@@ -24,7 +24,8 @@ afterAll(() => {
 
 const loaded = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
 const runtimeFiles = (urls: readonly string[]) => urls.filter((u) => u.includes('/packages/runtime/') || u.includes('/@mcpgen/runtime/'));
-const LAZY = [/\/node_modules\/jose\//, /\/@modelcontextprotocol\/server\/dist\/stdio\.mjs$/, /\/@modelcontextprotocol\/server\/dist\/ext\/skills\//];
+// OpenTelemetry (an optional peer) loads only with MCPGEN_TELEMETRY=otel: a plain server pays nothing for it.
+const LAZY = [/\/node_modules\/jose\//, /\/@modelcontextprotocol\/server\/dist\/stdio\.mjs$/, /\/@modelcontextprotocol\/server\/dist\/ext\/skills\//, /\/@opentelemetry\//];
 
 describe('cold start of a generated server (weather, no auth, no skills)', () => {
   it('over HTTP loads the runtime as its bundle, and neither jose, the stdio entry nor the skills extension', async () => {
@@ -58,6 +59,6 @@ describe('cold start of a generated server (weather, no auth, no skills)', () =>
     }
     const urls = loaded(log);
     expect(urls.filter((u) => LAZY[1]!.test(u))).toHaveLength(1);
-    for (const lazy of [LAZY[0]!, LAZY[2]!]) expect(urls.filter((u) => lazy.test(u))).toEqual([]);
+    for (const lazy of [LAZY[0]!, LAZY[2]!, LAZY[3]!]) expect(urls.filter((u) => lazy.test(u))).toEqual([]);
   });
 });

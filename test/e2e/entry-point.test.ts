@@ -57,7 +57,8 @@ describe('parseEntryArgs', () => {
   it('refuses what would be ignored or never match, with the reason', () => {
     const error = (argv: string[], env = {}) => {
       const c = parseEntryArgs(argv, env);
-      return c.kind === 'usage-error' ? c.message : `not an error: ${JSON.stringify(c)}`;
+      // Usage errors (exit 2) and wrong values (exit 1, test/e2e/operations.test.ts) both carry their message.
+      return c.kind === 'usage-error' || c.kind === 'config-error' ? c.message : `not an error: ${JSON.stringify(c)}`;
     };
     expect(error(['--htp'])).toBe('unknown option --htp (did you mean --http?)');
     expect(error(['--allowed-host', 'x'])).toBe('unknown option --allowed-host (did you mean --allowed-hosts?)');

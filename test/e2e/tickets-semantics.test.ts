@@ -123,6 +123,20 @@ describe('an output root written as a $ref', () => {
     expect(old.outputSchema).toMatchObject({ type: 'object', $ref: '#/$defs/Ticket' });
     expect(old.isError).toBeFalsy();
   });
+
+  it('gives a 2025-11-25 host launching it over stdio (initialize, as desktop hosts do) the same', async () => {
+    const client = legacyClient();
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(JS, 'main.js')], stderr: 'ignore' }));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
+      const listed = (await client.listTools()).tools.find((t) => t.name === 'get_ticket')!;
+      const called = await client.callTool({ name: 'get_ticket', arguments: { id: 't-1' } });
+      expect(called.structuredContent).toEqual(TICKET);
+      expect(listed.outputSchema).toMatchObject({ type: 'object', $ref: '#/$defs/Ticket' });
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 /** What list_tickets' handler got, as it reported it. */

@@ -9,13 +9,13 @@ describe('generated output', () => {
   });
 });
 
-describe('README usage example', () => {
+describe('docs/generated-code.md usage example', () => {
   it('typechecks against the generated sql package', async () => {
     const { readFileSync, mkdirSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const ts = (await import('typescript')).default;
     const { ROOT } = await import('../support/servers.js');
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs/generated-code.md'), 'utf8');
     const block = /```ts\n(import \{ createSqlServer \}[\s\S]*?)```/.exec(readme)?.[1];
     expect(block).toBeDefined();
     const dir = join(ROOT, '.tmp/readme');

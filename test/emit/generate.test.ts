@@ -70,6 +70,23 @@ describe('mcpgen generate', () => {
     expect(readFileSync(join(out, 'weather/handlers.ts'), 'utf8')).toBe('// mine\n');
   });
 
+  // Issue 24: the scaffold's stubs came out 4 spaces in with the closing `};` at 2.
+  it('indents the scaffold as one writes it by hand: methods at 2, bodies at 4, `};` at 0', async () => {
+    const out = tempDir();
+    expect((await cli(['generate', 'specs/weather.yaml', 'specs/files.yaml', '--out', out])).code).toBe(0);
+    for (const server of ['weather', 'files']) {
+      const scaffold = readFileSync(join(out, `${server}/handlers.ts`), 'utf8');
+      const declaration = scaffold.slice(scaffold.indexOf('export const handlers: ')).trimEnd().split('\n');
+      expect(declaration[0], server).toMatch(/^export const handlers: \w+ = \{$/);
+      expect(declaration.at(-1), server).toBe('};');
+      const lines = declaration.slice(1, -1);
+      expect(lines.length, server).toBeGreaterThan(3);
+      for (const line of lines.filter((l) => /^\s*async /.test(l))) expect(line, server).toMatch(/^ {2}async /);
+      for (const line of lines.filter((l) => /^\s*},$/.test(l))) expect(line, server).toBe('  },');
+      for (const line of lines.filter((l) => /^\s*(throw|\/\/|void) /.test(l))) expect(line, server).toMatch(/^ {4}\S/);
+    }
+  });
+
   it('writes nothing when a spec has errors', async () => {
     const out = tempDir();
     const r = await cli(['generate', 'specs/weather.yaml', 'test/fixtures/invalid/MCPG014-header-duplicate.yaml', '--out', out]);

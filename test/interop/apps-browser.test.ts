@@ -3,7 +3,7 @@
 // host page on 127.0.0.1, with the Content-Security-Policy and `allow` its `_meta.ui` asks for — and the
 // host side of the postMessage protocol is ext-apps' own AppBridge (run in Node, its messages relayed
 // to and from the iframe), which sends the tool input and result to the view.
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -61,6 +61,8 @@ let browser: Browser | undefined;
 let host: Server | undefined;
 
 beforeAll(async () => {
+  // Run alone (not through npm run test:interop, which installs it first): say what is missing, not Playwright's raw error.
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: sudo apt-get install -y chromium (npm run test:interop installs it when run as root)`);
   server = await startHttp('dashboard');
   browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, chromiumSandbox: false });
 }, 60_000);

@@ -1,5 +1,5 @@
 // What README's "Use mcpgen in your project" says, done for real: the three packages packed from this
-// repository, installed into an empty service in a temporary directory (outside the repository, so
+// repository by scripts/pack-all.mjs (the install path README gives until they are on the registry), installed into an empty service in a temporary directory (outside the repository, so
 // nothing resolves from its node_modules) by README's own commands, a server generated from
 // `mcpgen init`'s spec, compiled by the service's TypeScript, installed for production with
 // `npm ci --omit=dev`, then started and called with the official client over stdio and HTTP.
@@ -21,12 +21,15 @@ const MODERN: ClientOptions = { versionNegotiation: { mode: { pin: '2026-07-28' 
 // npm run exports npm_* settings (prefix, package name…) that would point npm back at this repository.
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 
-function run(cwd: string, command: string, args: readonly string[]): string {
+// README's stand-in for the packs/ directory of a clone (docs/install.md).
+const README_PACKS = '/path/to/mcpgen/packs';
+
+function run(cwd: string, command: string, args: readonly string[], keep: 'stdout' | 'both' = 'both'): string {
   const started = Date.now();
   const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 240_000 });
   process.stdout.write(`  ${((Date.now() - started) / 1000).toFixed(1)} s  ${command} ${args.join(' ')}\n`);
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status ?? r.signal}) in ${cwd}:\n${r.stdout}\n${r.stderr}`);
-  return `${r.stdout}${r.stderr}`;
+  return keep === 'stdout' ? r.stdout : `${r.stdout}${r.stderr}`;
 }
 
 /** One README shell line as words: single quotes kept together, `# comments` dropped. */
@@ -69,25 +72,21 @@ describe('a downstream service, set up as README says', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('installs, generates, compiles, deploys without dev dependencies, and serves the official client over stdio and HTTP', async () => {
+    // README's install path: scripts/pack-all.mjs packs the three and prints the two install lines, which
+    // must be README's with /path/to/mcpgen/packs standing for where it packed (already built: --no-build).
     const packs = join(tmp, 'packs');
-    mkdirSync(packs);
-    for (const workspace of ['@mcpgen/runtime', '@mcpgen/runtime-client']) run(ROOT, 'npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packs, '--workspace', workspace]);
-    run(ROOT, 'npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', packs]);
-    const version = (JSON.parse(readFileSync(join(ROOT, 'packages/runtime/package.json'), 'utf8')) as { version: string }).version;
-    const tarballs = new Map([
-      [`@mcpgen/runtime@${version}`, join(packs, `mcpgen-runtime-${version}.tgz`)],
-      [`@mcpgen/runtime-client@${version}`, join(packs, `mcpgen-runtime-client-${version}.tgz`)],
-      [`mcpgen@${version}`, join(packs, `mcpgen-${version}.tgz`)],
-    ]);
+    const printed = run(ROOT, process.execPath, ['scripts/pack-all.mjs', packs, '--no-build'], 'stdout').trim().split('\n');
+    const fromReadme = (w: string) => (w.startsWith(`${README_PACKS}/`) ? join(packs, w.slice(README_PACKS.length + 1)) : w);
 
     const svc = join(tmp, 'svc');
     mkdirSync(svc);
     writeFileSync(join(svc, 'package.json'), `${JSON.stringify({ name: 'svc', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     const [setup, deploy] = readmeBlocks();
     expect(setup!.length).toBeGreaterThanOrEqual(5);
+    expect(setup!.filter((l) => l.includes(README_PACKS)).map((l) => l.replaceAll(README_PACKS, packs)), 'pack-all prints README\'s install lines').toEqual(printed);
     let substituted = 0;
     for (const line of setup!) {
-      const [command, ...args] = words(line).map((w) => (tarballs.has(w) ? (substituted++, tarballs.get(w)!) : w));
+      const [command, ...args] = words(line).map((w) => (fromReadme(w) !== w ? (substituted++, fromReadme(w)) : w));
       // npm and npx as README gives them; the cache keeps the registry out of it where it can.
       const offline = command === 'npm' && args[0] === 'install' ? ['--prefer-offline', '--no-audit', '--no-fund'] : [];
       run(svc, command!, [...args, ...offline]);
@@ -97,7 +96,7 @@ describe('a downstream service, set up as README says', () => {
         expect(run(svc, 'npx', ['mcpgen', 'generate', '--check'])).not.toContain('npm install');
       }
     }
-    expect(substituted, 'README installs the three packages by name@version').toBe(3);
+    expect(substituted, 'README installs the three packed packages').toBe(3);
     const main = join(svc, 'generated/hello/dist/main.js');
     expect(existsSync(main)).toBe(true);
 

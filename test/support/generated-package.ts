@@ -7,7 +7,7 @@ import { generate } from '../../src/pipeline.js';
 import { STRICT_COMPILER_OPTIONS } from './strict-compiler.js';
 
 export interface CompiledPackage {
-  /** check's diagnostics (nothing is generated or compiled when there are any). */
+  /** check's diagnostics (nothing is generated or compiled when one is an error). */
   readonly diagnostics: readonly unknown[];
   /** tsc's, as `file: TSnnnn message` lines. */
   readonly compileErrors: readonly string[];
@@ -21,12 +21,12 @@ export async function generateAndCompile(dir: string, name: string, spec: string
   writeFileSync(join(dir, `${name}.yaml`), spec);
   const js = join(dir, 'js');
   const result = await generate([join(dir, `${name}.yaml`)], dir, { out: 'out' });
-  if (result.diagnostics.length > 0) return { diagnostics: result.diagnostics, compileErrors: [], js };
-  const pkg = join(dir, 'out', result.models[0]!.name);
+  if (result.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: result.diagnostics, compileErrors: [], js };
+  const pkg = join(dir, 'out', result.models[0]!.folder);
   for (const [file, text] of Object.entries(files)) writeFileSync(join(pkg, file), text);
   const sources = readdirSync(pkg).filter((f) => f.endsWith('.ts')).map((f) => join(pkg, f));
   const program = ts.createProgram(sources, { ...STRICT_COMPILER_OPTIONS, rootDir: pkg, outDir: js });
   const emitted = program.emit();
   const compileErrors = [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics].map((d) => `${d.file?.fileName ?? ''}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-  return { diagnostics: [], compileErrors, js };
+  return { diagnostics: result.diagnostics, compileErrors, js };
 }

@@ -1,6 +1,9 @@
-// redis-server (Debian package; .ci/run installs it) on a free loopback port, no persistence.
+// redis-server (Debian package; .ci/run installs it) on a free loopback port; no persistence unless asked
+// (`persist`: an append-only file fsynced on every write, so a SIGKILL and restart keeps every acknowledged key).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { connect } from 'node:net';
 import { freePort, waitFor } from './ports.js';
 
@@ -15,12 +18,16 @@ export interface RedisServer {
   start(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** `persist`: append-only file with fsync always (data survives a kill); `extraArgs`: more redis-server options, e.g. `['--requirepass', 'secret']`. */
+export async function startRedis(options: { readonly persist?: boolean; readonly extraArgs?: readonly string[] } | readonly string[] = {}): Promise<RedisServer> {
+  if (Array.isArray(options)) return startRedis({ extraArgs: options });
+  const { persist = false, extraArgs = [] } = options as { readonly persist?: boolean; readonly extraArgs?: readonly string[] };
   if (REDIS === undefined) throw new Error('redis-server is not installed (.ci/run installs the Debian package redis-server)');
   const port = await freePort();
   let child: ChildProcess | undefined;
+  const persistence = persist ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', mkdtempSync(join(tmpdir(), 'mcpgen-redis-'))] : ['--appendonly', 'no'];
   const start = async () => {
-    child = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: 'ignore' });
+    child = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes', ...extraArgs], { stdio: 'ignore' });
     await waitFor(() => new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1', () => {
         s.end();
@@ -35,7 +42,8 @@ export async function startRedis(): Promise<RedisServer> {
     port,
     start,
     kill: () => new Promise((resolve) => {
-      if (child === undefined || child.exitCode !== null) return resolve();
+      // Killed by a signal, a process has a signalCode and no exitCode: killing it again would wait forever.
+      if (child === undefined || child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGKILL');
     }),

@@ -54,7 +54,7 @@ export function startScript(script: string, args: readonly string[] = [], option
           stderr: () => stderr,
           stop: (signal = 'SIGTERM') =>
             new Promise((done) => {
-              if (child.exitCode !== null) return done(child.exitCode);
+              if (child.exitCode !== null || child.signalCode !== null) return done(child.exitCode); // already gone (a signal leaves exitCode null)
               child.once('exit', (code) => done(code));
               child.kill(signal);
             }),

@@ -19,6 +19,8 @@ interface Want {
 // One invalid fixture per rule, and the exact diagnostic it must produce (and nothing else).
 const CASES: Record<string, Want[]> = {
   'MCPG001-syntax.yaml': [{ code: 'MCPG001', line: 5, column: 1, message: 'Flow sequence' }],
+  // Issue 24: one stray tab gave six (in a larger spec twelve) MCPG001, one per line after it.
+  'MCPG001-tab.yaml': [{ code: 'MCPG001', line: 10, column: 1, message: 'a tab indents this line: YAML indents with spaces only' }],
   'MCPG001-tag.yaml': [{ code: 'MCPG001', line: 7, column: 12, message: 'unknown YAML tag "!Ref"' }],
   'MCPG002-duplicate-key.yaml': [{ code: 'MCPG002', line: 5, column: 3, message: 'duplicate key' }],
   'MCPG003-unknown-key.yaml': [{ code: 'MCPG003', line: 7, column: 5, message: 'unknown key "descripton" in "tools[0]"; did you mean "description"?', path: 'tools[0].descripton' }],
@@ -38,10 +40,15 @@ const CASES: Record<string, Want[]> = {
   'MCPG012-identifier-collision.yaml': [{ code: 'MCPG012', line: 7, column: 11, message: 'tool "get-user" and tool "get_user" (test/fixtures/invalid/MCPG012-identifier-collision.yaml:6:11) both become the TypeScript method "getUser"' }],
   'MCPG013-header-token.yaml': [{ code: 'MCPG013', line: 10, column: 47, message: 'x-mcp-header "Re gion" has " "' }],
   'MCPG014-header-duplicate.yaml': [{ code: 'MCPG014', line: 11, column: 45, message: 'x-mcp-header "Region" duplicates "region" (case-insensitive) in tool execute_sql' }],
+  // Issue 24: a $ref to an object was reported as `no "type"`.
+  'MCPG015-header-ref-object.yaml': [{ code: 'MCPG015', line: 15, column: 17, message: 'x-mcp-header "Region" is on a property with "$ref": "#/$defs/Region", which resolves to type "object" (the header is read from the property\'s own "type", not through $ref); it needs exactly one of string, integer, boolean in tool "t"' }],
   'MCPG015-header-number.yaml': [{ code: 'MCPG015', line: 10, column: 16, message: 'number is forbidden' }],
   'MCPG016-header-unreachable.yaml': [{ code: 'MCPG016', line: 12, column: 34, message: 'not through "items"' }],
   'MCPG017-header-secret.yaml': [{ code: 'MCPG017', line: 10, column: 47, message: 'x-mcp-header "Api-Key" mirrors "apiKey", which looks secret' }],
   'MCPG018-input-not-object.yaml': [{ code: 'MCPG018', line: 8, column: 13, message: 'must have "type: object" at its root' }],
+  'MCPG110-dialect.yaml': [{ code: 'MCPG110', line: 8, column: 16, message: 'input schema of tool "t" names the JSON Schema dialect "http://json-schema.org/draft-04/schema#", which mcpgen does not support; use one of https://json-schema.org/draft/2020-12/schema, https://json-schema.org/draft/2019-09/schema, http://json-schema.org/draft-07/schema#, or leave "$schema" out for 2020-12', path: 'tools[0].input.$schema' }],
+  'MCPG112-annotation.yaml': [{ code: 'MCPG112', line: 9, column: 7, message: 'annotation "readonlyHnt" of tool "t" is not an MCP tool hint: it is sent as written, but hosts do not read it; did you mean "readOnlyHint"?', path: 'tools[0].annotations.readonlyHnt' }],
+  'MCPG113-meta-reserved.yaml': [{ code: 'MCPG113', line: 9, column: 7, message: '_meta key "io.modelcontextprotocol/ui" is under a prefix MCP reserves', path: 'tools[0]._meta["io.modelcontextprotocol/ui"]' }],
   'MCPG111-unknown-format.yaml': [{ code: 'MCPG111', line: 10, column: 39, message: 'unknown format "timestamp" in input schema of tool "t" is not checked (values are accepted as if it were absent); known formats: ', path: 'tools[0].input.properties.when.format' }],
   'MCPG019-type-int.yaml': [{ code: 'MCPG019', line: 10, column: 24, message: '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?', path: 'tools[0].input.properties.count.type' }],
   'MCPG019-pattern.yaml': [{ code: 'MCPG019', line: 10, column: 40, message: 'pattern "([A-Z]+" cannot be used in input schema of tool "t": Unterminated group', path: 'tools[0].input.properties.code.pattern' }],
@@ -79,6 +86,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG081-poll-interval.yaml': [{ code: 'MCPG081', line: 9, column: 23, message: 'task.pollIntervalMs (60000) is longer than task.ttlMs (5000)' }],
   'MCPG082-never-settings.yaml': [{ code: 'MCPG082', line: 9, column: 7, message: 'never runs as a task, so task.ttlMs has no effect' }],
   'MCPG083-timeout-ttl.yaml': [{ code: 'MCPG083', line: 7, column: 16, message: 'timeoutMs (120000) is longer than task.ttlMs (60000)' }],
+  'MCPG180-retry-destructive.yaml': [{ code: 'MCPG180', line: 9, column: 7, message: 'task.retry re-runs it when its worker is lost, but its annotations say it is destructive and not idempotent', path: 'tools[0].task.retry' }],
   'MCPG090-ui-unknown.yaml': [{ code: 'MCPG090', line: 7, column: 23, message: 'tool "typo": ui "ui://apps/veiw" names no app declared under `apps` (did you mean "ui://apps/view"?)', path: 'tools[1].ui' }],
   'MCPG091-html-missing.yaml': [{ code: 'MCPG091', line: 6, column: 11, message: 'html "MCPG09x/missing.html": no such file', path: 'apps[0].html' }],
   'MCPG092-html-too-large.yaml': [{ code: 'MCPG092', line: 6, column: 11, message: 'html "MCPG09x/too-large.html" is 1048577 bytes; views are embedded in the generated server and sent whole, at most 1048576 bytes' }],
@@ -317,5 +325,65 @@ describe('unknown formats (MCPG111, JSON Schema 2020-12 §7.2.3)', () => {
     const result = checkText(`mcpgen: 1\nserver: { name: f, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        q: { type: string, format: json, default: "{}" }\n`);
     expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG111']);
     expect(result.models).toHaveLength(1);
+  });
+});
+
+describe('JSON Schema dialects (draft-07 and 2019-09 beside 2020-12)', () => {
+  const spec = (schema: string) => `mcpgen: 1\nserver: { name: d, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n${schema}`;
+  // Before: MCPG019 "no schema with key or ref" (ajv's words) for every zod-to-JSON-Schema server.
+  it('accepts a draft-07 schema in its own terms: tuples with additionalItems, definitions, $ref', () => {
+    const result = checkText(spec(`      $schema: http://json-schema.org/draft-07/schema#\n      type: object\n      properties:\n        pair: { type: array, items: [{ type: string }, { type: integer }], minItems: 2, additionalItems: false }\n        mode: { $ref: "#/definitions/Mode" }\n      definitions:\n        Mode: { type: string, enum: [a, b], default: a }\n      additionalProperties: false\n`));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.models).toHaveLength(1);
+  });
+
+  it('accepts 2019-09, and checks defaults against the schema in its dialect', () => {
+    const ok = checkText(spec(`      $schema: https://json-schema.org/draft/2019-09/schema\n      type: object\n      properties:\n        x: { type: integer, default: 1 }\n`));
+    expect(ok.diagnostics).toEqual([]);
+    const bad = checkText(spec(`      $schema: http://json-schema.org/draft-07/schema#\n      type: object\n      properties:\n        pair: { type: array, items: [{ type: string }], minItems: 1, additionalItems: false, default: [a, 1] }\n`));
+    expect(bad.diagnostics.map((d) => [d.code, d.path])).toEqual([['MCPG022', 'tools[0].input.properties.pair.default']]);
+  });
+
+  it('accepts a draft-07 schema that uses the spec\'s $defs', () => {
+    const result = checkText(`mcpgen: 1\nserver: { name: d, version: 1.0.0 }\n$defs:\n  Mode: { type: string, enum: [a, b] }\ntools:\n  - name: t\n    input:\n      $schema: http://json-schema.org/draft-07/schema#\n      type: object\n      properties:\n        mode: { $ref: "#/$defs/Mode", default: a }\n`);
+    expect(result.diagnostics).toEqual([]);
+    expect(result.models[0]!.tools[0]!.inputSchema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+  });
+
+  it('knows the older keywords only where the schema names an older dialect', () => {
+    const result = checkText(spec(`      type: object\n      definitions: { A: { type: string } }\n`));
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG020']);
+  });
+
+  it('refuses another dialect with one diagnostic naming the supported ones, whatever else is wrong', () => {
+    const result = checkText(spec(`      $schema: https://example.com/my-dialect\n      type: object\n      properties: { a: { type: int } }\n`));
+    expect(result.diagnostics.map((d) => [d.code, d.path])).toEqual([['MCPG110', 'tools[0].input.$schema']]);
+    expect(result.diagnostics[0]!.message).not.toMatch(/no schema with key/);
+  });
+});
+
+describe('server.name is free text (MCP Implementation.name); the folder and identifiers are derived', () => {
+  const spec = (name: string) => `mcpgen: 1\nserver: { name: ${JSON.stringify(name)}, version: 1.0.0 }\n`;
+  // Before: the spec schema's identifier pattern refused both (MCPG001-style "must match pattern").
+  it.each([
+    ['mcp-servers/everything', 'mcp-servers-everything', 'McpServersEverything'],
+    ['Notion API', 'notion-api', 'NotionAPI'],
+    ['weather', 'weather', 'Weather'],
+    ['2048 game!', 'game', '_2048Game'],
+  ])('%s → folder %s, stem %s', (name, folder, stem) => {
+    const result = checkText(spec(name));
+    expect(result.diagnostics).toEqual([]);
+    expect(result.models[0]).toMatchObject({ name, folder, typeStem: stem });
+  });
+
+  it('two servers whose names give one folder are MCPG100', () => {
+    const dir = join(ROOT, '.tmp/server-folder-collision');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'a.yaml'), spec('Notion API'));
+    writeFileSync(join(dir, 'b.yaml'), spec('notion-api'));
+    const result = check([join(dir, 'a.yaml'), join(dir, 'b.yaml')], ROOT);
+    expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG100', 'MCPG100']);
+    expect(result.diagnostics[0]!.message).toContain('output folder notion-api/');
   });
 });

@@ -22,4 +22,15 @@ describe('task: in the spec', () => {
     expect(checkText(spec('always')).diagnostics.map((d) => d.code)).toContain('MCPG004');
     expect(checkText(spec('{ ttlMs: 10 }')).diagnostics.map((d) => d.code)).toContain('MCPG004');
   });
+
+  it('task.retry reaches the model (backoff default 0); the schema refuses a negative or unbounded max', () => {
+    const given = checkText(spec('{ retry: { max: 2, backoffMs: 500 } }'));
+    expect(given.diagnostics).toEqual([]);
+    expect(given.models[0]!.tools[0]!.task?.retry).toEqual({ max: 2, backoffMs: 500 });
+    expect(checkText(spec('{ retry: { max: 1 } }')).models[0]!.tools[0]!.task?.retry).toEqual({ max: 1, backoffMs: 0 });
+    expect(checkText(spec('{ ttlMs: 60000 }')).models[0]!.tools[0]!.task?.retry).toBeUndefined();
+    for (const bad of ['{ retry: { max: -1 } }', '{ retry: { max: 11 } }', '{ retry: { backoffMs: 5 } }', '{ retry: { max: 1, tries: 2 } }']) {
+      expect(checkText(spec(bad)).diagnostics.map((d) => d.code), bad).toContain(bad.includes('tries') ? 'MCPG003' : bad.includes('backoffMs: 5 }') ? 'MCPG005' : 'MCPG004');
+    }
+  });
 });

@@ -76,7 +76,10 @@ function tool(sent: Json, report: Leniency): Json {
   if (support === 'optional' || support === 'required') {
     out.task = support;
     report.add(item, 'changed', '/execution', `taskSupport ${support} written as \`task: ${support}\`; the handler must follow the tasks extension`);
-  } else if (sent.execution !== undefined && support !== 'forbidden') {
+  } else if (support === 'forbidden') {
+    // Not silent: the tool is synchronous either way, but tools/list no longer sends `execution`.
+    report.add(item, 'changed', '/execution', 'taskSupport forbidden is what an mcpgen tool without `task` means; the generated server does not send `execution`');
+  } else if (sent.execution !== undefined) {
     report.add(item, 'dropped', '/execution', 'an execution setting mcpgen does not know');
   }
   reviewInputSchema(item, sent.inputSchema, report);

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import type { Ajv2020 } from '@mcpgen/runtime/shared';
+import type { Ajv2020, Dialect } from '@mcpgen/runtime/shared';
+import { DIALECTS, DIALECT_URIS, dialectOf } from '@mcpgen/runtime/shared/dialects';
 import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, objectRoot, resolveRef, walkSchema } from '../../common/json-schema.js';
 import { didYouMean, editDistance } from '../../common/suggest.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
@@ -16,13 +17,16 @@ import { lastSegment } from '../view.js';
 
 const MCP_HEADER = 'x-mcp-header';
 
+/** Keywords of draft-07 and 2019-09 that 2020-12 renamed or dropped: known in schemas naming those dialects. */
+const OLDER_KEYWORDS: readonly string[] = ['definitions', 'dependencies', 'additionalItems', '$recursiveRef', '$recursiveAnchor'];
+
 /** `x-mcp-headers`, `X-MCP-Header`, `x_mcp_header`, `mcp-header`: a typo that would silently mirror nothing. */
 function nearMcpHeader(key: string): boolean {
   return key !== MCP_HEADER && editDistance(key.toLowerCase().replace(/_/g, '-'), MCP_HEADER) <= 2;
 }
 
-let strictAjv: Ajv2020 | undefined;
-let valueAjv: Ajv2020 | undefined;
+const strictAjvs = new Map<Dialect, Ajv2020>();
+const valueAjvs = new Map<Dialect, Ajv2020>();
 
 /**
  * The strict ajv's options that decide validation. scripts/precompile-validators.mjs compiles the 2020-12
@@ -52,9 +56,9 @@ const precompiledMeta = metaSchema2020 as unknown as ValidateFunction;
 const SHARED = '@mcpgen/runtime/shared';
 type Shared = typeof import('@mcpgen/runtime/shared');
 let shared: Shared | undefined;
-function createAjv(...options: Parameters<Shared['createAjv']>): Ajv2020 {
+function createAjv(dialect: Dialect, options: Parameters<Shared['createAjv']>[0]): Ajv2020 {
   shared ??= createRequire(import.meta.url)(SHARED) as Shared;
-  return shared.createAjv(...options);
+  return shared.createAjvFor(dialect, options);
 }
 
 /** Loads ajv now where Node cannot require() it later (the CLI calls this before checking). */
@@ -66,13 +70,16 @@ export async function loadAjvAhead(): Promise<void> {
 const KNOWN_FORMATS: ReadonlySet<string> = new Set(knownFormats as string[]);
 
 /** ajv in strict mode: unknown formats, keywords and type mix-ups fail, as they would at the SDK's runtime. */
-function strict(): Ajv2020 {
-  strictAjv ??= createAjv({
+function strict(dialect: Dialect): Ajv2020 {
+  let strictAjv = strictAjvs.get(dialect);
+  if (strictAjv !== undefined) return strictAjv;
+  strictAjv = createAjv(dialect, {
     ...STRICT_AJV_OPTIONS,
     // Checked before each compile by assertValidSchema, against the precompiled meta-schema.
     validateSchema: false,
     logger: { log: () => undefined, warn: (...m: unknown[]) => strictFindings?.push(m.map(String).join(' ')), error: (...m: unknown[]) => strictFindings?.push(m.map(String).join(' ')) },
   });
+  strictAjvs.set(dialect, strictAjv);
   return strictAjv;
 }
 
@@ -87,8 +94,9 @@ const TYPE_ALIASES: Readonly<Record<string, string>> = {
   dict: 'object', map: 'object', list: 'array', none: 'null', nil: 'null',
 };
 
-function lenient(): Ajv2020 {
-  valueAjv ??= createAjv({ strict: false, allErrors: false, validateSchema: false });
+function lenient(dialect: Dialect): Ajv2020 {
+  let valueAjv = valueAjvs.get(dialect);
+  if (valueAjv === undefined) valueAjvs.set(dialect, (valueAjv = createAjv(dialect, { strict: false, allErrors: false, validateSchema: false })));
   return valueAjv;
 }
 
@@ -97,12 +105,13 @@ function lenient(): Ajv2020 {
  * data/… must …"), but the default meta-schema's check is precompiled: compiling the meta-schema was a
  * third of a `mcpgen check`. A schema naming another `$schema` is checked by ajv itself, as before.
  */
-function assertValidSchema(ajv: Ajv2020, schema: JsonObjectSchema): void {
-  if (schema.$schema !== undefined && schema.$schema !== META_2020) {
+function assertValidSchema(ajv: Ajv2020, schema: JsonObjectSchema, dialect: Dialect): void {
+  // A part of a draft-07 schema (a property checked for its default) has no `$schema` of its own.
+  if (dialect !== '2020-12' || (schema.$schema !== undefined && schema.$schema !== META_2020)) {
     ajv.validateSchema(schema, true);
     return;
   }
-  const errors = metaErrors(schema);
+  const errors = metaErrors(schema, '2020-12');
   if (errors.length > 0) throw new Error(`schema is invalid: ${ajv.errorsText([...errors])}`);
 }
 
@@ -163,12 +172,18 @@ export function checkSchema(
   defs: ReadonlyMap<string, JsonSchema>,
   label: string,
 ): Diagnostic[] {
+  const dialect = dialectOf(schema);
+  if (dialect === undefined) {
+    // Not ajv's "no schema with key or ref": which dialects there are, and the one way out.
+    const supported = DIALECTS.map((d) => DIALECT_URIS[d]).join(', ');
+    return [report(item, 'MCPG110', `${label} names the JSON Schema dialect ${preview(schema.$schema)}, which mcpgen does not support; use one of ${supported}, or leave "$schema" out for 2020-12`, ['$schema'])];
+  }
   const out: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
   walkSchema(schema, ({ schema: node, path }) => {
     if (!isObjectSchema(node)) return;
     for (const key of Object.keys(node)) {
-      if (key === MCP_HEADER || KNOWN_KEYWORDS.includes(key)) continue;
+      if (key === MCP_HEADER || KNOWN_KEYWORDS.includes(key) || (dialect !== '2020-12' && OLDER_KEYWORDS.includes(key))) continue;
       if (nearMcpHeader(key)) {
         out.push(report(item, 'MCPG020', `unknown keyword "${key}" in ${label}: no header is mirrored; did you mean "${MCP_HEADER}"?`, [...path, key], 'key'));
         continue;
@@ -208,9 +223,9 @@ export function checkSchema(
       });
     }
   });
-  out.push(...metaSchemaProblems(item, schema, label));
+  out.push(...metaSchemaProblems(item, schema, label, dialect));
   if (out.length > 0) return [...out, ...warnings];
-  return [...warnings, ...compileAndCheckValues(item, warnings.length > 0 ? withoutUnknownFormats(schema) : schema, defs, label)];
+  return [...warnings, ...compileAndCheckValues(item, withoutUnknownFormats(schema), defs, label, dialect)];
 }
 
 /** A copy without the `format`s ajv does not know: strict ajv refuses them, and they are never checked. */
@@ -227,17 +242,17 @@ function withoutUnknownFormats(schema: JsonObjectSchema): JsonObjectSchema {
   return copy;
 }
 
-function compileAndCheckValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, defs: ReadonlyMap<string, JsonSchema>, label: string): Diagnostic[] {
+function compileAndCheckValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, defs: ReadonlyMap<string, JsonSchema>, label: string, dialect: Dialect): Diagnostic[] {
   // A spec $defs entry with an unknown format is warned about where it is written; here it is stripped too.
   const bundled = withoutUnknownFormats(bundleSchema(schema, defs));
   const own = isObjectSchema(schema.$defs) ? schema.$defs : {};
-  const problems = (isPlainSchema(bundled, KNOWN_FORMATS) ? [] : compile(strict(), bundled)).flatMap(({ message, path }) => {
+  const problems = (isPlainSchema(bundled, KNOWN_FORMATS) ? [] : compile(strict(dialect), bundled)).flatMap(({ message, path }) => {
     // A spec $defs entry copied in by the bundle is checked (and reported) where it is written.
     if (path[0] === '$defs' && typeof path[1] === 'string' && !Object.hasOwn(own, path[1])) return [];
     return [report(item, 'MCPG019', `${label} does not compile: ${message}`, path, path.length > 0 && isKeywordPath(path) ? 'key' : 'value')];
   });
   if (problems.length > 0) return problems;
-  return checkValues(item, schema, bundled, label);
+  return checkValues(item, schema, bundled, label, dialect);
 }
 
 /** True when the path ends in a keyword (its key is the place to point at), not in a subschema. */
@@ -251,8 +266,8 @@ function isKeywordPath(path: readonly (string | number)[]): boolean {
  * Every place the schema breaks the 2020-12 meta-schema (a keyword with a value of the wrong kind),
  * one diagnostic per place, at the offending keyword's value.
  */
-function metaSchemaProblems(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, label: string): Diagnostic[] {
-  const errors = metaErrors(schema);
+function metaSchemaProblems(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, label: string, dialect: Dialect): Diagnostic[] {
+  const errors = metaErrors(schema, dialect);
   if (errors.length === 0) return [];
   const byPlace = new Map<string, ErrorObject[]>();
   for (const e of errors) {
@@ -285,13 +300,13 @@ function metaSchemaProblems(item: Located<JsonObjectSchema>, schema: JsonObjectS
 /** Meta-schema errors by schema text: the same shapes recur across tools and runs of the rules. */
 const metaOutcomes = new Map<string, readonly ErrorObject[]>();
 
-function metaErrors(schema: JsonObjectSchema): readonly ErrorObject[] {
+function metaErrors(schema: JsonObjectSchema, dialect: Dialect): readonly ErrorObject[] {
   const key = JSON.stringify(schema);
   let errors = metaOutcomes.get(key);
   if (errors === undefined) {
     try {
       if (schema.$schema === undefined || schema.$schema === META_2020) errors = precompiledMeta(schema) === true ? [] : structuredClone(precompiledMeta.errors ?? []);
-      else errors = strict().validateSchema(schema) === true ? [] : [...(strict().errors ?? [])];
+      else errors = strict(dialect).validateSchema(schema) === true ? [] : [...(strict(dialect).errors ?? [])];
     } catch {
       errors = []; // an unknown $schema: the compile reports it
     }
@@ -307,7 +322,7 @@ function valueAt(root: unknown, path: readonly (string | number)[]): unknown {
 }
 
 /** `default`, `const`, `enum` and `examples` must themselves satisfy the schema they sit in. */
-function checkValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, bundled: JsonObjectSchema, label: string): Diagnostic[] {
+function checkValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, bundled: JsonObjectSchema, label: string, dialect: Dialect): Diagnostic[] {
   const out: Diagnostic[] = [];
   walkSchema(schema, ({ schema: node, path }) => {
     if (!isObjectSchema(node)) return;
@@ -315,7 +330,7 @@ function checkValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, 
       const rest: Record<string, unknown> = { ...node };
       for (const k of strip) delete rest[k];
       if (typeof rest.$ref === 'string' && bundled.$defs !== undefined) rest.$defs = { ...(isObjectSchema(rest.$defs) ? rest.$defs : {}), ...(bundled.$defs as object) };
-      const error = validateValue(rest, value);
+      const error = validateValue(rest, value, dialect);
       if (error !== undefined) out.push(report(item, 'MCPG022', `${keyword} value ${preview(value)} is invalid against its schema in ${label}: ${error}`, [...path, ...at]));
     };
     if ('default' in node) check('default', node.default, ['default'], ['default', 'examples']);
@@ -346,7 +361,7 @@ function compile(ajv: Ajv2020, schema: JsonObjectSchema): CompileProblem[] {
   const findings: string[] = [];
   strictFindings = findings;
   try {
-    assertValidSchema(ajv, schema);
+    assertValidSchema(ajv, schema, dialectOf(schema) ?? '2020-12');
     ajv.compile(schema);
   } catch (e) {
     findings.push(e instanceof Error ? e.message : String(e));
@@ -383,16 +398,16 @@ function decodeURIComponentSafe(s: string): string {
 /** Compiled value validators by schema text: the same small schemas recur across tools. */
 const valueValidators = new Map<string, ((v: unknown) => string | undefined) | null>();
 
-function validateValue(schema: JsonObjectSchema, value: unknown): string | undefined {
+function validateValue(schema: JsonObjectSchema, value: unknown, dialect: Dialect): string | undefined {
   // Values of plain leaf schemas (type, enum, bounds) are checked without ajv; ajv judges the rest and words every error.
   if (plainlyValid(schema, value)) return undefined;
-  const key = JSON.stringify(schema);
+  const key = dialect + JSON.stringify(schema);
   let validate = valueValidators.get(key);
   if (validate === undefined) {
-    const ajv = lenient();
+    const ajv = lenient(dialect);
     registerExtensionKeywords(ajv, schema);
     try {
-      assertValidSchema(ajv, schema);
+      assertValidSchema(ajv, schema, dialect);
       const fn = ajv.compile(schema);
       validate = (v) => {
         try {

@@ -13,7 +13,7 @@ export function checkTasks(view: SpecView): Diagnostic[] {
     const label = `tool ${JSON.stringify(tool.value.name)}`;
     const support = raw.support ?? 'optional';
     if (support === 'never') {
-      const given = (['ttlMs', 'pollIntervalMs', 'beforeTask'] as const).filter((k) => raw[k] !== undefined);
+      const given = (['ttlMs', 'pollIntervalMs', 'beforeTask', 'retry'] as const).filter((k) => raw[k] !== undefined);
       if (given.length > 0) out.push(report(tool, 'MCPG082', `${label} never runs as a task, so task.${given[0]} has no effect; remove it or set task.support to optional or required`, ['task', given[0]!], 'key'));
       continue;
     }
@@ -27,6 +27,10 @@ export function checkTasks(view: SpecView): Diagnostic[] {
       const hint = didYouMean(key, keys);
       out.push(report(tool, 'MCPG080', `${label}: task.beforeTask names "${key}", which is not one of its elicit keys${hint !== undefined ? `; did you mean "${hint}"?` : keys.length > 0 ? ` (${keys.join(', ')})` : ' (it declares no elicit)'}`, ['task', 'beforeTask', i]));
     });
+    const hints = tool.value.annotations;
+    if (raw.retry !== undefined && raw.retry.max > 0 && hints?.destructiveHint === true && hints.idempotentHint !== true) {
+      out.push(report(tool, 'MCPG180', `${label}: task.retry re-runs it when its worker is lost, but its annotations say it is destructive and not idempotent: the first run may already have had its effect. Make the handler idempotent and set idempotentHint: true, or remove task.retry`, ['task', 'retry'], 'key'));
+    }
     if (tool.value.timeoutMs !== undefined && tool.value.timeoutMs > ttlMs) {
       out.push(report(tool, 'MCPG083', `${label}: timeoutMs (${tool.value.timeoutMs}) is longer than task.ttlMs (${ttlMs}): the task record expires while the handler may still run`, ['timeoutMs']));
     }

@@ -1,7 +1,9 @@
-import { isObjectSchema, walkSchema } from '../../common/json-schema.js';
+import { isObjectSchema, resolveRef, walkSchema } from '../../common/json-schema.js';
+import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { report } from '../report.js';
 import type { SpecView } from '../view.js';
+import { specDefsMap } from './json-schema.js';
 
 /** RFC 9110 tchar: ALPHA / DIGIT / ! # $ % & ' * + - . ^ _ ` | ~ */
 export const TCHAR = /^[A-Za-z0-9!#$%&'*+\-.^_`|~]+$/;
@@ -37,6 +39,7 @@ const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
 /** The x-mcp-header rules of the Streamable HTTP transport (X1–X4, X8), per tool. */
 export function checkMcpHeaders(view: SpecView): Diagnostic[] {
   const out: Diagnostic[] = [];
+  const defs = specDefsMap(view);
   for (const tool of view.tools) {
     const input = tool.value.input;
     if (input === undefined) continue;
@@ -72,7 +75,7 @@ export function checkMcpHeaders(view: SpecView): Diagnostic[] {
       } else seen.set(lower, header);
       const type = schema.type;
       if (typeof type !== 'string' || !HEADER_TYPES.has(type)) {
-        const got = type === undefined ? 'no "type"' : `type ${JSON.stringify(type)}`;
+        const got = type === undefined ? untypedProperty(schema, input, defs) : `type ${JSON.stringify(type)}`;
         const extra = type === 'number' ? ' (number is forbidden: header values must compare exactly; use integer)' : '';
         out.push(report(tool, 'MCPG015', `x-mcp-header ${JSON.stringify(header)} is on a property with ${got}; it needs exactly one of string, integer, boolean${extra} in tool ${toolName}`, ['input', ...path]));
       }
@@ -100,4 +103,19 @@ function describeRoute(path: readonly (string | number)[]): string {
     else return `through "${String(path[i])}"`;
   }
   return 'the root itself';
+}
+
+/**
+ * What a property without its own "type" is, for MCPG015. Issue 24: a `$ref` to an object schema was
+ * reported as `no "type"`, which sent people looking for a missing key instead of at the reference.
+ */
+function untypedProperty(schema: JsonObjectSchema, input: JsonSchema, defs: ReadonlyMap<string, JsonSchema>): string {
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref !== 'string') return 'no "type"';
+  const target = resolveRef(ref, input, defs);
+  if (target.kind === 'unresolved') return `"$ref": ${JSON.stringify(ref)} (${target.reason})`;
+  const type = isObjectSchema(target.schema) ? target.schema.type : undefined;
+  const is = type === undefined ? 'a schema without "type"' : `type ${JSON.stringify(type)}`;
+  // Header values are taken from the property as written: a $ref is not followed for them.
+  return `"$ref": ${JSON.stringify(ref)}, which resolves to ${is} (the header is read from the property's own "type", not through $ref)`;
 }

@@ -12,6 +12,7 @@ import { replayingFetch, replayPolicy, type ConnectionRetry } from '../transport
 import { skillsClientFor, type McpgenSkills } from '../extensions/skills.js';
 import { elicitRequestInfo, type ElicitAnswer, type ElicitRequestInfo } from '../core/elicit.js';
 import { interceptTaskAnswers, taskFromError, taskHandle, TASKS_EXTENSION, type TaskState, type ToolStart } from '../tasks/tasks.js';
+import { connectError, isUnreachable } from './connect-error.js';
 
 export type { ElicitAnswer, ElicitRequestInfo };
 
@@ -120,7 +121,12 @@ export abstract class McpgenClient {
     }
     const mayReplay = replayPolicy(options.connectionRetry ?? 'safe', (name) => (this.#tools.get(name) ?? this.#listed.get(name))?.annotations);
     const transport = transportFor(target, mayReplay);
-    await sdk.connect(transport, options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined);
+    try {
+      await sdk.connect(transport, options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : undefined);
+    } catch (error) {
+      // The SDK's message names neither the URL nor why ("fetch failed"): say both when the server was never reached.
+      throw 'url' in target && isUnreachable(error) ? connectError(target.url, error) : error;
+    }
     interceptTaskAnswers(transport);
     this.#sdk = sdk;
   }

@@ -97,6 +97,16 @@ export function createJwtVerifier(issuers: readonly string[], options: AuthOptio
   }
 
   return {
+    // Discovery is tried here too, so a probe makes the first one (and retries a failed one) before any token comes.
+    async ready() {
+      try {
+        const jose = joseModule ?? (await loadJose());
+        await Promise.all([...state.keys()].map((issuer) => keysOf(issuer, jose)));
+        return true;
+      } catch {
+        return false;
+      }
+    },
     async verify(token, { resource }) {
       const jose = joseModule ?? (await loadJose());
       let header: ReturnType<Jose['decodeProtectedHeader']>;

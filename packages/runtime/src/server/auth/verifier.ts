@@ -9,6 +9,11 @@ export interface TokenVerifier {
    * (RFC 8707; an introspection verifier compares the introspected `aud`).
    */
   verify(token: string, context: { readonly resource: string }): Promise<AuthPrincipal>;
+  /**
+   * Whether the verifier can check tokens now (the readiness probe asks; default: always). The JWT
+   * verifier is ready once every issuer's metadata and key set location were discovered.
+   */
+  ready?(): Promise<boolean>;
 }
 
 /** The token is not acceptable here: 401 `invalid_token` (the message goes into `error_description`). */

@@ -2,6 +2,12 @@
 import type { Implementation, Prompt, Resource, ResourceTemplateType, ServerCapabilities, Tool } from '@modelcontextprotocol/server';
 import type { HeaderDeclaration } from '../../shared/header-values.js';
 
+/**
+ * A tool as tools/list sends it. Published servers put keys of their own in `annotations` (`category`,
+ * `conditions`); MCP's ToolAnnotations is open, the SDK's type lists the five hints only.
+ */
+export type WireTool = Omit<Tool, 'annotations'> & { annotations?: Tool['annotations'] & Readonly<Record<string, unknown>> };
+
 export interface CacheHintSpec {
   readonly ttlMs: number;
   readonly cacheScope: 'public' | 'private';
@@ -20,7 +26,7 @@ export interface ElicitSpec {
 
 export interface ToolSpec {
   /** Exactly what tools/list sends. */
-  readonly definition: Tool;
+  readonly definition: WireTool;
   /** Key of the handler in the handlers object. */
   readonly method: string;
   readonly headers: readonly HeaderDeclaration[];
@@ -98,4 +104,14 @@ export interface TaskSettings {
   readonly pollIntervalMs?: number;
   /** `elicit` keys gathered by MRTR rounds on tools/call before the task is created. */
   readonly beforeTask?: readonly string[];
+  /**
+   * Re-runs on another instance when the one running it is lost (docs/tasks.md): at most `max` more runs,
+   * each after `backoffMs`. Default for a tool whose annotations say `idempotentHint: true`: one re-run.
+   */
+  readonly retry?: TaskRetry;
+}
+
+export interface TaskRetry {
+  readonly max: number;
+  readonly backoffMs?: number;
 }

@@ -46,77 +46,10 @@ function compile(schema: unknown, depth: number): Check {
   let object: ObjectRules | undefined;
   for (const [key, value] of Object.entries(schema)) {
     if (ANNOTATIONS.has(key)) continue;
-    switch (key) {
-      case 'type':
-        checks.push(typeCheck(value));
-        break;
-      case 'enum': {
-        if (!Array.isArray(value) || value.length === 0 || !value.every(isPrimitive)) unsupported();
-        const allowed = [...value] as unknown[];
-        checks.push((v) => allowed.includes(v));
-        break;
-      }
-      case 'const': {
-        if (!isPrimitive(value)) unsupported();
-        checks.push((v) => v === value);
-        break;
-      }
-      case 'minLength':
-      case 'maxLength': {
-        if (!isCount(value)) unsupported();
-        const min = key === 'minLength';
-        checks.push((v) => typeof v !== 'string' || (min ? codePoints(v) >= value : codePoints(v) <= value));
-        break;
-      }
-      case 'pattern': {
-        if (typeof value !== 'string') unsupported();
-        let regex: RegExp;
-        try {
-          regex = new RegExp(value, 'u');
-        } catch {
-          unsupported();
-        }
-        checks.push((v) => typeof v !== 'string' || regex.test(v));
-        break;
-      }
-      case 'minimum':
-      case 'maximum':
-      case 'exclusiveMinimum':
-      case 'exclusiveMaximum': {
-        if (!isBound(value)) unsupported();
-        const test = BOUNDS[key]!;
-        checks.push((v) => typeof v !== 'number' || test(v, value));
-        break;
-      }
-      case 'minItems':
-      case 'maxItems': {
-        if (!isCount(value)) unsupported();
-        const min = key === 'minItems';
-        checks.push((v) => !Array.isArray(v) || (min ? v.length >= value : v.length <= value));
-        break;
-      }
-      case 'items': {
-        // 2020-12 `items` is one schema for every element (the array form is an older draft's tuple).
-        if (Array.isArray(value)) unsupported();
-        const item = compile(value, depth + 1);
-        checks.push((v) => {
-          if (!Array.isArray(v)) return true;
-          for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
-          return true;
-        });
-        break;
-      }
-      case 'properties':
-      case 'required':
-      case 'additionalProperties':
-      case 'minProperties':
-      case 'maxProperties':
-        object ??= { properties: undefined, required: [], additional: undefined, min: undefined, max: undefined };
-        objectRule(object, key, value, depth);
-        break;
-      default:
-        unsupported();
-    }
+    if (OBJECT_KEYWORDS.has(key)) {
+      object ??= { properties: undefined, required: [], additional: undefined, min: undefined, max: undefined };
+      objectRule(object, key, value, depth);
+    } else checks.push(keywordCheck(key, value, depth));
   }
   if (object !== undefined) checks.push(objectCheck(object));
   return (v) => {
@@ -124,6 +57,70 @@ function compile(schema: unknown, depth: number): Check {
     for (const check of checks) if (!check(v)) return false;
     return true;
   };
+}
+
+/** Keywords checked together (objectRule gathers them, objectCheck checks them in one pass). */
+const OBJECT_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties']);
+
+/** The check of one keyword that is neither an annotation nor an object keyword; unsupported() for the rest. */
+function keywordCheck(key: string, value: unknown, depth: number): Check {
+  switch (key) {
+    case 'type':
+      return typeCheck(value);
+    case 'enum': {
+      if (!Array.isArray(value) || value.length === 0 || !value.every(isPrimitive)) unsupported();
+      const allowed = [...value] as unknown[];
+      return (v) => allowed.includes(v);
+    }
+    case 'const':
+      if (!isPrimitive(value)) unsupported();
+      return (v) => v === value;
+    case 'minLength':
+    case 'maxLength': {
+      if (!isCount(value)) unsupported();
+      const min = key === 'minLength';
+      return (v) => typeof v !== 'string' || (min ? codePoints(v) >= value : codePoints(v) <= value);
+    }
+    case 'pattern':
+      return patternCheck(value);
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum': {
+      if (!isBound(value)) unsupported();
+      const test = BOUNDS[key]!;
+      return (v) => typeof v !== 'number' || test(v, value);
+    }
+    case 'minItems':
+    case 'maxItems': {
+      if (!isCount(value)) unsupported();
+      const min = key === 'minItems';
+      return (v) => !Array.isArray(v) || (min ? v.length >= value : v.length <= value);
+    }
+    case 'items': {
+      // 2020-12 `items` is one schema for every element (the array form is an older draft's tuple).
+      if (Array.isArray(value)) unsupported();
+      const item = compile(value, depth + 1);
+      return (v) => {
+        if (!Array.isArray(v)) return true;
+        for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
+        return true;
+      };
+    }
+    default:
+      unsupported();
+  }
+}
+
+function patternCheck(value: unknown): Check {
+  if (typeof value !== 'string') unsupported();
+  let regex: RegExp;
+  try {
+    regex = new RegExp(value, 'u');
+  } catch {
+    unsupported();
+  }
+  return (v) => typeof v !== 'string' || regex.test(v);
 }
 
 const BOUNDS: Record<string, (v: number, bound: number) => boolean> = {

@@ -5,6 +5,7 @@
 // Messages keep the shape clients and tests already see ("arguments/state must match pattern …").
 import { Validator as SchemaValidator, type OutputUnit } from '@cfworker/json-schema';
 import { quickCheck } from './validators-quick.js';
+import { dialectOf } from '../../shared/dialects.js';
 
 export type Validator = (value: unknown) => string | undefined;
 
@@ -14,9 +15,12 @@ export function createValidatorCompiler(): (schema: Readonly<Record<string, unkn
     // The validator annotates the schema objects it is given: a copy keeps the definition (which is
     // what tools/list sends, and may be frozen) untouched.
     const root = structuredClone(schema) as Record<string, unknown>;
-    const validator = new SchemaValidator(root as never, '2020-12', false);
-    // Valid data of a simple schema is accepted without cfworker's walk; everything else is cfworker's (validators-quick.ts).
-    const quick = quickCheck(schema);
+    // A schema naming draft-07 or 2019-09 is validated in its own dialect (`items` arrays, `$ref` siblings);
+    // check refused any other `$schema` (MCPG110), so 2020-12 is only the fallback for hand-written definitions.
+    const dialect = dialectOf(schema) ?? '2020-12';
+    const validator = new SchemaValidator(root as never, dialect, false);
+    // Valid data of a simple 2020-12 schema is accepted without cfworker's walk; everything else is cfworker's (validators-quick.ts).
+    const quick = dialect === '2020-12' ? quickCheck(schema) : undefined;
     return (value) => {
       if (quick !== undefined && quick(value)) return undefined;
       try {

@@ -9,7 +9,7 @@ import { createValidatorCompiler } from '../core/validators.js';
 import { serverWithSkills } from '../extensions/skills.js';
 import { MemoryTaskStore } from '../tasks/memory-store.js';
 import { registerTaskMethods } from '../tasks/methods.js';
-import { TaskRunner } from '../tasks/runner.js';
+import { TaskRunner, type TaskRunnerOptions } from '../tasks/runner.js';
 import { TaskAwareServer } from '../tasks/server-class.js';
 import { TASKS_EXTENSION } from '../tasks/wire.js';
 import { errorReporting } from './errors.js';
@@ -19,7 +19,10 @@ import { page, paginate } from './pages.js';
 import { complete, promptGetter } from './prompts.js';
 import { principalKey, requestStateSeal } from './request-context.js';
 import { resourceReader } from './resources.js';
-import { answerProblem, prepareTools, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
+import { answerProblem, prepareTools, taskResumer, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
+import { createTelemetry } from '../ops/telemetry.js';
+import type { RateLimiter } from '../ops/rate-limit.js';
+import { checkLocalLimit, observer, type Observe } from './tracing.js';
 
 export type { AnyHandler, HandlerTable, ServerOptions } from './options.js';
 
@@ -28,6 +31,8 @@ const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, r
 export type ServerFactory = (() => Server) & {
   /** What the HTTP fast path (transport/fast-path.ts) runs without the SDK's per-request pipeline. */
   readonly fast?: FastServerHooks;
+  /** Shutdown of the tasks run here (tasks/runner.ts drain); absent when no tool runs as a task. */
+  readonly drainTasks?: (graceMs: number) => Promise<void>;
 };
 
 export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
@@ -42,9 +47,21 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   };
   const tools = prepareTools(def.tools, createValidatorCompiler());
   // Built only when some tool can run as a task; shared by every per-request Server, like the store.
-  const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError) : undefined;
-  const callTool = toolCaller(d, tools, taskRunner);
-  const build = serverBuilder(d, tools, taskRunner, callTool);
+  const taskRunner = def.tools.some((t) => t.task !== undefined) ? new TaskRunner(options.taskStore ?? new MemoryTaskStore(), d.onError, taskRunnerOptions(options)) : undefined;
+  // Spans only when an OpenTelemetry API was handed in: without it no wrapper exists at all.
+  const telemetry = options.telemetry === undefined ? undefined : createTelemetry(options.telemetry, def.info);
+  const observe = observer(telemetry, options.accessLog);
+  const unlimited = toolCaller(d, tools, taskRunner);
+  const limiter = options.rateLimiter;
+  const untraced: typeof unlimited = limiter === undefined ? unlimited : async (name, args, ctx, server) => {
+    await checkLocalLimit(limiter, ctx, name);
+    return unlimited(name, args, ctx, server);
+  };
+  // Both the SDK's tools/call handler and the HTTP fast path call this: one span per call either way.
+  const callTool: typeof untraced = observe === undefined ? untraced : (name, args, ctx, server) => observe('tools/call', ctx, { tool: name }, async () => untraced(name, args, ctx, server)) as never;
+  const build = serverBuilder(d, tools, taskRunner, callTool, observe, limiter);
+  // Lost tasks of re-runnable tools run again here; a Server built for the occasion projects their results.
+  taskRunner?.setResume(taskResumer(d, tools, () => build()));
   // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
   const identity = { projectCallToolResult: (r: CallToolResult) => r } as unknown as Pick<Server, 'projectCallToolResult'>;
   const fast: FastServerHooks = {
@@ -55,11 +72,11 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
     },
     callTool: (name, args, ctx) => callTool(name, args, ctx, identity) as Promise<unknown>,
   };
-  return Object.assign(build, { fast });
+  return Object.assign(build, { fast, ...(taskRunner !== undefined ? { drainTasks: (graceMs: number) => taskRunner.drain(graceMs) } : {}) });
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */
-function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined, callTool: ReturnType<typeof toolCaller>): () => Server {
+function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined, callTool: ReturnType<typeof toolCaller>, observe: Observe | undefined, limiter: RateLimiter | undefined): () => Server {
   const { def, options, pageSize } = d;
   // The spec's resources and the MCP Apps views; skill files join them per request (the catalog may reload()).
   const listedResources = [...def.resources.map((r) => r.definition), ...(def.apps ?? []).map((a) => a.definition)];
@@ -88,8 +105,15 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
     if (withSkills !== undefined) Object.setPrototypeOf(withSkills.server, TaskAwareServer.prototype);
     const server = withSkills?.server ?? new TaskAwareServer(def.info, serverOptions);
     const skills = withSkills?.resources;
+    // Registers a handler, inside its server span when telemetry is on (tools/call is traced in callTool).
+    type Target = { tool?: string; prompt?: string; uri?: string };
+    const on = (method: string, given: (req: any, ctx: any) => unknown, target: (params: any) => Target = () => ({})): void => {
+      const handler = limiter === undefined ? given : async (req: any, ctx: any) => (await checkLocalLimit(limiter, ctx, undefined), given(req, ctx));
+      const run = observe === undefined ? handler : (req: any, ctx: any) => observe(method, ctx, target(req.params ?? {}), async () => handler(req, ctx));
+      server.setRequestHandler(method as never, run as never);
+    };
     if (def.capabilities.tools) {
-      server.setRequestHandler('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
+      on('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
       server.setRequestHandler('tools/call', (req, ctx) => {
         // The fast path ran the tool already and hands its result to the SDK for encoding (transport/fast-path.ts).
         const pre = takePrecomputed(ctx);
@@ -107,19 +131,27 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
     if (def.capabilities.resources || skills !== undefined) {
       // Skill resources follow the spec's, paged together (the catalog can change on reload()).
       const listed = async (ctx: Parameters<typeof readResource>[1]) => (skills === undefined ? pages.resources : paginate([...listedResources, ...(await skills.list(ctx))], pageSize));
-      server.setRequestHandler('resources/list', async (req, ctx) => page(await listed(ctx), req.params?.cursor, (items) => ({ resources: items })));
-      server.setRequestHandler('resources/templates/list', (req) => page(pages.resourceTemplates, req.params?.cursor, (items) => ({ resourceTemplates: items })));
-      server.setRequestHandler('resources/read', (req, ctx) => readResource(req.params.uri, ctx, skills) as never);
+      on('resources/list', async (req, ctx) => page(await listed(ctx), req.params?.cursor, (items) => ({ resources: items })));
+      on('resources/templates/list', (req) => page(pages.resourceTemplates, req.params?.cursor, (items) => ({ resourceTemplates: items })));
+      on('resources/read', (req, ctx) => readResource(req.params.uri, ctx, skills), (p: { uri?: unknown }) => (typeof p.uri === 'string' ? { uri: p.uri } : {}));
     }
     if (def.capabilities.prompts) {
-      server.setRequestHandler('prompts/list', (req) => page(pages.prompts, req.params?.cursor, (items) => ({ prompts: items })));
-      server.setRequestHandler('prompts/get', (req, ctx) => getPrompt(req.params.name, req.params.arguments, ctx) as never);
+      on('prompts/list', (req) => page(pages.prompts, req.params?.cursor, (items) => ({ prompts: items })));
+      on('prompts/get', (req, ctx) => getPrompt(req.params.name, req.params.arguments, ctx), (p: { name?: unknown }) => (typeof p.name === 'string' ? { prompt: p.name } : {}));
     }
-    if (def.capabilities.completions) server.setRequestHandler('completion/complete', (req, ctx) => complete(d, req.params, ctx));
+    if (def.capabilities.completions) on('completion/complete', (req, ctx) => complete(d, req.params, ctx));
     return server;
   };
 }
 
 function isResultOf(value: unknown, resultType: string): boolean {
   return typeof value === 'object' && value !== null && (value as { resultType?: unknown }).resultType === resultType;
+}
+
+/** The runner's settings from the server options (only those given: the runner has the defaults). */
+function taskRunnerOptions(options: ServerOptions): TaskRunnerOptions {
+  return {
+    ...(options.taskLeaseMs !== undefined ? { leaseMs: options.taskLeaseMs } : {}),
+    ...(options.taskResultRetryMs !== undefined ? { resultRetryMs: options.taskResultRetryMs } : {}),
+  };
 }

@@ -7,6 +7,10 @@ import type { ChangeNotifier } from '../core/context.js';
 import type { ServerDefinition } from '../core/definition.js';
 import type { RequestStateKey, RequestStateKeyRing } from '../scale/request-state.js';
 import type { TaskStore } from '../tasks/store.js';
+import type { ReadinessCheck } from '../ops/health.js';
+import type { OpenTelemetryApi } from '../ops/telemetry.js';
+import type { RateLimiter } from '../ops/rate-limit.js';
+import type { AccessLog } from '../ops/access-log.js';
 import { INTERNAL_ERROR, type ErrorReporting } from './errors.js';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { RequestStateSeal } from './request-context.js';
@@ -55,10 +59,36 @@ export interface ServerOptions {
    */
   readonly taskStore?: TaskStore;
   /**
+   * Owner lease of this instance's tasks in a shared store (docs/tasks.md): a task whose instance died is
+   * found by a survivor within 4/3 × this and ended `failed` (the worker was lost). Default 15 000 ms.
+   */
+  readonly taskLeaseMs?: number;
+  /** How long a task's result or error is retried through task store outages before it is dropped. Default 60 000 ms. */
+  readonly taskResultRetryMs?: number;
+  /**
    * Skills (SEP-2640) this server serves: the catalog a generated `skills.ts` embeds, or any SDK
    * SkillsExtension (`await loadSkills(dir)` reads a folder at start-up instead).
    */
   readonly skills?: SkillsExtension;
+  /**
+   * What the HTTP readiness probe (`/readyz`) waits for besides the authorization server: e.g. Redis
+   * reachable (serverOptionsFromEnv adds that check with REDIS_URL).
+   */
+  readonly readiness?: readonly ReadinessCheck[];
+  /**
+   * OpenTelemetry (the MCP semantic conventions): pass `@opentelemetry/api` (`import * as api from
+   * '@opentelemetry/api'`, or `await loadOpenTelemetry()`); spans and the duration histogram go to whatever
+   * SDK the application registered. Default: none, and nothing of OpenTelemetry is loaded.
+   */
+  readonly telemetry?: OpenTelemetryApi;
+  /**
+   * Rate limits per caller (`await createRateLimiter({ server, tools, redisUrl }, name)`; serverOptionsFromEnv
+   * builds one from MCPGEN_RATE_LIMIT / MCPGEN_RATE_LIMIT_TOOLS). HTTP answers 429 with Retry-After, stdio the
+   * JSON-RPC error 429. Default: none.
+   */
+  readonly rateLimiter?: RateLimiter;
+  /** One entry per handled request (`jsonAccessLog()`: JSON lines on stderr; MCPGEN_ACCESS_LOG=json). Default: none. */
+  readonly accessLog?: AccessLog;
 }
 
 export type AnyHandler = (...args: unknown[]) => unknown;

@@ -4,7 +4,7 @@ import { inputRequired, type ServerContext } from '@modelcontextprotocol/server'
 import { principalKeyOf, principalOf } from '../auth/auth.js';
 import type { ChangeNotifier, RequestContext } from '../core/context.js';
 import { inputRequiredReply, type InputRequiredReply } from '../core/replies.js';
-import { processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from '../scale/request-state.js';
+import { checkRequestStateTtl, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from '../scale/request-state.js';
 
 /** `signal` as a function: read when the handler reads ctx.signal (see tools.ts callTool). */
 export function requestContext(ctx: ServerContext, signal: AbortSignal | (() => AbortSignal), notify: ChangeNotifier, requestState: string | undefined): RequestContext {
@@ -55,6 +55,8 @@ export interface RequestStateSeal {
 
 export function requestStateSeal(keys: RequestStateKeyRing | readonly RequestStateKey[] | undefined, ttlSeconds: number | undefined): RequestStateSeal {
   const given = keys instanceof RequestStateKeyRing ? keys : keys !== undefined ? new RequestStateKeyRing(keys, ttlSeconds) : undefined;
+  // Checked now, not on the first MRTR call: a bad TTL must stop the server at start (issue 25 item 11).
+  if (given === undefined && ttlSeconds !== undefined) checkRequestStateTtl(ttlSeconds);
   // The process-local key is drawn on first use: workerd refuses random values at a module's top level.
   let local: RequestStateKeyRing | undefined;
   const ring = (): RequestStateKeyRing => given ?? (local ??= processLocalKeyRing(ttlSeconds));

@@ -4,13 +4,13 @@
 import { inputRequired, ProtocolError, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import { applyDefaults, defaultsPlan, type DefaultsPlan } from '../../shared/input-defaults.js';
 import { missingScopes, principalOf } from '../auth/auth.js';
-import { buildElicit, type ToolContext } from '../core/context.js';
-import type { TaskSettings, ToolSpec } from '../core/definition.js';
+import { buildElicit, type RequestContext, type ToolContext } from '../core/context.js';
+import type { TaskRetry, TaskSettings, ToolSpec } from '../core/definition.js';
 import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply } from '../core/replies.js';
 import { exceedsJsonSize } from '../core/response-size.js';
 import type { Validator } from '../core/validators.js';
 import { lazyBindingOf } from '../scale/request-state.js';
-import { TaskRunner, TaskStopped } from '../tasks/runner.js';
+import { TaskRunner, TaskStopped, type TaskResume, type TaskStep } from '../tasks/runner.js';
 import { TaskCreated } from '../tasks/server-class.js';
 import { createTaskResult, declaresTasks, missingTasksCapability } from '../tasks/wire.js';
 import { classify, errorResult, INVALID_PARAMS, ToolTimeout } from './errors.js';
@@ -167,16 +167,24 @@ function abortOf(ctx: ServerContext, own: AbortController | undefined): Abort {
 
 function toolContext(d: Dispatch, tool: PreparedTool, ctx: ServerContext, abort: Abort, state: string | undefined): ToolContext<Record<string, unknown>> {
   const progressToken = (ctx.mcpReq._meta as { progressToken?: string | number } | undefined)?.progressToken;
+  let progressDropped = false;
   // Assigned onto, not spread: a spread would read the lazy httpRequest getter (the fast path's Web
   // Request, built only for a handler that reads it).
   return Object.assign(requestContext(ctx, () => abort.signal, d.notifier, state), {
     elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
     async progress(progress: number, total?: number, message?: string) {
       if (progressToken === undefined || abort.signal.aborted) return;
-      await ctx.mcpReq.notify({
-        method: 'notifications/progress',
-        params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
-      });
+      // Advisory (issue 25 item 12): a notification that cannot be sent is logged once, never thrown into
+      // the handler — losing a progress line must not kill the work it reports on.
+      await ctx.mcpReq
+        .notify({
+          method: 'notifications/progress',
+          params: { progressToken, progress, ...(total !== undefined ? { total } : {}), ...(message !== undefined ? { message } : {}) },
+        })
+        .catch((e: unknown) => {
+          if (!progressDropped) d.onError(e, `tool ${tool.spec.definition.name}: progress dropped (later ones too, silently)`);
+          progressDropped = true;
+        });
     },
   });
 }
@@ -256,30 +264,74 @@ function taskStarter(d: Dispatch, runTool: RunTool, taskRunner: TaskRunner | und
     }
     const base = requestContext(ctx, ctx.mcpReq.signal, d.notifier, state);
     const owner = principalKey(ctx);
+    const retry = retryOf(tool);
     const record = await taskRunner!.start({
       toolName: name,
       ...(owner !== '' ? { owner } : {}),
       settings: task,
       inputResponses: ctx.mcpReq.inputResponses,
       requestState: state,
-      step: async (round) => {
-        const abort = new AbortController();
-        round.signal.addEventListener('abort', () => abort.abort(round.signal.reason), { once: true });
-        const context: ToolContext<Record<string, unknown>> = {
-          ...base,
-          signal: abort.signal,
-          inputResponses: round.inputResponses,
-          requestState: round.requestState,
-          elicit: buildElicit(tool.spec.elicit, round.inputResponses as Record<string, unknown> | undefined),
-          // Progress inside a task is the task's statusMessage (SEP-2663 sends no progress for tasks).
-          progress: (progress, total, message) => round.statusMessage(message ?? (total !== undefined ? `${progress}/${total}` : `${progress}`)),
-        };
-        const out = await runTool(tool, name, input, context, abort, server);
-        return isInputRequiredReply(out)
-          ? { kind: 'input', inputRequests: out.inputRequests, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) }
-          : { kind: 'result', result: out as Record<string, unknown> };
-      },
+      step: taskStep(runTool, tool, name, input, base, server),
+      // Re-running needs the caller's context rebuilt elsewhere: not for an authenticated caller (no principal is stored).
+      ...(retry !== undefined && owner === '' ? { replay: { arguments: input, ...(ctx.mcpReq.inputResponses !== undefined ? { inputResponses: ctx.mcpReq.inputResponses } : {}), ...(state !== undefined ? { requestState: state } : {}), clientCapabilities: base.clientCapabilities, max: retry.max, backoffMs: retry.backoffMs ?? 0 } } : {}),
     });
     throw new TaskCreated(createTaskResult(record));
+  };
+}
+
+/** How often a lost task of this tool may run again: its `task.retry`, or once for an idempotent tool. */
+function retryOf(tool: PreparedTool): TaskRetry | undefined {
+  const retry = tool.spec.task?.retry ?? (tool.spec.definition.annotations?.idempotentHint === true ? { max: 1 } : undefined);
+  return retry !== undefined && retry.max > 0 ? retry : undefined;
+}
+
+/** The handler as a task's rounds (tasks/runner.ts), around the context of the call that created the task. */
+function taskStep(runTool: RunTool, tool: PreparedTool, name: string, input: unknown, base: RequestContext, server: Projector): TaskStep {
+  return async (round) => {
+    const abort = new AbortController();
+    round.signal.addEventListener('abort', () => abort.abort(round.signal.reason), { once: true });
+    const context: ToolContext<Record<string, unknown>> = {
+      ...base,
+      signal: abort.signal,
+      inputResponses: round.inputResponses,
+      requestState: round.requestState,
+      elicit: buildElicit(tool.spec.elicit, round.inputResponses as Record<string, unknown> | undefined),
+      // Progress inside a task is the task's statusMessage (SEP-2663 sends no progress for tasks).
+      progress: (progress, total, message) => round.statusMessage(message ?? (total !== undefined ? `${progress}/${total}` : `${progress}`)),
+    };
+    const out = await runTool(tool, name, input, context, abort, server);
+    return isInputRequiredReply(out)
+      ? { kind: 'input', inputRequests: out.inputRequests, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) }
+      : { kind: 'result', result: out as Record<string, unknown> };
+  };
+}
+
+/**
+ * Re-running a task whose worker was lost: the stored arguments and answers, and a context like the
+ * original call's minus what only a live request has (its HTTP request, its id: `task:<taskId>` here).
+ */
+export function taskResumer(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, server: () => Projector): TaskResume {
+  const runTool = toolRunner(d);
+  return (record) => {
+    const tool = tools.get(record.toolName);
+    const replay = record.replay;
+    if (tool === undefined || tool.spec.task === undefined || replay === undefined || record.owner !== undefined) return undefined;
+    const base: RequestContext = {
+      signal: new AbortController().signal,
+      requestId: `task:${record.taskId}`,
+      meta: {},
+      clientCapabilities: replay.clientCapabilities ?? {},
+      inputResponses: replay.inputResponses,
+      requestState: replay.requestState,
+      inputRequired: inputRequiredReply,
+      notify: d.notifier,
+    };
+    return {
+      toolName: record.toolName,
+      settings: tool.spec.task,
+      inputResponses: replay.inputResponses,
+      requestState: replay.requestState,
+      step: taskStep(runTool, tool, record.toolName, replay.arguments, base, server()),
+    };
   };
 }

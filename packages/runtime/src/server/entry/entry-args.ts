@@ -5,12 +5,29 @@
 //   --port <n>                  PORT        port for --http (default 3000; 0 = any free port)
 //   --allowed-hosts <list>      MCPGEN_ALLOWED_HOSTS    hostnames accepted in Host, besides the localhost names
 //   --allowed-origins <list>    MCPGEN_ALLOWED_ORIGINS  hostnames accepted in Origin, besides the localhost names
+//   --health-path, --ready-path MCPGEN_HEALTH_PATH, MCPGEN_READY_PATH  the probes (default /healthz, /readyz)
+//   --shutdown-delay <s>        MCPGEN_SHUTDOWN_DELAY_SECONDS  not ready but serving after SIGTERM (default 0)
+//   --auth-issuers <list>       MCPGEN_AUTH_ISSUERS     replaces the spec's authorization servers (auth: only)
+//   --auth-resource <url>       MCPGEN_AUTH_RESOURCE    the resource identifier tokens must name (auth: only)
 //   --cors-origins <list>       MCPGEN_CORS_ORIGINS     browser origins served cross-origin (CORS)
+// Usage errors (an unknown flag, a missing value) print the usage and exit 2; a wrong value is one line, exit 1.
 import { basename } from 'node:path';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import { didYouMean } from '../../shared/suggest.js';
+import type { AuthOptions } from '../auth/verifier.js';
 import type { HttpOptions } from '../transport/http.js';
 import type { ListenOptions } from '../transport/node-http.js';
+import { isLoopbackHost } from './loopback.js';
+import { isError, issuerList, probePath, resourceUrl, seconds, type Setting } from './settings.js';
+import { printableConfig } from './print-config.js';
+
+export { isLoopbackHost };
+
+/** What the generated server has, so flags for what it lacks are unknown and --help lists only what applies. */
+export interface EntryFeatures {
+  /** The spec declares `auth:` (the auth flags exist). */
+  readonly auth?: boolean;
+}
 
 export interface HttpEntryArgs {
   readonly transport: 'http';
@@ -22,19 +39,36 @@ export interface HttpEntryArgs {
   readonly allowedOrigins: readonly string[] | '*' | undefined;
   /** Browser origins (`https://app.example`) served cross-origin: preflights answered, headers exposed. */
   readonly corsOrigins?: readonly string[] | undefined;
+  /** Probe paths: absent = the defaults, false = off. */
+  readonly healthPath?: string | false;
+  readonly readyPath?: string | false;
+  /** Seconds between SIGTERM (readiness 503) and closing. Default 0. */
+  readonly shutdownDelaySeconds?: number;
+  /** Per-environment authorization settings (only for a spec with `auth:`). */
+  readonly auth?: Pick<AuthOptions, 'authorizationServers' | 'resource'>;
 }
 
 export type EntryArgs = { readonly transport: 'stdio' } | HttpEntryArgs;
 
 /** What the command line asks for: serve, print the usage, or refuse it (exit 2). */
-export type EntryCommand = { readonly kind: 'run'; readonly args: EntryArgs } | { readonly kind: 'help' } | { readonly kind: 'usage-error'; readonly message: string };
+/** What the command line asks for: serve, print the usage, refuse it (exit 2) or refuse a value (exit 1). */
+export type EntryCommand =
+  | { readonly kind: 'run'; readonly args: EntryArgs }
+  | { readonly kind: 'help' }
+  | { readonly kind: 'print-config'; readonly args: EntryArgs }
+  | { readonly kind: 'usage-error'; readonly message: string }
+  | { readonly kind: 'config-error'; readonly message: string };
 
-const VALUE_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins', '--cors-origins'] as const;
-const SWITCHES = ['--http', '--stdio', '--help', '-h'] as const;
-const ALL_FLAGS: readonly string[] = [...VALUE_FLAGS, ...SWITCHES];
+const VALUE_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins', '--health-path', '--ready-path', '--shutdown-delay', '--auth-issuers', '--auth-resource', '--cors-origins'] as const;
+const AUTH_FLAGS: readonly string[] = ['--auth-issuers', '--auth-resource'];
+const SWITCHES = ['--http', '--stdio', '--print-config', '--help', '-h'] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 
-export function entryUsage(program = 'main.js'): string {
+function valueFlags(features: EntryFeatures): readonly string[] {
+  return VALUE_FLAGS.filter((f) => features.auth === true || !AUTH_FLAGS.includes(f));
+}
+
+export function entryUsage(program = 'main.js', features: EntryFeatures = {}): string {
   return [
     `Usage: node ${program} [--stdio | --http] [options]`,
     '',
@@ -51,18 +85,47 @@ export function entryUsage(program = 'main.js'): string {
     '  --allowed-origins <list>  comma-separated hostnames accepted in the Origin header of browser',
     '                            requests besides the localhost names (MCPGEN_ALLOWED_ORIGINS);',
     '                            * turns the check off',
+    '  --health-path <path>      liveness probe, 200 while serving (MCPGEN_HEALTH_PATH; default',
+    '                            /healthz; off turns it off). Outside the Host check and the token gate.',
+    '  --ready-path <path>       readiness probe, 503 while draining, while Redis is unreachable',
+    '                            or before the authorization server was discovered',
+    '                            (MCPGEN_READY_PATH; default /readyz; off turns it off)',
+    '  --shutdown-delay <s>      after SIGTERM, answer the readiness probe 503 but keep serving for',
+    '                            this many seconds before draining (MCPGEN_SHUTDOWN_DELAY_SECONDS; default 0)',
     '  --cors-origins <list>     comma-separated browser origins (https://app.example) that may call',
     '                            this server cross-origin: preflights answered before the bearer',
     '                            gate, WWW-Authenticate and Mcp-* exposed (MCPGEN_CORS_ORIGINS)',
+    ...(features.auth === true
+      ? [
+          '  --auth-issuers <list>     comma-separated issuer URLs of the authorization servers whose',
+          '                            tokens are accepted, replacing the spec\'s (MCPGEN_AUTH_ISSUERS)',
+          '  --auth-resource <url>     this server\'s resource identifier, the audience tokens must name',
+          '                            (MCPGEN_AUTH_RESOURCE; default: the spec\'s, else the URL requested)',
+        ]
+      : []),
+    '  --print-config            print the settings this command line and environment give, with',
+    '                            where secrets are masked, as JSON, and exit (0, or 1 on a wrong value)',
     '  -h, --help                print this and exit',
     '',
     'Deployment settings also come from the environment: REDIS_URL, MCPGEN_REDIS_CHANNEL,',
-    'MCPGEN_REQUEST_STATE_KEYS, MCPGEN_REQUEST_STATE_TTL_SECONDS.',
+    'MCPGEN_REQUEST_STATE_KEYS, MCPGEN_REQUEST_STATE_TTL_SECONDS, MCPGEN_SKILLS_DIR,',
+    'MCPGEN_TELEMETRY (otel: OpenTelemetry spans and metrics; default off), MCPGEN_ACCESS_LOG',
+    '(json: one JSON line per request on stderr; default off),',
+    'MCPGEN_RATE_LIMIT (requests per caller, e.g. 100/1m) and MCPGEN_RATE_LIMIT_TOOLS (add=5/1s,…).',
+    'A wrong value is one line on stderr and exit 1; a wrong flag prints this and exits 2.',
   ].join('\n');
 }
 
 /** Parse a generated entry point's argv (without node and the script) and environment. Never throws. */
-export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): EntryCommand {
+export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}, features: EntryFeatures = {}): EntryCommand {
+  const known = valueFlags(features);
+  const printConfig = argv.includes('--print-config');
+  if (printConfig) argv = argv.filter((a) => a !== '--print-config');
+  const command = parseServeArgs(argv, env, features, known);
+  return printConfig && command.kind === 'run' ? { kind: 'print-config', args: command.args } : command;
+}
+
+function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, features: EntryFeatures, known: readonly string[]): EntryCommand {
   const values = new Map<ValueFlag, string>();
   let transport: 'http' | 'stdio' | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -77,8 +140,8 @@ export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<str
       transport = chosen;
       continue;
     }
-    if (!(VALUE_FLAGS as readonly string[]).includes(name)) {
-      const hint = arg.startsWith('-') ? didYouMean(name, ALL_FLAGS) : undefined;
+    if (!known.includes(name)) {
+      const hint = arg.startsWith('-') ? didYouMean(name, [...known, ...SWITCHES]) : undefined;
       return usageError(arg.startsWith('-') ? `unknown option ${name}${hint !== undefined ? ` (did you mean ${hint}?)` : ''}` : `unexpected argument ${JSON.stringify(arg)}`);
     }
     const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
@@ -91,33 +154,67 @@ export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<str
     if (httpOnly.length > 0) return usageError(`${httpOnly.join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} to --http only`);
     return { kind: 'run', args: { transport: 'stdio' } };
   }
-  const setting = (flag: ValueFlag, envName: string) => {
+  const setting = (flag: ValueFlag, envName: string): Setting | undefined => {
     const fromFlag = values.get(flag);
     if (fromFlag !== undefined) return { value: fromFlag, source: flag };
     const fromEnv = env[envName];
     return fromEnv !== undefined && fromEnv !== '' ? { value: fromEnv, source: envName } : undefined;
   };
+  try {
+    return { kind: 'run', args: httpArgs(setting, features) };
+  } catch (e) {
+    if (e instanceof ValueError) return { kind: 'config-error', message: e.message };
+    throw e;
+  }
+}
+
+class ValueError extends Error {}
+
+function checked<T>(value: T | { readonly error: string }): T {
+  if (isError<T>(value)) throw new ValueError(value.error);
+  return value;
+}
+
+/** The HTTP settings, each from its flag or variable; a wrong one throws ValueError with its one line. */
+function httpArgs(setting: (flag: ValueFlag, envName: string) => Setting | undefined, features: EntryFeatures): HttpEntryArgs {
   const port = setting('--port', 'PORT');
   const portNumber = port === undefined ? 3000 : Number(port.value);
-  if (port !== undefined && !(/^\d+$/.test(port.value.trim()) && portNumber <= 65535)) return usageError(`${port.source} must be a port number (0-65535), got ${JSON.stringify(port.value)}`);
+  if (port !== undefined && !(/^\d+$/.test(port.value.trim()) && portNumber <= 65535)) throw new ValueError(`${port.source} must be a port number (0-65535), got ${JSON.stringify(port.value)}`);
   // `[::1]` as written in URLs binds as `::1`.
   const host = setting('--host', 'HOST');
-  if (host !== undefined && host.value.trim() === '') return usageError(`${host.source} must not be empty`);
-  const hosts = hostList(setting('--allowed-hosts', 'MCPGEN_ALLOWED_HOSTS'));
-  if (typeof hosts === 'object' && 'error' in hosts) return usageError(hosts.error);
-  const origins = hostList(setting('--allowed-origins', 'MCPGEN_ALLOWED_ORIGINS'));
-  if (typeof origins === 'object' && 'error' in origins) return usageError(origins.error);
-  const cors = originList(setting('--cors-origins', 'MCPGEN_CORS_ORIGINS'));
-  if (typeof cors === 'object' && 'error' in cors) return usageError(cors.error);
-  const bound = host === undefined ? '127.0.0.1' : host.value.trim().replace(/^\[(.*)\]$/, '$1');
-  return { kind: 'run', args: { transport: 'http', host: bound, port: portNumber, allowedHosts: hosts, allowedOrigins: origins, ...(cors !== undefined ? { corsOrigins: cors } : {}) } };
+  if (host !== undefined && host.value.trim() === '') throw new ValueError(`${host.source} must not be empty`);
+  const hosts = checked<HostList>(hostList(setting('--allowed-hosts', 'MCPGEN_ALLOWED_HOSTS')));
+  const origins = checked<HostList>(hostList(setting('--allowed-origins', 'MCPGEN_ALLOWED_ORIGINS')));
+  const optional = <T>(s: Setting | undefined, read: (s: Setting) => T | { readonly error: string }): T | undefined => (s === undefined ? undefined : checked(read(s)));
+  const healthPath = optional(setting('--health-path', 'MCPGEN_HEALTH_PATH'), (s) => probePath(s, '/mcp'));
+  const readyPath = optional(setting('--ready-path', 'MCPGEN_READY_PATH'), (s) => probePath(s, '/mcp'));
+  if (healthPath !== undefined && healthPath !== false && healthPath === readyPath) throw new ValueError(`the health and readiness probes need two paths, both are ${healthPath}`);
+  const shutdownDelay = optional(setting('--shutdown-delay', 'MCPGEN_SHUTDOWN_DELAY_SECONDS'), (s) => seconds(s, 600));
+  const issuers = features.auth === true ? optional(setting('--auth-issuers', 'MCPGEN_AUTH_ISSUERS'), issuerList) : undefined;
+  const resource = features.auth === true ? optional(setting('--auth-resource', 'MCPGEN_AUTH_RESOURCE'), resourceUrl) : undefined;
+  const cors = optional(setting('--cors-origins', 'MCPGEN_CORS_ORIGINS'), originList);
+  const auth = { ...(issuers !== undefined ? { authorizationServers: issuers } : {}), ...(resource !== undefined ? { resource } : {}) };
+  return {
+    transport: 'http',
+    host: host === undefined ? '127.0.0.1' : host.value.trim().replace(/^\[(.*)\]$/, '$1'),
+    port: portNumber,
+    allowedHosts: hosts,
+    allowedOrigins: origins,
+    ...(healthPath !== undefined ? { healthPath } : {}),
+    ...(readyPath !== undefined ? { readyPath } : {}),
+    ...(shutdownDelay !== undefined ? { shutdownDelaySeconds: shutdownDelay } : {}),
+    ...(Object.keys(auth).length > 0 ? { auth } : {}),
+    ...(cors !== undefined ? { corsOrigins: cors } : {}),
+  };
 }
 
 /**
  * A comma-separated list of hostnames as the SDK's Host/Origin checks compare them (no scheme, no port,
  * IPv6 in brackets). A URL or host:port is refused here: it would never match and every request would get 403.
  */
-function hostList(setting: { value: string; source: string } | undefined): readonly string[] | '*' | undefined | { error: string } {
+type HostList = readonly string[] | '*' | undefined;
+
+function hostList(setting: Setting | undefined): HostList | { error: string } {
   if (setting === undefined) return undefined;
   const items = setting.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (items.length === 1 && items[0] === '*') return '*';
@@ -133,20 +230,13 @@ function hostList(setting: { value: string; source: string } | undefined): reado
  * A comma-separated list of browser origins as the Origin header spells them (`scheme://host[:port]`, no
  * path): a hostname alone or a trailing path would never equal an Origin header, so it is refused here.
  */
-function originList(setting: { value: string; source: string } | undefined): readonly string[] | undefined | { error: string } {
-  if (setting === undefined) return undefined;
+function originList(setting: { readonly value: string; readonly source: string }): readonly string[] | { readonly error: string } {
   const items = setting.value.split(',').map((s) => s.trim().replace(/\/$/, '')).filter((s) => s !== '');
   if (items.length === 0) return { error: `${setting.source} is empty` };
   for (const item of items) {
     if (!/^https?:\/\/(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%]+)(?::\d{1,5})?$/.test(item)) return { error: `${setting.source}: ${JSON.stringify(item)} is not an origin (scheme://host[:port], e.g. https://app.example)` };
   }
   return items.map((o) => o.toLowerCase());
-}
-
-/** Loopback addresses and names: binding one is private to the machine, so the localhost-only Host check fits. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
-  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h) || h === '::ffff:127.0.0.1';
 }
 
 /**
@@ -173,19 +263,42 @@ export function isEntryArgs(value: readonly string[] | EntryArgs): value is Entr
  * The command line of a generated main.ts, read before anything is built: `--help` prints the usage and
  * exits 0, a usage error prints it on stderr and exits 2 (no server, no Redis connection is made for either).
  */
-export function entryArgsOrExit(argv: readonly string[] = process.argv.slice(2), env: Readonly<Record<string, string | undefined>> = process.env, program = basename(process.argv[1] ?? 'main.js')): EntryArgs {
-  const command = parseEntryArgs(argv, env);
+export function entryArgsOrExit(features?: EntryFeatures): EntryArgs;
+export function entryArgsOrExit(argv: readonly string[], env?: Readonly<Record<string, string | undefined>>, program?: string, features?: EntryFeatures): EntryArgs;
+export function entryArgsOrExit(
+  argvOrFeatures: readonly string[] | EntryFeatures = process.argv.slice(2),
+  env: Readonly<Record<string, string | undefined>> = process.env,
+  program = basename(process.argv[1] ?? 'main.js'),
+  features: EntryFeatures = {},
+): EntryArgs {
+  // `entryArgsOrExit({ auth: true })` (generated main.ts): this process's argv with the server's features.
+  const argv = Array.isArray(argvOrFeatures) ? argvOrFeatures : process.argv.slice(2);
+  const has = Array.isArray(argvOrFeatures) ? features : (argvOrFeatures as EntryFeatures);
+  const command = parseEntryArgs(argv, env, has);
   if (command.kind === 'run') return command.args;
   if (command.kind === 'help') {
-    process.stdout.write(`${entryUsage(program)}\n`);
+    process.stdout.write(`${entryUsage(program, has)}\n`);
     process.exit(0);
   }
-  process.stderr.write(`${program}: ${command.message}\n\n${entryUsage(program)}\n`);
+  if (command.kind === 'print-config') {
+    try {
+      process.stdout.write(`${JSON.stringify(printableConfig(command.args, env), null, 2)}\n`);
+    } catch (e) {
+      process.stderr.write(`${program}: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    }
+    process.exit(0);
+  }
+  if (command.kind === 'config-error') {
+    process.stderr.write(`${program}: ${command.message}\n`);
+    process.exit(1);
+  }
+  process.stderr.write(`${program}: ${command.message}\n\n${entryUsage(program, has)}\n`);
   process.exit(2);
 }
 
 /** The listen/HTTP options of parsed HTTP args: extra allowed names join the localhost ones. */
-export function httpEntryOptions(args: HttpEntryArgs): ListenOptions & Pick<HttpOptions, 'allowedHosts' | 'allowedOrigins' | 'corsOrigins'> {
+export function httpEntryOptions(args: HttpEntryArgs): ListenOptions & Pick<HttpOptions, 'allowedHosts' | 'allowedOrigins' | 'auth' | 'corsOrigins'> {
   const widen = (extra: readonly string[] | '*', localhost: readonly string[]) => (extra === '*' ? ('*' as const) : [...new Set([...localhost, ...extra])]);
   return {
     host: args.host,
@@ -193,5 +306,8 @@ export function httpEntryOptions(args: HttpEntryArgs): ListenOptions & Pick<Http
     ...(args.allowedHosts !== undefined ? { allowedHosts: widen(args.allowedHosts, localhostAllowedHostnames()) } : {}),
     ...(args.allowedOrigins !== undefined ? { allowedOrigins: widen(args.allowedOrigins, localhostAllowedOrigins()) } : {}),
     ...(args.corsOrigins !== undefined ? { corsOrigins: args.corsOrigins } : {}),
+    ...(args.healthPath !== undefined ? { healthPath: args.healthPath } : {}),
+    ...(args.readyPath !== undefined ? { readyPath: args.readyPath } : {}),
+    ...(args.auth !== undefined ? { auth: args.auth } : {}),
   };
 }

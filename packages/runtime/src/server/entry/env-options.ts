@@ -4,12 +4,22 @@
 //   MCPGEN_REDIS_CHANNEL                the pub/sub channel (default mcpgen:events:<server name>)
 //   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
+//   MCPGEN_TASK_LEASE_MS                owner lease of running tasks (default 15000; a dead owner's tasks fail within 4/3 of it)
+//   MCPGEN_TASK_RESULT_RETRY_MS         how long a task result is retried through Redis outages (default 60000)
 //   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
+//   MCPGEN_TELEMETRY                    `otel`: spans and metrics through @opentelemetry/api (loaded only then); default off
+//   MCPGEN_ACCESS_LOG                   `json`: one JSON line per request on stderr (method, tool, duration, outcome…); default off
+//   MCPGEN_RATE_LIMIT                   requests per caller, server-wide: `100/60` (per 60 s), `100/1m`
+//   MCPGEN_RATE_LIMIT_TOOLS             per caller and tool: `search=10/60,add=5/1s` (counted in Redis with REDIS_URL)
 import type { ServerOptions } from '../dispatch/create-server.js';
 import { createRedisEventBus } from '../scale/redis-bus.js';
 import { parseKeyList, RequestStateKeyRing } from '../scale/request-state.js';
 import { skillsFromFolder } from '../extensions/skills-folder.js';
 import { createRedisTaskStore } from '../tasks/redis-store.js';
+import { loadOpenTelemetry } from '../ops/telemetry.js';
+import { createRateLimiter, type RateLimitSettings } from '../ops/rate-limit.js';
+import { jsonAccessLog } from '../ops/access-log.js';
+import { isError, rateRule, toolRates } from './settings.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
 export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {
@@ -23,15 +33,71 @@ export async function serverOptionsFromEnv(serverName: string, env: NodeJS.Proce
 
 export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): Promise<ServerOptions> {
   const options: { -readonly [K in keyof ServerOptions]: ServerOptions[K] } = {};
-  const ttl = env.MCPGEN_REQUEST_STATE_TTL_SECONDS;
-  const ttlSeconds = ttl === undefined || ttl === '' ? undefined : Number(ttl);
+  const ttlSeconds = positiveSeconds('MCPGEN_REQUEST_STATE_TTL_SECONDS', env.MCPGEN_REQUEST_STATE_TTL_SECONDS);
   if (env.MCPGEN_REQUEST_STATE_KEYS) options.requestStateKeys = new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), ttlSeconds);
   else if (ttlSeconds !== undefined) options.requestStateTtlSeconds = ttlSeconds;
   if (env.REDIS_URL) {
-    options.bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    checkRedisUrl(env.REDIS_URL);
+    const bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    options.bus = bus;
+    // Not ready while Redis is unreachable: notifications and tasks of this instance would not reach the others.
+    options.readiness = [{ name: 'redis', ready: () => bus.up() }];
     // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
     options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
   }
+  const lease = positiveMs(env, 'MCPGEN_TASK_LEASE_MS');
+  if (lease !== undefined) options.taskLeaseMs = lease;
+  const retry = positiveMs(env, 'MCPGEN_TASK_RESULT_RETRY_MS');
+  if (retry !== undefined) options.taskResultRetryMs = retry;
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
+  const limits = rateLimitsFromEnv(env);
+  if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
+  const accessLog = env.MCPGEN_ACCESS_LOG ?? '';
+  if (accessLog === 'json') options.accessLog = jsonAccessLog();
+  else if (accessLog !== '' && accessLog !== 'off') throw new Error(`MCPGEN_ACCESS_LOG must be json or off, got ${JSON.stringify(accessLog)}`);
+  const telemetry = env.MCPGEN_TELEMETRY ?? '';
+  if (telemetry === 'otel') options.telemetry = await loadOpenTelemetry();
+  else if (telemetry !== '' && telemetry !== 'off') throw new Error(`MCPGEN_TELEMETRY must be otel or off, got ${JSON.stringify(telemetry)}`);
   return options;
+}
+
+// Every variable is checked here, at start (issue 25 item 11): a value that only fails on first use would let
+// the server start and then answer every affected call -32603.
+
+/** A whole number of seconds > 0, or undefined when unset or empty. Strict: `abc`, `0`, `1.5`, ` 5` are refused. */
+function positiveSeconds(name: string, value: string | undefined): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const n = /^[0-9]+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(Number.isSafeInteger(n) && n > 0)) throw new Error(`${name} must be a positive whole number of seconds, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** redis:// or rediss:// with a host; the message never repeats the URL (it may hold a password). */
+function checkRedisUrl(value: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
+    throw new Error('REDIS_URL must be a redis:// or rediss:// URL with a host (e.g. redis://127.0.0.1:6379)');
+  }
+}
+function positiveMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number of milliseconds (got ${JSON.stringify(raw)})`);
+  return n;
+}
+
+/** MCPGEN_RATE_LIMIT and MCPGEN_RATE_LIMIT_TOOLS, checked; undefined when neither is set. */
+export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimitSettings | undefined {
+  const server = env.MCPGEN_RATE_LIMIT ? rateRule(env.MCPGEN_RATE_LIMIT, 'MCPGEN_RATE_LIMIT') : undefined;
+  if (server !== undefined && isError(server)) throw new Error(server.error);
+  const tools = env.MCPGEN_RATE_LIMIT_TOOLS ? toolRates(env.MCPGEN_RATE_LIMIT_TOOLS, 'MCPGEN_RATE_LIMIT_TOOLS') : undefined;
+  if (tools !== undefined && isError(tools)) throw new Error(tools.error);
+  if (server === undefined && tools === undefined) return undefined;
+  return { ...(server !== undefined ? { server } : {}), ...(tools !== undefined ? { tools } : {}) };
 }

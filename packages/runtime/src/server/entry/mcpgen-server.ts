@@ -18,6 +18,8 @@ export interface McpgenServer {
   listen(options?: ListenOptions & HttpOptions): Promise<RunningServer & { readonly notify: HttpHandler['notify'] }>;
   /** stdio: newline-delimited JSON-RPC on stdin/stdout. */
   stdio(): { close(): Promise<void> };
+  /** What is wrong with the options (e.g. a rate limit for a tool the spec lacks): serving throws it. */
+  readonly configError?: string;
 }
 
 export function createMcpgenServer(definition: ServerDefinition, handlers: object, options: ServerOptions & { readonly legacy?: boolean } = {}): McpgenServer {
@@ -30,21 +32,42 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
     resourcesChanged: () => bus.publish({ kind: 'resources_list_changed' }),
     resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
   };
+  // A limit for a tool the spec lacks would never apply: a typo, refused when serving (runMain: one line, exit 1).
+  const unknownTool = options.rateLimiter?.tools.find((name) => !definition.tools.some((t) => t.definition.name === name));
+  const configError = unknownTool === undefined ? undefined : `rate limit for unknown tool ${JSON.stringify(unknownTool)} (the server's tools: ${definition.tools.map((t) => t.definition.name).join(', ')})`;
+  const refuseBadConfig = () => {
+    if (configError !== undefined) throw new Error(configError);
+  };
   // One task store per server, shared by the factory (tasks/*) and the HTTP face (notifications/tasks).
   const taskStore = options.taskStore ?? (definition.tools.some((t) => t.task !== undefined) ? new MemoryTaskStore() : undefined);
   const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}) });
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
   const legacy = options.legacy ?? true;
-  const http = (httpOptions: HttpOptions = {}) =>
-    createHttpHandler(factory, definition, { legacy, bus, ...(options.auth !== undefined ? { auth: options.auth } : {}), ...(taskStore !== undefined ? { taskStore } : {}), ...httpOptions });
+  const http = (httpOptions: HttpOptions = {}) => {
+    // Auth settings of the entry point (issuers, resource per environment) refine the server's, never drop them.
+    const auth = options.auth !== undefined || httpOptions.auth !== undefined ? { auth: { ...options.auth, ...httpOptions.auth } } : {};
+    const readiness = [...(options.readiness ?? []), ...(httpOptions.readiness ?? [])];
+    const limits = options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {};
+    return createHttpHandler(factory, definition, { legacy, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...limits, ...httpOptions, ...auth, readiness });
+  };
   return {
     factory,
     http,
     listen: async (opts = {}) => {
+      refuseBadConfig();
       const handler = http({ endpointPath: opts.path ?? '/mcp', ...opts });
-      return { ...(await listen(handler, opts)), notify: handler.notify };
+      const running = await listen(handler, opts);
+      // Shutdown drains the tasks run here alongside the HTTP requests, within the same grace period.
+      const close = async (graceMs = 10_000) => {
+        await Promise.all([running.close(graceMs), factory.drainTasks?.(graceMs)]);
+      };
+      return { ...running, close, notify: handler.notify };
     },
-    stdio: () => serveStdio(factory, { legacy, bus }),
+    stdio: () => {
+      refuseBadConfig();
+      return serveStdio(factory, { legacy, bus });
+    },
+    ...(configError !== undefined ? { configError } : {}),
   };
 }
 
@@ -55,6 +78,10 @@ export function createMcpgenServer(definition: ServerDefinition, handlers: objec
  */
 export async function runMain(server: McpgenServer, argv: readonly string[] | EntryArgs = process.argv.slice(2), listenOptions: ListenOptions & HttpOptions = {}): Promise<void> {
   const args = isEntryArgs(argv) ? argv : entryArgsOrExit(argv);
+  if (server.configError !== undefined) {
+    process.stderr.write(`mcpgen: ${server.configError}\n`);
+    process.exit(1);
+  }
   if (args.transport === 'stdio') {
     server.stdio();
     return;
@@ -68,7 +95,10 @@ export async function runMain(server: McpgenServer, argv: readonly string[] | En
   });
   process.stderr.write(`listening on ${running.url}\n`);
   const stop = () => {
-    void running.close().then(() => process.exit(0));
+    // Readiness goes 503 at once; with a shutdown delay the server keeps serving while the balancer notices.
+    running.startDraining();
+    const delay = (args.shutdownDelaySeconds ?? 0) * 1000;
+    setTimeout(() => void running.close().then(() => process.exit(0)), delay);
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);

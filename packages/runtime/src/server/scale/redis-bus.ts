@@ -44,6 +44,8 @@ export interface RedisEventBusStats {
 export interface RedisEventBus extends ServerEventBus {
   /** Resolves once both connections are up and the channel is subscribed (tests, readiness probes). */
   ready(): Promise<void>;
+  /** Both connections are up now (the readiness probe asks: false while Redis is unreachable). */
+  up(): boolean;
   stats(): RedisEventBusStats;
   close(): Promise<void>;
 }
@@ -89,6 +91,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     },
     subscribe: (listener) => local.subscribe(listener),
     ready: () => connected,
+    up: () => !closed && publisher.isReady && subscriber.isReady,
     stats: () => ({ ...counts }),
     async close() {
       closed = true;

@@ -36,6 +36,13 @@ export interface RedisPairOptions {
   readonly onStateChange?: (state: 'connected' | 'disconnected', detail?: string) => void;
 }
 
+/** A node-redis error as one line: the reason (refused, WRONGPASS, NOAUTH…), never the URL with its password. */
+export function describeRedisError(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const causes = error instanceof AggregateError ? error.errors.filter((e): e is Error => e instanceof Error).map((e) => e.message) : [];
+  return (error.message || causes.join('; ') || error.name).replace(/redis(s?):\/\/[^@\s]*@/g, 'redis$1://');
+}
+
 export async function openRedisPair(options: RedisPairOptions): Promise<RedisPair> {
   let redis: { createClient(options: Record<string, unknown>): RedisConnection };
   try {
@@ -51,12 +58,14 @@ export async function openRedisPair(options: RedisPairOptions): Promise<RedisPai
     socket: { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
   });
   const subscriber = client.duplicate();
-  let up = false;
+  // undefined until the first outcome: Redis down (or a wrong password) at start is a state too, and must be
+  // said once — otherwise a server that never connected logs nothing at all.
+  let up: boolean | undefined;
   const onChange = (error?: unknown) => {
     const now = client.isReady && subscriber.isReady;
-    if (now === up) return;
+    if (now === up || (now === false && up === undefined && error === undefined)) return;
     up = now;
-    report(now ? 'connected' : 'disconnected', now ? undefined : error instanceof Error ? error.message : undefined);
+    report(now ? 'connected' : 'disconnected', now ? undefined : describeRedisError(error));
   };
   for (const c of [client, subscriber]) {
     c.on('error', (e) => onChange(e)); // node-redis emits 'error' on every failed reconnect: report transitions only

@@ -33,12 +33,17 @@ interface Payload {
   readonly b: string;
 }
 
+/** Throws unless `ttlSeconds` is a positive whole number (the ring is built lazily: callers check at start). */
+export function checkRequestStateTtl(ttlSeconds: number): void {
+  if (!(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) throw new RangeError(`requestState TTL must be a positive whole number of seconds, not ${ttlSeconds}`);
+}
+
 export class RequestStateKeyRing {
   private codecs = new Map<string, RequestStateCodec<Payload>>();
   private signer = '';
 
   constructor(keys: readonly RequestStateKey[], readonly ttlSeconds: number = DEFAULT_REQUEST_STATE_TTL_SECONDS) {
-    if (!(Number.isInteger(ttlSeconds) && ttlSeconds > 0)) throw new RangeError(`requestState TTL must be a positive whole number of seconds, not ${ttlSeconds}`);
+    checkRequestStateTtl(ttlSeconds);
     this.setKeys(keys);
   }
 

@@ -10,11 +10,13 @@
 // than in Lua keeps results byte-exact (Lua's cjson turns [] into {} and rounds numbers to 14 digits).
 // Events (status, cancel, input): delivered at once to this instance's listeners, then published on a channel
 // that every instance subscribes to; each instance skips its own echo, so a listener hears an event once.
+// Owner leases (who runs which task, for finding tasks whose instance died): redis-liveness.ts.
 // Redis down: create/get/update/publish reject at once (no offline queue) — the caller answers an error rather
 // than a task nobody else can see; the connections come back by themselves and resubscribe. The connections
 // open on first use (a server without task tools never opens them).
 import { randomUUID } from 'node:crypto';
-import { openRedisPair, type RedisConnection, type RedisPair } from '../scale/redis-connection.js';
+import { describeRedisError, openRedisPair, type RedisConnection, type RedisPair } from '../scale/redis-connection.js';
+import { redisTaskLiveness } from './redis-liveness.js';
 import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
 
 /** Wire format version of records and channel messages; anything of another version is ignored. */
@@ -38,6 +40,17 @@ export interface RedisTaskStoreOptions {
   readonly onStateChange?: (state: 'connected' | 'disconnected', detail?: string) => void;
 }
 
+/**
+ * Redis unreachable, refusing the password or failing a command: the error a task request answers with
+ * (-32603 naming the component), instead of node-redis' bare "The client is offline".
+ */
+export class TaskStoreUnavailable extends Error {
+  constructor(detail: string | undefined) {
+    super(`task store (Redis) unavailable${detail ? `: ${detail}` : ''}`);
+    this.name = 'TaskStoreUnavailable';
+  }
+}
+
 export interface RedisTaskStore extends TaskStore {
   /** Resolves once both connections are up and the event channel is subscribed (tests, readiness probes). */
   ready(): Promise<void>;
@@ -59,34 +72,13 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       }
     }
   };
-  // Connections open on first use: serverOptionsFromEnv hands every server a store when REDIS_URL is set, but
-  // only a server with task tools uses it (its task runner subscribes when the server is built).
-  let opened: { pair: Promise<RedisPair>; connected: Promise<void> } | undefined;
-  const open = () => {
-    if (opened !== undefined) return opened;
-    const pair = openRedisPair({ url: options.url, label: 'redis task store', ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}) });
-    const connected = pair.then(async (p) => {
-      await p.connected;
-      await p.subscriber.subscribe(channel, (message) => {
-        const event = parseTaskMessage(message, origin);
-        if (event !== undefined && event !== 'own') deliver(event);
-      });
-    });
-    pair.catch((e: unknown) => process.stderr.write(`[mcpgen] redis task store: ${e instanceof Error ? e.message : String(e)}\n`));
-    connected.catch(() => {}); // surfaced through ready() and every call; never an unhandled rejection
-    return (opened = { pair, connected });
-  };
-  // The first call waits for the first connection (bounded: Redis down must not hang it); later ones fail fast.
-  let firstConnection: Promise<unknown> | undefined;
-  const client = async (): Promise<RedisConnection> => {
-    const { pair, connected } = open();
-    firstConnection ??= Promise.race([connected, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS).unref())]).catch(() => {});
-    await firstConnection;
-    return (await pair).client;
-  };
+  const { open, client, command, pairIfOpen } = lazyConnection(options, channel, (message) => {
+    const event = parseTaskMessage(message, origin);
+    if (event !== undefined && event !== 'own') deliver(event);
+  });
 
   const read = async (taskId: string): Promise<{ json: string; record: TaskRecord } | undefined> => {
-    const json = await (await client()).get(keyOf(taskId));
+    const json = await command((c) => c.get(keyOf(taskId)));
     if (json === null) return undefined;
     const record = parseRecord(json);
     // Redis expires the key on time; the check covers clocks between instances and a record of another format.
@@ -97,7 +89,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
     deliver(event);
     const message = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, from: origin, event });
     if (message.length > MAX_ENTRY_BYTES) throw new Error(`task event too large (${message.length} bytes)`);
-    await (await client()).publish(channel, message);
+    await command((c) => c.publish(channel, message));
   };
 
   return {
@@ -106,7 +98,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
       const expiresAt = Date.parse(record.createdAt) + record.ttlMs;
       if (!Number.isFinite(expiresAt)) throw new Error('task record has no valid createdAt/ttlMs');
-      const written = await (await client()).set(keyOf(record.taskId), json, { condition: 'NX', expiration: { type: 'PXAT', value: expiresAt } });
+      const written = await command((c) => c.set(keyOf(record.taskId), json, { condition: 'NX', expiration: { type: 'PXAT', value: expiresAt } }));
       if (written !== 'OK') throw new Error(`task ${record.taskId} already exists`);
     },
     async get(taskId) {
@@ -119,7 +111,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
         const next: TaskRecord = { ...current.record, ...patch, lastUpdatedAt: new Date().toISOString() };
         const json = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, record: next });
         if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
-        const written = await (await client()).eval(COMPARE_AND_SET, { keys: [keyOf(taskId)], arguments: [current.json, json] });
+        const written = await command((c) => c.eval(COMPARE_AND_SET, { keys: [keyOf(taskId)], arguments: [current.json, json] }));
         if (written !== 1) continue; // another instance wrote in between (or it expired): read again
         if (patch.status !== undefined && patch.status !== current.record.status) {
           // The record is durable already; a lost status event only delays notifications, pollers still see it.
@@ -130,6 +122,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       throw new Error(`task ${taskId}: too many concurrent updates`);
     },
     publish,
+    liveness: redisTaskLiveness(client, prefix, origin),
     subscribe(listener) {
       open();
       listeners.add(listener);
@@ -138,9 +131,65 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
     ready: () => open().connected,
     async close() {
       listeners.clear();
-      if (opened !== undefined) await (await opened.pair.catch(() => undefined))?.close();
+      await (await pairIfOpen()?.catch(() => undefined))?.close();
     },
   };
+}
+
+interface LazyConnection {
+  /** Opens the connections and subscribes the channel (once); `connected` settles when both are up. */
+  open(): { pair: Promise<RedisPair>; connected: Promise<void> };
+  /** The command connection; the first call waits (bounded) for the first connection, later ones fail fast. */
+  client(): Promise<RedisConnection>;
+  /** The connections when open() was called, else undefined (close() opens nothing). */
+  command<T>(run: (c: RedisConnection) => Promise<T>): Promise<T>;
+  pairIfOpen(): Promise<RedisPair> | undefined;
+}
+
+// Connections open on first use: serverOptionsFromEnv hands every server a store when REDIS_URL is set, but
+// only a server with task tools uses it (its task runner subscribes when the server is built).
+function lazyConnection(options: RedisTaskStoreOptions, channel: string, onMessage: (message: string) => void): LazyConnection {
+  let opened: { pair: Promise<RedisPair>; connected: Promise<void> } | undefined;
+  // The last reason the connection went down, for the client-facing error.
+  let downReason: string | undefined;
+  const report = options.onStateChange ?? ((state, detail) => process.stderr.write(`[mcpgen] redis task store ${state}${detail ? `: ${detail}` : ''}\n`));
+  const onStateChange = (state: 'connected' | 'disconnected', detail?: string) => {
+    downReason = state === 'connected' ? undefined : detail;
+    report(state, detail);
+  };
+  const open = () => {
+    if (opened !== undefined) return opened;
+    const pair = openRedisPair({ url: options.url, label: 'redis task store', onStateChange });
+    const connected = pair.then(async (p) => {
+      await p.connected;
+      await p.subscriber.subscribe(channel, onMessage);
+    });
+    pair.catch((e: unknown) => process.stderr.write(`[mcpgen] redis task store: ${e instanceof Error ? e.message : String(e)}\n`));
+    connected.catch(() => {}); // surfaced through ready() and every call; never an unhandled rejection
+    return (opened = { pair, connected });
+  };
+  // The first call waits for the first connection (bounded: Redis down must not hang it); later ones fail fast.
+  let firstConnection: Promise<unknown> | undefined;
+  const client = async (): Promise<RedisConnection> => {
+    const { pair, connected } = open();
+    firstConnection ??= Promise.race([connected, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS).unref())]).catch(() => {});
+    await firstConnection;
+    const c = await pair.catch((e: unknown) => {
+      throw new TaskStoreUnavailable(e instanceof Error ? e.message : String(e));
+    });
+    if (!c.client.isReady) throw new TaskStoreUnavailable(downReason ?? 'not connected');
+    return c.client;
+  };
+  /** One command; a connection failure while it runs is TaskStoreUnavailable too (not node-redis' wording). */
+  const command = async <T>(run: (c: RedisConnection) => Promise<T>): Promise<T> => {
+    const c = await client();
+    try {
+      return await run(c);
+    } catch (e) {
+      throw new TaskStoreUnavailable(describeRedisError(e) ?? downReason);
+    }
+  };
+  return { open, client, command, pairIfOpen: () => opened?.pair };
 }
 
 function expired(record: TaskRecord): boolean {

@@ -21,9 +21,22 @@ export interface TaskRecord {
   readonly error?: { readonly code: number; readonly message: string; readonly data?: unknown };
   /** While input_required: the pending input requests, keyed as in an InputRequiredResult. */
   readonly inputRequests?: Record<string, unknown>;
+  /** Runs so far (1 for the first); a task re-run after its worker was lost counts up. */
+  readonly attempt?: number;
+  /** Only for a tool that may be re-run: what another instance needs to run it again. Never sent to clients. */
+  readonly replay?: TaskReplay;
 }
 
-export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests'>>;
+export interface TaskReplay {
+  readonly arguments: unknown;
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  readonly requestState?: string;
+  readonly clientCapabilities?: Readonly<Record<string, unknown>>;
+  readonly max: number;
+  readonly backoffMs: number;
+}
+
+export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'attempt'>>;
 
 /** Signals that must reach whichever instance runs the task's handler, and status changes for notifications/tasks. */
 export type TaskEvent =
@@ -44,4 +57,23 @@ export interface TaskStore {
   publish(event: TaskEvent): Promise<void>;
   subscribe(listener: (event: TaskEvent) => void): () => void;
   close(): Promise<void>;
+  /** Who runs which task, for stores shared by instances (Redis): lets survivors find tasks whose owner died. */
+  readonly liveness?: TaskLiveness;
+}
+
+/**
+ * Owner leases (tasks/lease.ts drives them): each instance keeps one lease alive while it runs, and records
+ * each task it runs. A task whose owner's lease is gone is claimed by exactly one surviving instance.
+ */
+export interface TaskLiveness {
+  /** Sets or extends this instance's lease to leaseMs from now. */
+  renew(leaseMs: number): Promise<void>;
+  /** Drops this instance's lease at once (shutdown): its remaining tasks are found on the next sweep. */
+  retire(): Promise<void>;
+  /** Records that this instance runs the task. */
+  own(taskId: string): Promise<void>;
+  /** The task is settled (or gone): nobody needs to watch it any more. */
+  release(taskId: string): Promise<void>;
+  /** Tasks whose owner's lease has expired, each claimed (atomically) for this instance. */
+  claimLost(): Promise<string[]>;
 }

@@ -24,7 +24,9 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { isJsonContentType, type ServerContext } from '@modelcontextprotocol/server';
 import { stashPrecomputed, type FastServerHooks, type Precomputed } from '../dispatch/fast-path-hooks.js';
 import type { HeaderDeclaration } from '../../shared/header-values.js';
-import type { AuthGate, Authenticated } from '../auth/auth.js';
+import { principalKeyOf, type AuthGate, type Authenticated } from '../auth/auth.js';
+import type { RateLimiter } from '../ops/rate-limit.js';
+import { markCounted, rateLimitAnswer } from './rate-limits.js';
 
 const VERSION = '2026-07-28';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -48,6 +50,8 @@ export interface FastRequest {
   toRequest(): Request;
   /** The caller `admit` verified (servers with `auth:`). */
   readonly auth?: Authenticated;
+  /** The client's address (rate limits without a principal). */
+  readonly address?: string | undefined;
 }
 
 /** A complete JSON answer, or the SDK path's Response (possibly a stream) to send as it is. */
@@ -78,6 +82,8 @@ export interface FastPathOptions {
   readonly slow: (request: Request) => Promise<Response>;
   /** The bearer gate of a server with `auth:`. */
   readonly gate?: AuthGate;
+  /** Rate limits: counted here for what this path answers or runs, by the SDK path for what it hands over. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 interface Message {
@@ -88,22 +94,10 @@ interface Message {
 }
 
 export function createFastPath(options: FastPathOptions): FastPath {
-  const { hooks, hosts, origins, gate } = options;
+  const { hooks, gate } = options;
   const goodEnvelopes = new Set<string>();
   const lists = new Map<string, string>();
   const serverMeta = { [SERVER_INFO_KEY]: hooks.serverInfo };
-
-  function wants(method: string | undefined, h: IncomingHttpHeaders): boolean {
-    // Without a gate a credential is left to the SDK path, which ignores it: nothing to gain here.
-    if (method !== 'POST' || (gate === undefined && h.authorization !== undefined)) return false;
-    if (origins !== undefined && h.origin !== undefined) return false;
-    if (hosts !== undefined && !hosts.includes(hostnameOf(h.host))) return false;
-    if (h['mcp-protocol-version'] !== VERSION || !isJsonContentType(h['content-type'] ?? null)) return false;
-    const accept = h.accept ?? '';
-    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
-    const m = h['mcp-method'];
-    return m === 'tools/call' || (typeof m === 'string' && LISTS.has(m) && h['mcp-name'] === undefined);
-  }
 
   /** The SDK path, learning from a result: the envelope it accepted, the list page it answered. */
   async function viaSdk(request: FastRequest, msg: Message, envelope: string, listKey: string | undefined): Promise<FastAnswer> {
@@ -138,6 +132,8 @@ export function createFastPath(options: FastPathOptions): FastPath {
       const key = `${msg.method}\u0000${(msg.params.cursor as string | undefined) ?? ''}\u0000${scopes}`;
       const cached = goodEnvelopes.has(envelope) ? lists.get(key) : undefined;
       if (cached === undefined) return viaSdk(request, msg, envelope, key);
+      const limited = await limit(request, msg);
+      if (limited !== undefined) return limited;
       return { status: 200, body: `{"result":${cached},"jsonrpc":"2.0","id":${JSON.stringify(msg.id)}}` };
     }
     // tools/call
@@ -149,6 +145,8 @@ export function createFastPath(options: FastPathOptions): FastPath {
       if (options.paramHeaderMismatch(body, headerView(request.headers), options.headerTable) !== undefined) return undefined;
     }
     if (!goodEnvelopes.has(envelope)) return viaSdk(request, msg, envelope, undefined);
+    const limited = await limit(request, msg);
+    if (limited !== undefined) return limited;
     let outcome: Precomputed;
     try {
       outcome = { ok: true, value: await hooks.callTool(name, args, contextFor(msg, request, auth)) };
@@ -162,11 +160,32 @@ export function createFastPath(options: FastPathOptions): FastPath {
     // Errors, input_required, other content: the SDK encodes (and validates) the outcome as it would its own.
     const web = request.toRequest();
     stashPrecomputed(web, outcome);
+    markCounted(web);
     return options.slow(web);
   }
 
+  /** The 429 answer when the caller is past a limit (counted once: the SDK path skips a request marked counted). */
+  function limit(request: FastRequest, msg: Message): Promise<Response | undefined> {
+    if (options.rateLimiter === undefined) return Promise.resolve(undefined);
+    return rateLimitAnswer(options.rateLimiter, msg, principalKeyOf(request.auth?.principal), request.address);
+  }
+
   const admit = gate === undefined ? undefined : (headers: IncomingHttpHeaders, url: URL) => gate.authenticateHeader(headers.authorization ?? null, url);
+  const wants = (method: string | undefined, h: IncomingHttpHeaders): boolean => wantsRequest(options, method, h);
   return { wants, serve, ...(admit !== undefined ? { admit } : {}) };
+}
+
+/** Whether the headers alone allow the fast path: a plain JSON POST of tools/call or a list, nothing to check but the body. */
+function wantsRequest({ hosts, origins, gate }: FastPathOptions, method: string | undefined, h: IncomingHttpHeaders): boolean {
+  // Without a gate a credential is left to the SDK path, which ignores it: nothing to gain here.
+  if (method !== 'POST' || (gate === undefined && h.authorization !== undefined)) return false;
+  if (origins !== undefined && h.origin !== undefined) return false;
+  if (hosts !== undefined && !hosts.includes(hostnameOf(h.host))) return false;
+  if (h['mcp-protocol-version'] !== VERSION || !isJsonContentType(h['content-type'] ?? null)) return false;
+  const accept = h.accept ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return false;
+  const m = h['mcp-method'];
+  return m === 'tools/call' || (typeof m === 'string' && LISTS.has(m) && h['mcp-name'] === undefined);
 }
 
 /** The JSON-RPC request, when it is plainly one the fast path may serve; undefined otherwise. */
@@ -204,6 +223,8 @@ function contextFor(msg: Message, request: FastRequest, auth: Authenticated | un
     },
     http: {
       ...(auth !== undefined ? { authInfo: auth.authInfo } : {}),
+      // The headers as node read them (telemetry reads traceparent here without building a Web Request).
+      nodeHeaders: request.headers,
       // Built only if a handler reads ctx.httpRequest.
       get req(): Request {
         return (web ??= request.toRequest());

@@ -19,6 +19,9 @@ import type { ServerFactory } from '../dispatch/create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
 import { serveTaskListen } from '../tasks/listen.js';
 import type { TaskStore } from '../tasks/store.js';
+import type { ReadinessCheck } from '../ops/health.js';
+import type { RateLimiter } from '../ops/rate-limit.js';
+import { clientAddressOf, rateLimitAnswer, wasCounted } from './rate-limits.js';
 import { createFastPath, type FastPath } from './fast-path.js';
 import { createCors } from './cors.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -71,6 +74,10 @@ export interface HttpOptions {
    * never used with responseMode 'sse'. With `auth:` it serves requests whose token the gate verified.
    */
   readonly fastPath?: boolean;
+  /** Conditions the readiness probe checks besides the authorization server (listen answers the probes). */
+  readonly readiness?: readonly ReadinessCheck[];
+  /** Rate limits per caller (ops/rate-limit.ts): 429 with Retry-After past them. */
+  readonly rateLimiter?: RateLimiter;
 }
 
 export interface HttpHandler {
@@ -81,6 +88,8 @@ export interface HttpHandler {
   readonly close: () => Promise<void>;
   /** The node:http face's fast path (absent when it does not apply). */
   readonly fast?: FastPath;
+  /** What readiness waits for: the options' checks and, with `auth:`, the authorization server's discovery. */
+  readonly readiness: readonly ReadinessCheck[];
 }
 
 export function createHttpHandler(factory: ServerFactory, def: ServerDefinition, options: HttpOptions = {}): HttpHandler {
@@ -149,6 +158,10 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       const refused = gate!.checkScopes(body, auth.principal, auth.resource);
       if (refused !== undefined) return refused;
     }
+    if (options.rateLimiter !== undefined && !wasCounted(request)) {
+      const limited = await rateLimitAnswer(options.rateLimiter, body, principalKeyOf(auth?.principal), clientAddressOf(request));
+      if (limited !== undefined) return limited;
+    }
     if (headerTable.size > 0) {
       const mismatch = paramHeaderMismatch(body, request.headers, headerTable);
       if (mismatch !== undefined) return jsonRpcError(400, (body as { id?: unknown }).id ?? null, -32020, mismatch, { header: 'Mcp-Param' });
@@ -164,11 +177,12 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   const hooks = factory.fast;
   const fast =
     hooks !== undefined && options.fastPath !== false && options.responseMode !== 'sse'
-      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch, ...(gate !== undefined ? { gate } : {}) })
+      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch, ...(gate !== undefined ? { gate } : {}), ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}) })
       : undefined;
   // The fast path writes its answers itself: a cross-origin call takes the path that adds Access-Control-*.
   const fastFace = fast !== undefined && cors !== undefined ? { ...fast, wants: (method: string | undefined, headers: IncomingHttpHeaders) => headers.origin === undefined && fast.wants(method, headers) } : fast;
-  return { fetch, notify: sdk.notify, close: () => sdk.close(), ...(fastFace !== undefined ? { fast: fastFace } : {}) };
+  const readiness = [...(options.readiness ?? []), ...(gate !== undefined ? [{ name: 'authorization server', ready: gate.ready }] : [])];
+  return { fetch, notify: sdk.notify, close: () => sdk.close(), readiness, ...(fastFace !== undefined ? { fast: fastFace } : {}) };
 }
 
 /** A server without `auth:` publishes no protected-resource metadata. */

@@ -3,13 +3,16 @@
 // stream may hold for a client that does not read, graceful drain on close.
 import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { vouchFor, type Authenticated } from '../auth/auth.js';
+import { createHealthProbes, type HealthPaths, type HealthProbes } from '../ops/health.js';
 import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.js';
+import { ended, limitedBody, readAll } from './node-body.js';
+import { answer, DEFAULT_MAX_STREAM_BUFFER_BYTES, send } from './node-send.js';
+import { setClientAddress } from './rate-limits.js';
 
-export const DEFAULT_MAX_STREAM_BUFFER_BYTES = 1024 * 1024;
+export { DEFAULT_MAX_STREAM_BUFFER_BYTES };
 
-export interface ListenOptions {
+export interface ListenOptions extends HealthPaths {
   readonly port?: number;
   /** Default 127.0.0.1: local servers must not listen on every interface. */
   readonly host?: string;
@@ -48,10 +51,13 @@ export interface RunningServer {
    * (up to `graceMs`), then close. Requests of clients that went away do not hold the drain.
    */
   close(graceMs?: number): Promise<void>;
+  /** Readiness answers 503 from now on; requests are still served (SIGTERM, before close). */
+  startDraining(): void;
 }
 
 interface Limits {
   readonly path: string;
+  readonly probes: HealthProbes;
   readonly maxBody: number;
   readonly maxStreamBuffer: number;
 }
@@ -65,6 +71,7 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     path: options.path ?? '/mcp',
     maxBody: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     maxStreamBuffer: options.maxStreamBufferBytes ?? DEFAULT_MAX_STREAM_BUFFER_BYTES,
+    probes: createHealthProbes(options, () => handler.readiness),
   };
   // Listen streams never finish on their own: the drain on close does not wait for them.
   const inflight = new Set<Promise<void>>();
@@ -91,7 +98,9 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     url: `http://${shownHost}:${port}${limits.path}`,
     port,
     server,
+    startDraining: () => limits.probes.startDraining(),
     async close(graceMs = 10_000) {
+      limits.probes.startDraining();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const deadline = new Promise((r) => setTimeout(r, graceMs).unref());
@@ -127,102 +136,131 @@ function requestUrl(req: IncomingMessage): URL | undefined {
   }
 }
 
+/** One request on its way: what serve() learned, shared by the fast path and the fetch path. */
+interface Exchange {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
+  readonly url: URL;
+  readonly limits: Limits;
+  readonly abort: AbortController;
+  /** Set by the bearer gate of the fast path, before the body is read. */
+  admitted?: Authenticated;
+}
+
 async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResponse, limits: Limits): Promise<void> {
   const url = requestUrl(req);
-  if (url === undefined) {
+  if (url === undefined) return refuse(req, res, jsonRpcError(400, null, -32600, 'Bad Request: invalid Host header or request target'));
+  // Probes come first: a balancer names the pod by its address (no allowed Host) and carries no token.
+  const probe = limits.probes.answer(req.method, url.pathname);
+  if (probe !== undefined) {
     req.resume();
-    answer(res, jsonRpcError(400, null, -32600, 'Bad Request: invalid Host header or request target'));
-    return;
+    return send(res, await probe, limits.maxStreamBuffer);
   }
   // RFC 9728 metadata lives outside the endpoint path; the handler answers it (404 without auth).
   if (url.pathname !== limits.path && !url.pathname.startsWith('/.well-known/oauth-protected-resource')) {
-    req.resume();
-    answer(res, jsonRpcError(404, null, -32601, `Not found: the MCP endpoint is ${limits.path}`));
-    return;
+    return refuse(req, res, jsonRpcError(404, null, -32601, `Not found: the MCP endpoint is ${limits.path}`));
   }
   // Node keeps only the first of two Authorization lines; join them as Headers would, so the bearer gate
   // sees ambiguous credentials and refuses them (issue 25 item 7).
   const authorizations = req.headersDistinct.authorization;
   if (authorizations !== undefined && authorizations.length > 1) req.headers.authorization = authorizations.join(', ');
-  const tooLarge = () => jsonRpcError(413, null, -32600, `Request body exceeds ${limits.maxBody} bytes`);
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > limits.maxBody) {
-    // Drain before answering, as the fast path does: closing while the client still sends resets the
-    // connection and the client can lose the 413 (issue 25 item 3).
-    req.resume();
-    await ended(req, 2000);
-    answer(res, tooLarge());
-    return;
-  }
+  // Drain before answering, as the fast path does: closing while the client still sends resets the
+  // connection and the client can lose the 413 (issue 25 item 3).
+  if (Number(req.headers['content-length'] ?? '0') > limits.maxBody) return refuseTooLarge(req, res, limits.maxBody);
   const abort = new AbortController();
   // The client went away before the answer was complete: that is the cancellation (CN2).
   res.once('close', () => {
     if (!res.writableFinished) abort.abort(new Error('client disconnected'));
   });
-  let admitted: Authenticated | undefined;
-  const toRequest = (body: ReadableStream<Uint8Array> | Buffer | undefined): Request => {
-    const request = webRequest(req, url, abort.signal, body);
-    if (admitted !== undefined) vouchFor(request, admitted);
-    // Keep the Request (and with it the controller its own signal hangs on) alive as long as the
-    // connection is: otherwise a collected Request never hears the disconnect, its handler never aborts
-    // and a listen stream's timer and bus listener stay forever.
-    servedRequests.set(res, request);
-    return request;
-  };
+  const exchange: Exchange = { req, res, url, limits, abort };
   // Plain JSON tools/call and list requests: fast-path.ts answers them without Web objects or the SDK's
   // per-request pipeline, or hands them back (then they are served below, like any other).
-  if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) {
-    if (handler.fast.admit !== undefined) {
-      // The bearer gate, before the body is read (as on the SDK path); a refusal leaves the body unread.
-      const gate = await handler.fast.admit(req.headers, url);
-      if (gate instanceof Response) return send(res, gate, limits.maxStreamBuffer);
-      admitted = gate;
-    }
-    const buffered = await readAll(req, limits.maxBody);
-    if (buffered === undefined) {
-      // Let the rest of the body arrive (drained, unread) before answering, for at most 2 s: a server that
-      // closes while the client is still sending resets the connection, and the client can lose the 413.
-      await ended(req, 2000);
-      answer(res, tooLarge());
-      return;
-    }
-    // The signal is made only when read (a Node AbortSignal costs ~12 µs and lingers until a full GC);
-    // a disconnect before that still aborts it (abort() makes it, aborted).
-    const fast = await handler.fast.serve({
-      headers: req.headers,
-      body: buffered,
-      get signal() {
-        return abort.signal;
-      },
-      toRequest: () => toRequest(buffered),
-      ...(admitted !== undefined ? { auth: admitted } : {}),
-    });
-    if (fast instanceof Response) return send(res, fast, limits.maxStreamBuffer);
-    if (fast !== undefined) {
-      if (!res.destroyed) res.writeHead(fast.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(fast.body) }).end(fast.body);
-      return;
-    }
-    let response: Response;
-    try {
-      response = await handler.fetch(toRequest(buffered));
-    } catch {
-      response = jsonRpcError(500, null, -32603, 'Internal error');
-    }
-    return send(res, response, limits.maxStreamBuffer);
+  if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) return serveFast(handler, handler.fast, exchange);
+  return serveFetch(handler, exchange);
+}
+
+/** An answer the server makes without reading the body (which is drained, unread). */
+function refuse(req: IncomingMessage, res: ServerResponse, response: Response): void {
+  req.resume();
+  answer(res, response);
+}
+
+/**
+ * 413, once the rest of the body has arrived (drained, unread) or after 2 s: a server that closes while
+ * the client is still sending resets the connection, and the client can lose the 413.
+ */
+async function refuseTooLarge(req: IncomingMessage, res: ServerResponse, maxBody: number): Promise<void> {
+  req.resume();
+  await ended(req, 2000);
+  answer(res, tooLarge(maxBody));
+}
+
+const tooLarge = (maxBody: number): Response => jsonRpcError(413, null, -32600, `Request body exceeds ${maxBody} bytes`);
+
+/** The Web Request handed to the fetch handler, kept alive with the connection. */
+function toRequest(x: Exchange, body: ReadableStream<Uint8Array> | Buffer | undefined): Request {
+  const request = webRequest(x.req, x.url, x.abort.signal, body);
+  if (x.admitted !== undefined) vouchFor(request, x.admitted);
+  setClientAddress(request, x.req.socket.remoteAddress);
+  // Keep the Request (and with it the controller its own signal hangs on) alive as long as the
+  // connection is: otherwise a collected Request never hears the disconnect, its handler never aborts
+  // and a listen stream's timer and bus listener stay forever.
+  servedRequests.set(x.res, request);
+  return request;
+}
+
+async function serveFast(handler: HttpHandler, fastPath: NonNullable<HttpHandler['fast']>, x: Exchange): Promise<void> {
+  const { req, res, limits, abort } = x;
+  if (fastPath.admit !== undefined) {
+    // The bearer gate, before the body is read (as on the SDK path); a refusal leaves the body unread.
+    const gate = await fastPath.admit(req.headers, x.url);
+    if (gate instanceof Response) return send(res, gate, limits.maxStreamBuffer);
+    x.admitted = gate;
   }
+  const buffered = await readAll(req, limits.maxBody);
+  if (buffered === undefined) return refuseTooLarge(req, res, limits.maxBody);
+  // The signal is made only when read (a Node AbortSignal costs ~12 µs and lingers until a full GC);
+  // a disconnect before that still aborts it (abort() makes it, aborted).
+  const admitted = x.admitted;
+  const fast = await fastPath.serve({
+    headers: req.headers,
+    body: buffered,
+    get signal() {
+      return abort.signal;
+    },
+    toRequest: () => toRequest(x, buffered),
+    address: req.socket.remoteAddress,
+    ...(admitted !== undefined ? { auth: admitted } : {}),
+  });
+  if (fast instanceof Response) return send(res, fast, limits.maxStreamBuffer);
+  if (fast !== undefined) {
+    if (!res.destroyed) res.writeHead(fast.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(fast.body) }).end(fast.body);
+    return;
+  }
+  let response: Response;
+  try {
+    response = await handler.fetch(toRequest(x, buffered));
+  } catch {
+    response = jsonRpcError(500, null, -32603, 'Internal error');
+  }
+  return send(res, response, limits.maxStreamBuffer);
+}
+
+async function serveFetch(handler: HttpHandler, x: Exchange): Promise<void> {
+  const { req, res, limits } = x;
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   const body = hasBody ? limitedBody(req, limits.maxBody) : undefined;
-  const request = toRequest(body?.stream);
+  const request = toRequest(x, body?.stream);
   let response: Response;
   try {
     response = await handler.fetch(request);
   } catch {
-    response = body?.exceeded() ? tooLarge() : jsonRpcError(500, null, -32603, 'Internal error');
+    response = body?.exceeded() ? tooLarge(limits.maxBody) : jsonRpcError(500, null, -32603, 'Internal error');
   }
   // However the handler read the body (the SDK answers a failed read with 400 -32700): over the limit is 413.
   if (body?.exceeded() && response.status !== 413) {
     await response.body?.cancel().catch(() => {});
-    response = tooLarge();
+    response = tooLarge(limits.maxBody);
   }
   await send(res, response, limits.maxStreamBuffer);
 }
@@ -243,120 +281,4 @@ function webRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: R
     signal,
     ...(body !== undefined ? { body, duplex: 'half' } : {}),
   } as RequestInit);
-}
-
-/** The whole body, or undefined past `max` bytes (the rest is drained, unread). */
-function readAll(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size > max) {
-        req.off('data', onData);
-        req.resume();
-        resolve(undefined);
-      } else chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
-    req.once('error', reject);
-    req.once('close', () => resolve(Buffer.concat(chunks)));
-  });
-}
-
-/** Resolves when the request has been read to its end (or went away), or after `ms`. */
-function ended(req: IncomingMessage, ms: number): Promise<void> {
-  if (req.readableEnded || req.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      req.off('end', done);
-      req.off('close', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    req.once('end', done);
-    req.once('close', done);
-  });
-}
-
-function limitedBody(req: IncomingMessage, max: number): { stream: ReadableStream<Uint8Array>; exceeded(): boolean } {
-  let size = 0;
-  let over = false;
-  const source = Readable.toWeb(req) as ReadableStream<Uint8Array>;
-  const stream = source.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        size += chunk.byteLength;
-        if (size > max) {
-          over = true;
-          controller.error(Object.assign(new Error('body too large'), { code: 'BODY_TOO_LARGE' }));
-        } else controller.enqueue(chunk);
-      },
-    }),
-  );
-  return { stream, exceeded: () => over };
-}
-
-/** A small answer the server makes itself (errors): written at once. */
-function answer(res: ServerResponse, response: Response): void {
-  void send(res, response, DEFAULT_MAX_STREAM_BUFFER_BYTES);
-}
-
-async function send(res: ServerResponse, response: Response, maxStreamBuffer: number): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => (headers[k] = v));
-  const sse = (headers['content-type'] ?? '').startsWith('text/event-stream');
-  if (sse) headers['x-accel-buffering'] = 'no';
-  if (res.destroyed) {
-    await response.body?.cancel().catch(() => {});
-    return;
-  }
-  res.writeHead(response.status, headers);
-  if (response.body === null) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  // A closed connection ends the copy at once: a read pending on a quiet stream (listen) returns done.
-  const onClose = () => void reader.cancel().catch(() => {});
-  res.once('close', onClose);
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done || res.destroyed) break;
-      if (sse) {
-        // Keep reading so nothing piles up in the stream behind us; what the socket has not taken is
-        // bounded: a client this far behind is dropped (ListenOptions.maxStreamBufferBytes).
-        if (res.writableLength > maxStreamBuffer) {
-          res.destroy();
-          break;
-        }
-        res.write(value);
-        // SSE frames must reach the client now, not when a buffer fills.
-        (res as unknown as { flush?: () => void }).flush?.();
-      } else if (!res.write(value)) {
-        await drainOrClose(res);
-      }
-    }
-  } finally {
-    res.off('close', onClose);
-    await reader.cancel().catch(() => {});
-    if (!res.destroyed) res.end();
-  }
-}
-
-/** 'drain' never comes to a connection that closed: wait for either. */
-function drainOrClose(res: ServerResponse): Promise<void> {
-  if (res.destroyed) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
-  });
 }

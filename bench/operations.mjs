@@ -1,0 +1,81 @@
+// Issue 30: what telemetry and rate limits cost. The generated weather server (bench/servers/operations.mjs)
+// answers tools/call `add` at concurrency 16 on 127.0.0.1 in each configuration, alternated over rounds
+// (the median is reported): plain; MCPGEN_TELEMETRY=otel with the API only (no SDK: no-op spans); with the
+// SDK and a batch span processor; a rate limit counted in memory; one counted in Redis (a redis-server on a
+// free port). Needs `npm run build` and the compiled generated packages (.tmp/compiled, made by the tests).
+// Usage: node bench/operations.mjs   (BENCH_N, BENCH_ROUNDS)
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const N = Number(process.env.BENCH_N ?? 4000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const C = 16;
+if (!existsSync(join(ROOT, '.tmp/compiled/weather/server.js'))) throw new Error('run the tests once first: .tmp/compiled/weather is missing');
+
+const freePort = () => new Promise((r) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
+const redisPort = await freePort();
+const redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+await new Promise((r) => setTimeout(r, 500));
+const LIMIT = { MCPGEN_RATE_LIMIT: '100000000/60', MCPGEN_RATE_LIMIT_TOOLS: 'add=100000000/60' };
+const CONFIGS = {
+  plain: {},
+  'otel API, no SDK': { MCPGEN_TELEMETRY: 'otel' },
+  'otel SDK, batch': { MCPGEN_TELEMETRY: 'otel', BENCH_OTEL_SDK: '1' },
+  'rate limit, memory': LIMIT,
+  'rate limit, Redis': { ...LIMIT, REDIS_URL: `redis://127.0.0.1:${redisPort}` },
+};
+
+function start(env) {
+  const child = spawn(process.execPath, [join(ROOT, 'bench/servers/operations.mjs'), '--http', '--port', '0'], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  return new Promise((resolveStart, reject) => {
+    child.stderr.on('data', (c) => {
+      err += c;
+      const m = /listening on (\S+)/.exec(err);
+      if (m) resolveStart({ url: new URL(m[1]), child });
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+}
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
+function call(url, agent, id) {
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add', arguments: { a: id, b: 1 }, _meta: META } });
+  return new Promise((ok, fail) => {
+    const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'add', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      res.resume();
+      res.on('end', () => (res.statusCode === 200 ? ok() : fail(new Error(`status ${res.statusCode}`))));
+    });
+    req.once('error', fail);
+    req.end(body);
+  });
+}
+
+async function load(url, n) {
+  const agent = new Agent({ keepAlive: true, maxSockets: C });
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: C }, async () => { while (next < n) await call(url, agent, next++); }));
+  agent.destroy();
+  return n / ((performance.now() - t0) / 1000);
+}
+
+const results = Object.fromEntries(Object.keys(CONFIGS).map((k) => [k, []]));
+for (let round = 0; round < ROUNDS; round++) {
+  for (const [name, env] of Object.entries(CONFIGS)) {
+    const { url, child } = await start(env);
+    await load(url, 500); // warm-up
+    results[name].push(await load(url, N));
+    child.kill();
+    await new Promise((r) => child.once('exit', r));
+  }
+}
+redis.kill();
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const base = median(results.plain);
+console.log(`| configuration (tools/call, c=${C}, N=${N}, median of ${ROUNDS}) | requests/s | vs plain |\n| --- | --- | --- |`);
+for (const [name, xs] of Object.entries(results)) console.log(`| ${name} | ${median(xs).toFixed(0)} | ${(median(xs) / base).toFixed(2)}× |`);

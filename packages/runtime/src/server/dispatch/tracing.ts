@@ -1,0 +1,96 @@
+// Where the server span of ops/telemetry.ts meets the SDK's handler context: the request's id, `_meta`,
+// target (tool, prompt, resource URI) and, over HTTP, its headers (traceparent) — read without building a
+// Web Request on the fast path, which hands its node headers instead.
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError } from '@modelcontextprotocol/server';
+import { callerKey, rateLimitedError, type RateLimiter } from '../ops/rate-limit.js';
+import type { Telemetry, TracedRequest } from '../ops/telemetry.js';
+import type { AccessLog } from '../ops/access-log.js';
+import { principalKeyOf, principalOf } from '../auth/auth.js';
+
+type Header = (name: string) => string | undefined;
+
+/** The header reader of a request context: the Web Request's, or the fast path's node headers; none on stdio. */
+function headerOf(ctx: ServerContext): Header | undefined {
+  const http = (ctx as { http?: { req?: Request; nodeHeaders?: Record<string, string | string[] | undefined> } }).http;
+  if (http === undefined) return undefined;
+  if (http.nodeHeaders !== undefined) {
+    const headers = http.nodeHeaders;
+    return (name) => {
+      const v = headers[name];
+      return typeof v === 'string' ? v : undefined;
+    };
+  }
+  const lazy = typeof Object.getOwnPropertyDescriptor(http, 'req')?.get === 'function';
+  const req = lazy ? undefined : http.req;
+  return req === undefined ? () => undefined : (name) => req.headers.get(name) ?? undefined;
+}
+
+export function tracedRequest(method: string, ctx: ServerContext, target: Pick<TracedRequest, 'tool' | 'prompt' | 'uri'> = {}): TracedRequest {
+  return { method, id: ctx.mcpReq.id as string | number | undefined, meta: ctx.mcpReq._meta as Record<string, unknown> | undefined, header: headerOf(ctx), ...target };
+}
+
+/** A request handler run inside its span (or as it is, without telemetry). */
+export function traced<P, R>(telemetry: Telemetry | undefined, method: string, target: (params: P) => Pick<TracedRequest, 'tool' | 'prompt' | 'uri'>, handler: (req: { params: P }, ctx: ServerContext) => R | Promise<R>) {
+  if (telemetry === undefined) return handler;
+  return (req: { params: P }, ctx: ServerContext): Promise<R> => telemetry.serve(tracedRequest(method, ctx, target(req.params)), async () => handler(req, ctx));
+}
+
+export const noTarget = () => ({});
+
+/**
+ * Rate limits where no HTTP face counted the request (stdio, in-memory transports): one caller per
+ * connection's process. Past a limit the request is answered with the JSON-RPC error (code 429).
+ */
+export async function checkLocalLimit(limiter: RateLimiter | undefined, ctx: ServerContext, tool: string | undefined): Promise<void> {
+  if (limiter === undefined || (ctx as { http?: unknown }).http !== undefined) return;
+  const refused = await limiter.check(callerKey('', undefined), tool);
+  if (refused === undefined) return;
+  const error = rateLimitedError(refused);
+  throw new ProtocolError(error.code, error.message, error.data);
+}
+
+type Target = Pick<TracedRequest, 'tool' | 'prompt' | 'uri'>;
+export type Observe = (method: string, ctx: ServerContext, target: Target, fn: () => Promise<unknown>) => Promise<unknown>;
+
+/**
+ * What runs around every handled request when telemetry or the access log is on: the server span (inside)
+ * and one access-log line (outside, with the span's trace id). Undefined when both are off: no wrapper at all.
+ */
+export function observer(telemetry: Telemetry | undefined, accessLog: AccessLog | undefined): Observe | undefined {
+  if (telemetry === undefined && accessLog === undefined) return undefined;
+  return async (method, ctx, target, fn) => {
+    const started = performance.now();
+    let traceId: string | undefined;
+    const run =
+      telemetry === undefined
+        ? fn
+        : () =>
+            telemetry.serve(tracedRequest(method, ctx, target), () => {
+              traceId = telemetry.traceId();
+              return fn();
+            });
+    if (accessLog === undefined) return run();
+    const log = (outcome: 'ok' | 'tool_error' | 'error', errorCode?: number) =>
+      accessLog({
+        method,
+        id: ctx.mcpReq.id as string | number | undefined,
+        ...target,
+        durationMs: performance.now() - started,
+        outcome,
+        ...(errorCode !== undefined ? { errorCode } : {}),
+        principalKey: principalKeyOf(principalOf(ctx.http?.authInfo)),
+        traceId,
+        transport: (ctx as { http?: unknown }).http === undefined ? 'stdio' : 'http',
+      });
+    try {
+      const result = await run();
+      log(typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true ? 'tool_error' : 'ok');
+      return result;
+    } catch (e) {
+      const code = (e as { code?: unknown } | null)?.code;
+      log('error', typeof code === 'number' ? code : -32603);
+      throw e;
+    }
+  };
+}

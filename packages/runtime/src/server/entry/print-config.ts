@@ -1,0 +1,69 @@
+// `main.js --print-config`: every setting the entry point would use, resolved from flags, environment and
+// defaults, with where each came from — and no secret: Redis passwords and requestState key secrets are
+// masked (the key ids stay, so two instances can be compared). Wrong values are refused as when serving.
+import { parseKeyList } from '../scale/request-state.js';
+import { rateLimitsFromEnv } from './env-options.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The parsed command line (entry-args.ts's EntryArgs, written out here so the two files do not import each other). */
+type PrintedArgs =
+  | { readonly transport: 'stdio' }
+  | {
+      readonly transport: 'http';
+      readonly host: string;
+      readonly port: number;
+      readonly allowedHosts: readonly string[] | '*' | undefined;
+      readonly allowedOrigins: readonly string[] | '*' | undefined;
+      readonly healthPath?: string | false;
+      readonly readyPath?: string | false;
+      readonly shutdownDelaySeconds?: number;
+      readonly auth?: { readonly authorizationServers?: readonly string[]; readonly resource?: string };
+    };
+
+/** The settings as printed: name → value (already masked). */
+export function printableConfig(args: PrintedArgs, env: Env): Record<string, unknown> {
+  const set = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name] : undefined);
+  const http =
+    args.transport === 'http'
+      ? {
+          host: args.host,
+          port: args.port,
+          allowedHosts: args.allowedHosts ?? 'localhost names',
+          allowedOrigins: args.allowedOrigins ?? 'localhost names',
+          healthPath: args.healthPath ?? '/healthz',
+          readyPath: args.readyPath ?? '/readyz',
+          shutdownDelaySeconds: args.shutdownDelaySeconds ?? 0,
+          ...(args.auth?.authorizationServers !== undefined ? { authIssuers: args.auth.authorizationServers } : {}),
+          ...(args.auth?.resource !== undefined ? { authResource: args.auth.resource } : {}),
+        }
+      : {};
+  const redis = set('REDIS_URL');
+  const keys = set('MCPGEN_REQUEST_STATE_KEYS');
+  return {
+    transport: args.transport,
+    ...http,
+    redisUrl: redis === undefined ? 'none (this process only)' : maskUrl(redis),
+    ...(set('MCPGEN_REDIS_CHANNEL') !== undefined ? { redisChannel: set('MCPGEN_REDIS_CHANNEL') } : {}),
+    requestStateKeys: keys === undefined ? 'one random key per process' : parseKeyList(keys).map((k) => `${k.id}:***`),
+    requestStateTtlSeconds: Number(set('MCPGEN_REQUEST_STATE_TTL_SECONDS') ?? 600),
+    ...(set('MCPGEN_SKILLS_DIR') !== undefined ? { skillsDir: set('MCPGEN_SKILLS_DIR') } : {}),
+    telemetry: set('MCPGEN_TELEMETRY') ?? 'off',
+    accessLog: set('MCPGEN_ACCESS_LOG') ?? 'off',
+    rateLimits: rateLimitsFromEnv(env as NodeJS.ProcessEnv) ?? 'none',
+  };
+}
+
+/** A URL without its password (and user name). */
+function maskUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.password !== '' || url.username !== '') {
+      url.username = url.username === '' ? '' : '***';
+      url.password = url.password === '' ? '' : '***';
+    }
+    return url.toString();
+  } catch {
+    throw new Error('REDIS_URL is not a URL (redis://[user:password@]host:port[/db])');
+  }
+}

@@ -1,0 +1,112 @@
+// Rate limits per caller: server-wide (every request) and per tool (its tools/call), counted by
+// rate-limiter-flexible (a well-kept limiter, optional peer loaded only when limits are set): in this process,
+// or in Redis so that every instance behind a balancer shares one count. The caller is the token's principal
+// (hashed: no subject or client id is written to Redis), else the client's address, else the process (stdio).
+// While Redis is unreachable each instance falls back to its own in-memory count (the limiter's insurance
+// limiter) rather than refusing everyone or letting everyone through.
+import { createHash } from 'node:crypto';
+import { openRedisPair, type RedisPair } from '../scale/redis-connection.js';
+
+/** `points` requests per `durationSeconds`, per caller. */
+export interface RateLimitRule {
+  readonly points: number;
+  readonly durationSeconds: number;
+}
+
+export interface RateLimitSettings {
+  /** Every request (tools/call, lists, reads…) of one caller. */
+  readonly server?: RateLimitRule;
+  /** tools/call of one tool by one caller, by tool name. */
+  readonly tools?: Readonly<Record<string, RateLimitRule>>;
+  /** Count in this Redis (every instance with the same URL and server name shares the count). */
+  readonly redisUrl?: string;
+}
+
+/** Refused: when to come back. */
+export interface RateLimited {
+  readonly retryAfterSeconds: number;
+  readonly scope: 'server' | 'tool';
+}
+
+export interface RateLimiter {
+  /** Count one request of `caller` (a callerKey) and `tool` (tools/call only); the refusal, or undefined to go on. */
+  check(caller: string, tool: string | undefined): Promise<RateLimited | undefined>;
+  /** The tools with a limit of their own (a name the server lacks is refused at start). */
+  readonly tools: readonly string[];
+  close(): Promise<void>;
+}
+
+/** The JSON-RPC error code of a refusal: application-defined, outside -32768…-32000 (rules E4), read as HTTP's 429. */
+export const RATE_LIMITED_CODE = 429;
+
+interface Consumer {
+  consume(key: string, points?: number): Promise<unknown>;
+}
+type Lib = {
+  RateLimiterMemory: new (o: Record<string, unknown>) => Consumer;
+  RateLimiterRedis: new (o: Record<string, unknown>) => Consumer;
+};
+
+// A specifier in a variable: bundlers (esbuild for workers) leave an optional peer alone instead of pulling it in.
+const OPTIONAL_PEER: string = 'rate-limiter-flexible';
+
+async function loadLimiter(): Promise<Lib> {
+  try {
+    const m = (await import(OPTIONAL_PEER)) as Lib & { default?: Lib };
+    return m.default ?? m;
+  } catch {
+    throw new Error('rate limits need the rate-limiter-flexible package: npm install rate-limiter-flexible');
+  }
+}
+
+export async function createRateLimiter(settings: RateLimitSettings, serverName: string): Promise<RateLimiter> {
+  const lib = await loadLimiter();
+  const pair: RedisPair | undefined = settings.redisUrl === undefined ? undefined : await openRedisPair({ url: settings.redisUrl, label: 'redis rate limiter' });
+  // Start counting in Redis, not in the fallback, when Redis is there: wait for it a little (never for long:
+  // the server starts with Redis down, and readiness says so).
+  if (pair !== undefined) await Promise.race([pair.connected.catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
+  const make = (rule: RateLimitRule, name: string): Consumer => {
+    const base = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `mcpgen:rl:${serverName}:${name}` };
+    if (pair === undefined) return new lib.RateLimiterMemory(base);
+    // rejectIfRedisNotReady: no command waits for a reconnect; the insurance limiter counts meanwhile.
+    return new lib.RateLimiterRedis({ ...base, storeClient: pair.client, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new lib.RateLimiterMemory(base) });
+  };
+  const server = settings.server === undefined ? undefined : make(settings.server, 'server');
+  const tools = new Map(Object.entries(settings.tools ?? {}).map(([name, rule]) => [name, make(rule, `tool:${name}`)]));
+  return {
+    async check(caller, tool) {
+      if (server !== undefined) {
+        const refused = await consume(server, caller, 'server');
+        if (refused !== undefined) return refused;
+      }
+      const perTool = tool === undefined ? undefined : tools.get(tool);
+      return perTool === undefined ? undefined : consume(perTool, caller, 'tool');
+    },
+    tools: [...tools.keys()],
+    close: async () => pair?.close(),
+  };
+}
+
+/** One point; a refusal (the library rejects with a result carrying msBeforeNext) becomes RateLimited. */
+async function consume(limiter: Consumer, key: string, scope: RateLimited['scope']): Promise<RateLimited | undefined> {
+  try {
+    await limiter.consume(key);
+    return undefined;
+  } catch (e) {
+    const ms = (e as { msBeforeNext?: unknown } | null)?.msBeforeNext;
+    // Anything but a refusal (both stores failing) lets the request through: limits protect, they never break.
+    if (typeof ms !== 'number') return undefined;
+    return { retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)), scope };
+  }
+}
+
+/** Who is counted: the principal (hashed), else the client address, else the process. */
+export function callerKey(principalKey: string, address: string | undefined): string {
+  if (principalKey !== '') return `p:${createHash('sha256').update(principalKey).digest('base64url').slice(0, 22)}`;
+  return address !== undefined ? `a:${address}` : 'local';
+}
+
+/** The JSON-RPC error of a refusal (the HTTP face sends it with 429 and Retry-After). */
+export function rateLimitedError(refused: RateLimited): { code: number; message: string; data: { retryAfterSeconds: number; scope: string } } {
+  return { code: RATE_LIMITED_CODE, message: `Rate limit exceeded: retry after ${refused.retryAfterSeconds} s`, data: { retryAfterSeconds: refused.retryAfterSeconds, scope: refused.scope } };
+}

@@ -1,0 +1,170 @@
+// OpenTelemetry for the server side, following the semantic conventions for MCP (open-telemetry/
+// semantic-conventions-genai, docs/gen-ai/mcp.md): one SERVER span per request named `{mcp.method.name}
+// {target}`, its parent taken from `params._meta` (traceparent/tracestate/baggage, unprefixed) or else from
+// the HTTP `traceparent` header, active while the handler runs (a span the handler opens is its child), and
+// the `mcp.server.operation.duration` histogram.
+//
+// `@opentelemetry/api` is an optional peer: it is loaded only by loadOpenTelemetry() (the generated main.ts
+// calls it when MCPGEN_TELEMETRY=otel), and without `ServerOptions.telemetry` nothing here runs at all. The
+// types below are the few API members used, written out so the runtime's .d.ts never names the package.
+
+/** An OpenTelemetry context (opaque). */
+export type OtelContext = object;
+
+interface OtelSpan {
+  setAttribute(key: string, value: string | number | boolean): unknown;
+  setStatus(status: { code: number; message?: string }): unknown;
+  end(): void;
+}
+
+/** The members of `@opentelemetry/api` this runtime uses (pass the module itself: `import * as api from '@opentelemetry/api'`). */
+export interface OpenTelemetryApi {
+  readonly trace: {
+    getTracer(name: string, version?: string): {
+      startSpan(name: string, options: { kind: number; attributes: Record<string, string | number>; links?: { context: unknown }[] }, context: OtelContext): OtelSpan;
+    };
+    setSpan(context: OtelContext, span: OtelSpan): OtelContext;
+    getSpanContext(context: OtelContext): { traceId: string; spanId: string } | undefined;
+  };
+  readonly context: { with<R>(context: OtelContext, fn: () => R): R; active(): OtelContext };
+  readonly propagation: {
+    extract(context: OtelContext, carrier: Record<string, unknown>, getter: { keys(c: Record<string, unknown>): string[]; get(c: Record<string, unknown>, key: string): string | string[] | undefined }): OtelContext;
+  };
+  readonly metrics: {
+    getMeter(name: string, version?: string): {
+      createHistogram(name: string, options: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }): { record(value: number, attributes: Record<string, string | number>): void };
+    };
+  };
+  readonly ROOT_CONTEXT: OtelContext;
+  readonly SpanKind: { readonly SERVER: number };
+  readonly SpanStatusCode: { readonly ERROR: number };
+}
+
+// A specifier in a variable: bundlers (esbuild for workers) leave an optional peer alone instead of pulling it in.
+const OPTIONAL_PEER: string = '@opentelemetry/api';
+
+/** `import('@opentelemetry/api')`, or a one-line error saying what to install. */
+export async function loadOpenTelemetry(): Promise<OpenTelemetryApi> {
+  try {
+    return (await import(OPTIONAL_PEER)) as OpenTelemetryApi;
+  } catch {
+    throw new Error('telemetry needs the @opentelemetry/api package (and an SDK to export): npm install @opentelemetry/api @opentelemetry/sdk-node');
+  }
+}
+
+/** What one request's span is made of, read from the request and its transport. */
+export interface TracedRequest {
+  readonly method: string;
+  readonly id?: string | number | undefined;
+  readonly meta?: Record<string, unknown> | undefined;
+  /** HTTP: a header reader (traceparent, mcp-protocol-version); undefined on stdio. */
+  readonly header?: ((name: string) => string | undefined) | undefined;
+  readonly tool?: string | undefined;
+  readonly prompt?: string | undefined;
+  readonly uri?: string | undefined;
+}
+
+export interface Telemetry {
+  /** Run `fn` (the handler) inside the request's server span; records the duration histogram. */
+  serve<T>(request: TracedRequest, fn: () => Promise<T>): Promise<T>;
+  /** The trace id of the active span (inside serve's fn), for the access log. */
+  traceId(): string | undefined;
+}
+
+/** The histogram's buckets, as the conventions advise (seconds). */
+const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+const PROPAGATION_KEYS = ['traceparent', 'tracestate', 'baggage'];
+
+export function createTelemetry(api: OpenTelemetryApi, server: { readonly name: string; readonly version: string }): Telemetry {
+  const tracer = api.trace.getTracer('@mcpgen/runtime', server.version);
+  const duration = api.metrics.getMeter('@mcpgen/runtime', server.version).createHistogram('mcp.server.operation.duration', {
+    description: 'MCP request duration as observed on the receiver from the time it was received until the result or ack is sent.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: BUCKETS },
+  });
+  const getter = {
+    keys: (c: Record<string, unknown>) => Object.keys(c),
+    get: (c: Record<string, unknown>, key: string) => {
+      const v = c[key];
+      return typeof v === 'string' ? v : undefined;
+    },
+  };
+
+  return {
+    traceId: () => api.trace.getSpanContext(api.context.active())?.traceId,
+    async serve(request, fn) {
+      const started = performance.now();
+      // params._meta first (the MCP client span is the parent whatever the transport); the HTTP header otherwise.
+      const fromMeta = request.meta !== undefined && typeof request.meta.traceparent === 'string' ? api.propagation.extract(api.ROOT_CONTEXT, pick(request.meta), getter) : undefined;
+      const httpCarrier = request.header === undefined ? undefined : headerCarrier(request.header);
+      const fromHttp = httpCarrier === undefined ? undefined : api.propagation.extract(api.ROOT_CONTEXT, httpCarrier, getter);
+      const parent = fromMeta ?? fromHttp ?? api.ROOT_CONTEXT;
+      const link = fromMeta !== undefined && fromHttp !== undefined ? api.trace.getSpanContext(fromHttp) : undefined;
+      const common = commonAttributes(request);
+      const target = request.tool ?? request.prompt;
+      const span = tracer.startSpan(
+        target !== undefined ? `${request.method} ${target}` : request.method,
+        {
+          kind: api.SpanKind.SERVER,
+          attributes: { ...common, ...(request.id !== undefined ? { 'jsonrpc.request.id': String(request.id) } : {}), ...(request.uri !== undefined ? { 'mcp.resource.uri': request.uri } : {}) },
+          ...(link !== undefined ? { links: [{ context: link }] } : {}),
+        },
+        parent,
+      );
+      const finish = (errorType: string | undefined, message: string | undefined) => {
+        if (errorType !== undefined) {
+          span.setAttribute('error.type', errorType);
+          if (/^-?\d+$/.test(errorType)) span.setAttribute('rpc.response.status_code', errorType);
+          span.setStatus({ code: api.SpanStatusCode.ERROR, ...(message !== undefined ? { message } : {}) });
+        }
+        span.end();
+        const outcome = errorType === undefined ? {} : { 'error.type': errorType, ...(/^-?\d+$/.test(errorType) ? { 'rpc.response.status_code': errorType } : {}) };
+        duration.record((performance.now() - started) / 1000, { ...common, ...outcome });
+      };
+      try {
+        const result = await api.context.with(api.trace.setSpan(parent, span), fn);
+        finish(isToolError(result) ? 'tool_error' : undefined, undefined);
+        return result;
+      } catch (e) {
+        const code = (e as { code?: unknown } | null)?.code;
+        finish(typeof code === 'number' ? String(code) : '-32603', e instanceof Error ? e.message : undefined);
+        throw e;
+      }
+    },
+  };
+}
+
+/** The attributes span and histogram share (low cardinality: no id, no URI). */
+function commonAttributes(request: TracedRequest): Record<string, string> {
+  const version = request.meta?.[PROTOCOL_VERSION_KEY] ?? request.header?.('mcp-protocol-version');
+  return {
+    'mcp.method.name': request.method,
+    ...(typeof version === 'string' ? { 'mcp.protocol.version': version } : {}),
+    ...(request.tool !== undefined ? { 'gen_ai.tool.name': request.tool, 'gen_ai.operation.name': 'execute_tool' } : {}),
+    ...(request.prompt !== undefined ? { 'gen_ai.prompt.name': request.prompt } : {}),
+    ...(request.header !== undefined ? { 'network.transport': 'tcp', 'network.protocol.name': 'http' } : { 'network.transport': 'pipe' }),
+  };
+}
+
+function pick(meta: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of PROPAGATION_KEYS) if (typeof meta[k] === 'string') out[k] = meta[k];
+  return out;
+}
+
+function headerCarrier(header: (name: string) => string | undefined): Record<string, unknown> | undefined {
+  const traceparent = header('traceparent');
+  if (traceparent === undefined) return undefined;
+  const out: Record<string, unknown> = { traceparent };
+  for (const k of ['tracestate', 'baggage']) {
+    const v = header(k);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+/** A CallToolResult with isError: the conventions' `tool_error`. */
+function isToolError(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true;
+}

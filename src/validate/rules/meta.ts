@@ -1,0 +1,52 @@
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { didYouMean, editDistance } from '../../common/suggest.js';
+import { report } from '../report.js';
+import type { RawMeta } from '../spec-types.js';
+import type { Located, SpecView } from '../view.js';
+
+/** The hints MCP's ToolAnnotations defines; hosts read no other key. */
+const KNOWN_HINTS = ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
+
+/**
+ * Extra `annotations` keys (published servers send `category`, `conditions`…) are carried to the wire:
+ * refusing them made such a server impossible to re-express. A warning still says no host reads them,
+ * and a near miss of a hint (`readonlyHint`) gets its did-you-mean, since that typo silently loses the hint.
+ */
+export function checkAnnotations(view: SpecView): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const tool of view.tools) {
+    const annotations = tool.value.annotations;
+    if (annotations === undefined || typeof annotations !== 'object') continue;
+    for (const key of Object.keys(annotations)) {
+      if (KNOWN_HINTS.includes(key)) continue;
+      const near = didYouMean(key, KNOWN_HINTS);
+      const hint = near !== undefined && editDistance(key.toLowerCase(), near.toLowerCase()) <= 2 ? `; did you mean "${near}"?` : '';
+      out.push(report(tool, 'MCPG112', `annotation "${key}" of tool ${JSON.stringify(tool.value.name)} is not an MCP tool hint: it is sent as written, but hosts do not read it${hint}`, ['annotations', key], 'key'));
+    }
+  }
+  return out;
+}
+
+/**
+ * MCP reserves `_meta` key prefixes whose second label is `modelcontextprotocol` or `mcp`
+ * (`io.modelcontextprotocol/`, `dev.mcp/`; not `com.example.mcp/`): a spec may not write under them.
+ */
+export function checkMeta(view: SpecView): Diagnostic[] {
+  const holders: Located<{ readonly _meta?: RawMeta }>[] = [...view.tools, ...view.resources, ...view.resourceTemplates, ...view.prompts];
+  const out: Diagnostic[] = [];
+  for (const h of holders) {
+    const meta = h.value._meta;
+    if (meta === undefined || typeof meta !== 'object') continue;
+    for (const key of Object.keys(meta)) {
+      if (reservedPrefix(key)) out.push(report(h, 'MCPG113', `_meta key "${key}" is under a prefix MCP reserves for itself (second label "modelcontextprotocol" or "mcp"); use a prefix of your own, such as com.example/`, ['_meta', key], 'key'));
+    }
+  }
+  return out;
+}
+
+function reservedPrefix(key: string): boolean {
+  const slash = key.indexOf('/');
+  if (slash < 0) return false;
+  const second = key.slice(0, slash).split('.')[1];
+  return second === 'modelcontextprotocol' || second === 'mcp';
+}

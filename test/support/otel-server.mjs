@@ -1,0 +1,36 @@
+// The generated weather server with the real OpenTelemetry SDK registered (as an application would with
+// `node --import ./otel.js main.js`) and MCPGEN_TELEMETRY=otel: finished spans go to $OTEL_SPANS_FILE, one
+// JSON object a line. The `add` handler opens a span of its own, so a test can see it under the server span.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
+
+const out = process.env.OTEL_SPANS_FILE;
+const fileExporter = {
+  export(spans, done) {
+    for (const s of spans) {
+      const line = { name: s.name, kind: s.kind, traceId: s.spanContext().traceId, spanId: s.spanContext().spanId, parentSpanId: s.parentSpanContext?.spanId, attributes: s.attributes, status: s.status, links: s.links.map((l) => l.context.spanId) };
+      appendFileSync(out, `${JSON.stringify(line)}\n`);
+    }
+    done({ code: 0 });
+  },
+  shutdown: async () => {},
+};
+trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(fileExporter)] }));
+context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+
+const { createWeatherServer } = await import(join(import.meta.dirname, '../../.tmp/compiled/weather/server.js'));
+const handlers = {
+  getForecast: () => ({ city: 'x', days: [] }),
+  getAlerts: () => ({ alerts: [] }),
+  add: ({ a, b }) => trace.getTracer('handler').startActiveSpan('inner add', (span) => {
+    span.end();
+    return { sum: a + b };
+  }),
+};
+await runMain(createWeatherServer(handlers, await serverOptionsFromEnv('weather')), process.argv.slice(2));
