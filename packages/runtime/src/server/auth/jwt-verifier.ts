@@ -64,18 +64,22 @@ function watchedFetch(issuer: string, s: Pick<Issuer, 'down'>, fetchFn: typeof f
   };
 }
 
-export function createJwtVerifier(issuers: readonly string[], options: AuthOptions = {}): TokenVerifier {
-  const fetchFn = options.fetch ?? fetch;
-  const tolerance = options.clockToleranceSec ?? 30;
-  const types = options.jwtTypes ?? ['at+jwt'];
-  const log = options.log ?? ((line: string) => console.error(line));
-  const state = new Map<string, Issuer>(
+/** Per issuer: its key set (once discovered) and a fetch that logs its reachability changes. */
+function issuerStates(issuers: readonly string[], fetchFn: typeof fetch, log: (line: string) => void): Map<string, Issuer> {
+  return new Map(
     issuers.map((i) => {
       const s: Issuer = { keys: undefined, pending: undefined, down: false, fetch: fetchFn };
       s.fetch = watchedFetch(i, s, fetchFn, log);
       return [i, s];
     }),
   );
+}
+
+export function createJwtVerifier(issuers: readonly string[], options: AuthOptions = {}): TokenVerifier {
+  const fetchFn = options.fetch ?? fetch;
+  const tolerance = options.clockToleranceSec ?? 30;
+  const types = options.jwtTypes ?? ['at+jwt'];
+  const state = issuerStates(issuers, fetchFn, options.log ?? ((line: string) => console.error(line)));
 
   /** The issuer's key set, discovering its jwks_uri on first use (a failed discovery is retried next time). */
   async function keysOf(issuer: string, { createRemoteJWKSet, customFetch }: Jose) {

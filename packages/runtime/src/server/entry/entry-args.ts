@@ -9,7 +9,6 @@
 //   --shutdown-delay <s>        MCPGEN_SHUTDOWN_DELAY_SECONDS  not ready but serving after SIGTERM (default 0)
 //   --auth-issuers <list>       MCPGEN_AUTH_ISSUERS     replaces the spec's authorization servers (auth: only)
 //   --auth-resource <url>       MCPGEN_AUTH_RESOURCE    the resource identifier tokens must name (auth: only)
-//   --cors-origins <list>       MCPGEN_CORS_ORIGINS     browser origins served cross-origin (CORS)
 // Usage errors (an unknown flag, a missing value) print the usage and exit 2; a wrong value is one line, exit 1.
 import { basename } from 'node:path';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
@@ -18,7 +17,7 @@ import type { AuthOptions } from '../auth/verifier.js';
 import type { HttpOptions } from '../transport/http.js';
 import type { ListenOptions } from '../transport/node-http.js';
 import { isLoopbackHost } from './loopback.js';
-import { isError, issuerList, probePath, resourceUrl, seconds, type Setting } from './settings.js';
+import { isError, issuerList, originList, probePath, resourceUrl, seconds, type Setting } from './settings.js';
 import { printableConfig } from './print-config.js';
 
 export { isLoopbackHost };
@@ -92,9 +91,8 @@ export function entryUsage(program = 'main.js', features: EntryFeatures = {}): s
     '                            (MCPGEN_READY_PATH; default /readyz; off turns it off)',
     '  --shutdown-delay <s>      after SIGTERM, answer the readiness probe 503 but keep serving for',
     '                            this many seconds before draining (MCPGEN_SHUTDOWN_DELAY_SECONDS; default 0)',
-    '  --cors-origins <list>     comma-separated browser origins (https://app.example) that may call',
-    '                            this server cross-origin: preflights answered before the bearer',
-    '                            gate, WWW-Authenticate and Mcp-* exposed (MCPGEN_CORS_ORIGINS)',
+    '  --cors-origins <list>     comma-separated browser origins (https://app.example) allowed to call',
+    '                            this server cross-origin, CORS (MCPGEN_CORS_ORIGINS; default none)',
     ...(features.auth === true
       ? [
           '  --auth-issuers <list>     comma-separated issuer URLs of the authorization servers whose',
@@ -226,18 +224,6 @@ function hostList(setting: Setting | undefined): HostList | { error: string } {
   return items.map((h) => h.toLowerCase());
 }
 
-/**
- * A comma-separated list of browser origins as the Origin header spells them (`scheme://host[:port]`, no
- * path): a hostname alone or a trailing path would never equal an Origin header, so it is refused here.
- */
-function originList(setting: { readonly value: string; readonly source: string }): readonly string[] | { readonly error: string } {
-  const items = setting.value.split(',').map((s) => s.trim().replace(/\/$/, '')).filter((s) => s !== '');
-  if (items.length === 0) return { error: `${setting.source} is empty` };
-  for (const item of items) {
-    if (!/^https?:\/\/(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%]+)(?::\d{1,5})?$/.test(item)) return { error: `${setting.source}: ${JSON.stringify(item)} is not an origin (scheme://host[:port], e.g. https://app.example)` };
-  }
-  return items.map((o) => o.toLowerCase());
-}
 
 /**
  * The warning for an HTTP server reachable from other machines that still accepts only localhost names in

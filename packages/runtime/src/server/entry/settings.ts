@@ -94,3 +94,16 @@ export function toolRates(value: string, source: string): Checked<Record<string,
   if (Object.keys(out).length === 0) return { error: `${source} is empty` };
   return out;
 }
+
+/**
+ * A comma-separated list of browser origins as the Origin header spells them (`scheme://host[:port]`, no
+ * path): a hostname alone or a trailing path would never equal an Origin header, so it is refused here.
+ */
+export function originList(setting: { readonly value: string; readonly source: string }): readonly string[] | { readonly error: string } {
+  const items = setting.value.split(',').map((s) => s.trim().replace(/\/$/, '')).filter((s) => s !== '');
+  if (items.length === 0) return { error: `${setting.source} is empty` };
+  for (const item of items) {
+    if (!/^https?:\/\/(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%]+)(?::\d{1,5})?$/.test(item)) return { error: `${setting.source}: ${JSON.stringify(item)} is not an origin (scheme://host[:port], e.g. https://app.example)` };
+  }
+  return items.map((o) => o.toLowerCase());
+}

@@ -13,7 +13,7 @@ import {
   type ServerNotifier,
 } from '@modelcontextprotocol/server';
 import { checkParamHeaders, decodeHeaderValue, type HeaderDeclaration } from '../../shared/header-values.js';
-import { createAuthGate, principalKeyOf, vouchedFor, type AuthOptions } from '../auth/auth.js';
+import { createAuthGate, principalKeyOf, vouchedFor, type AuthGate, type AuthOptions } from '../auth/auth.js';
 import type { ServerDefinition } from '../core/definition.js';
 import type { ServerFactory } from '../dispatch/create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
@@ -23,7 +23,7 @@ import type { ReadinessCheck } from '../ops/health.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
 import { clientAddressOf, rateLimitAnswer, wasCounted } from './rate-limits.js';
 import { createFastPath, type FastPath } from './fast-path.js';
-import { createCors } from './cors.js';
+import { createCors, type Cors } from './cors.js';
 import type { IncomingHttpHeaders } from 'node:http';
 
 export const SUPPORTED_VERSIONS = ['2026-07-28'] as const;
@@ -108,29 +108,12 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   const origins = options.allowedOrigins === '*' ? undefined : [...(options.allowedOrigins ?? localhostAllowedOrigins())];
   const hosts = options.allowedHosts === '*' ? undefined : [...(options.allowedHosts ?? localhostAllowedHostnames())];
   const gate = def.auth === undefined ? undefined : createAuthGate(def, def.auth, options.auth ?? {}, options.endpointPath);
-
   const cors = createCors(options.corsOrigins);
-
-  async function fetch(request: Request): Promise<Response> {
-    const response = await serveRequest(request);
-    return cors === undefined ? response : cors.decorate(request, response);
-  }
+  const fetch = async (request: Request): Promise<Response> => (cors === undefined ? serveRequest(request) : cors.decorate(request, await serveRequest(request)));
 
   async function serveRequest(request: Request): Promise<Response> {
-    if (hosts !== undefined) {
-      const rejected = checkHost(request, hosts);
-      if (rejected !== undefined) return withoutNullId(rejected);
-    }
-    // Public metadata, readable cross-origin (browser-based clients discover the authorization server).
-    const metadata = gate === undefined ? noMetadata(request) : gate.metadata(request);
-    if (metadata !== undefined) return metadata;
-    // A listed origin's preflight carries no credentials: answered here, before the bearer gate.
-    const preflight = cors?.preflight(request);
-    if (preflight !== undefined) return preflight;
-    if (origins !== undefined && !(cors?.allows(request) ?? false)) {
-      const rejected = originValidationResponse(request, origins);
-      if (rejected !== undefined) return withoutNullId(rejected);
-    }
+    const refused = await beforeTheGate(request, { hosts, origins, gate, cors });
+    if (refused !== undefined) return refused;
     // Every request needs a valid token (server/discover included) before its body is even read.
     const auth = gate === undefined ? undefined : (vouchedFor(request) ?? (await gate.authenticate(request)));
     if (auth instanceof Response) return auth;
@@ -173,7 +156,6 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     return withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
   }
 
-
   const hooks = factory.fast;
   const fast =
     hooks !== undefined && options.fastPath !== false && options.responseMode !== 'sse'
@@ -183,6 +165,28 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   const fastFace = fast !== undefined && cors !== undefined ? { ...fast, wants: (method: string | undefined, headers: IncomingHttpHeaders) => headers.origin === undefined && fast.wants(method, headers) } : fast;
   const readiness = [...(options.readiness ?? []), ...(gate !== undefined ? [{ name: 'authorization server', ready: gate.ready }] : [])];
   return { fetch, notify: sdk.notify, close: () => sdk.close(), readiness, ...(fastFace !== undefined ? { fast: fastFace } : {}) };
+}
+
+/**
+ * What is answered before the bearer gate: the Host check, public metadata, a listed origin's CORS
+ * preflight (it carries no credentials), and the Origin check (a listed CORS origin passes it).
+ */
+async function beforeTheGate(request: Request, c: { hosts: string[] | undefined; origins: string[] | undefined; gate: AuthGate | undefined; cors: Cors | undefined }): Promise<Response | undefined> {
+  if (c.hosts !== undefined) {
+    const rejected = checkHost(request, c.hosts);
+    if (rejected !== undefined) return withoutNullId(rejected);
+  }
+  // Public metadata, readable cross-origin (browser-based clients discover the authorization server).
+  const metadata = c.gate === undefined ? noMetadata(request) : c.gate.metadata(request);
+  if (metadata !== undefined) return metadata;
+  // A listed origin's preflight carries no credentials: answered here, before the bearer gate.
+  const preflight = c.cors?.preflight(request);
+  if (preflight !== undefined) return preflight;
+  if (c.origins !== undefined && !(c.cors?.allows(request) ?? false)) {
+    const rejected = originValidationResponse(request, c.origins);
+    if (rejected !== undefined) return withoutNullId(rejected);
+  }
+  return undefined;
 }
 
 /** A server without `auth:` publishes no protected-resource metadata. */
