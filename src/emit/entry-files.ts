@@ -20,19 +20,21 @@ export function emitIndex(file: FileSink): void {
  */
 export function emitMain(model: ServerModel, file: FileSink, handlersModule = './handlers.js'): void {
   file.addImportDeclarations([
-    { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['entryArgsOrExit', 'runMain', 'serverOptionsFromEnv'] },
+    { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['entryArgsOrExit', 'exposureOrExit', 'runMain', 'serverOptionsFromEnv'] },
+    { moduleSpecifier: './definition.js', namedImports: ['definition'] },
     { moduleSpecifier: handlersModule, namedImports: ['handlers'] },
     { moduleSpecifier: './server.js', namedImports: [serverFactoryName(model)] },
   ]);
   // Entry-point limits and deployment settings from the environment (Redis bus, requestState keys).
   file.addStatements([
-    '// --http, --host, --port, --allowed-hosts, --allowed-origins (or HOST, PORT, MCPGEN_ALLOWED_HOSTS,\n' +
-      '// MCPGEN_ALLOWED_ORIGINS); `node main.js --help` lists them. Unknown flags exit 2.\n' +
+    '// --http, --host, --port, --allowed-hosts, --allowed-origins, --toolsets, --read-only (or HOST, PORT,\n' +
+      '// MCPGEN_ALLOWED_HOSTS, MCPGEN_ALLOWED_ORIGINS, MCPGEN_TOOLSETS, MCPGEN_READ_ONLY); `node main.js --help`\n' +
+      '// lists them. Unknown flags and unknown toolsets exit 2.\n' +
       'const args = entryArgsOrExit();',
     '// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal\n' +
       '// aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.\n' +
       '// Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.\n' +
-      `await runMain(${serverFactoryName(model)}(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv(${literal(model.name)})) }), args);`,
+      `await runMain(${serverFactoryName(model)}(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv(${literal(model.name)})), ...exposureOrExit(args, definition) }), args);`,
   ]);
 }
 

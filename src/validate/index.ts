@@ -10,6 +10,7 @@ import { checkJsonSchemas } from './rules/json-schema.js';
 import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
 import { checkTasks } from './rules/tasks.js';
+import { checkToolsets } from './rules/toolsets.js';
 import { checkUriFields } from './rules/uris.js';
 import { checkMcpHeaders } from './rules/x-mcp-header.js';
 import { validateSpecFormat } from './spec-format.js';
@@ -29,6 +30,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkAuth,
   checkApps,
   checkTasks,
+  checkToolsets,
 ];
 
 export interface ValidationResult {

@@ -5,9 +5,13 @@
 //   --port <n>                  PORT        port for --http (default 3000; 0 = any free port)
 //   --allowed-hosts <list>      MCPGEN_ALLOWED_HOSTS    hostnames accepted in Host, besides the localhost names
 //   --allowed-origins <list>    MCPGEN_ALLOWED_ORIGINS  hostnames accepted in Origin, besides the localhost names
+//   --toolsets <list>           MCPGEN_TOOLSETS         toolsets to expose (`all`: every one; default: the spec's defaults)
+//   --read-only                 MCPGEN_READ_ONLY=1      expose only tools annotated readOnlyHint
 import { basename } from 'node:path';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import { didYouMean } from '../../shared/suggest.js';
+import type { ServerDefinition } from '../core/definition.js';
+import { chosenToolsets, UnknownToolsetError, type ExposureOptions } from '../core/exposure.js';
 import type { HttpOptions } from '../transport/http.js';
 import type { ListenOptions } from '../transport/node-http.js';
 
@@ -21,13 +25,14 @@ export interface HttpEntryArgs {
   readonly allowedOrigins: readonly string[] | '*' | undefined;
 }
 
-export type EntryArgs = { readonly transport: 'stdio' } | HttpEntryArgs;
+/** What the deployment exposes (both transports); absent keys: the spec's defaults. */
+export type EntryArgs = ({ readonly transport: 'stdio' } | HttpEntryArgs) & ExposureOptions;
 
 /** What the command line asks for: serve, print the usage, or refuse it (exit 2). */
 export type EntryCommand = { readonly kind: 'run'; readonly args: EntryArgs } | { readonly kind: 'help' } | { readonly kind: 'usage-error'; readonly message: string };
 
-const VALUE_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins'] as const;
-const SWITCHES = ['--http', '--stdio', '--help', '-h'] as const;
+const VALUE_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins', '--toolsets'] as const;
+const SWITCHES = ['--http', '--stdio', '--read-only', '--help', '-h'] as const;
 const ALL_FLAGS: readonly string[] = [...VALUE_FLAGS, ...SWITCHES];
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 
@@ -48,6 +53,9 @@ export function entryUsage(program = 'main.js'): string {
     '  --allowed-origins <list>  comma-separated hostnames accepted in the Origin header of browser',
     '                            requests besides the localhost names (MCPGEN_ALLOWED_ORIGINS);',
     '                            * turns the check off',
+    '  --toolsets <list>         comma-separated toolsets to expose (MCPGEN_TOOLSETS); `all` exposes',
+    '                            every toolset; default: the toolsets the spec marks default',
+    '  --read-only               expose only tools annotated readOnlyHint (MCPGEN_READ_ONLY=1)',
     '  -h, --help                print this and exit',
     '',
     'Deployment settings also come from the environment: REDIS_URL, MCPGEN_REDIS_CHANNEL,',
@@ -59,11 +67,17 @@ export function entryUsage(program = 'main.js'): string {
 export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>> = {}): EntryCommand {
   const values = new Map<ValueFlag, string>();
   let transport: 'http' | 'stdio' | undefined;
+  let readOnlyFlag = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (name === '--read-only') {
+      if (eq > 0) return usageError('--read-only takes no value');
+      readOnlyFlag = true;
+      continue;
+    }
     if (name === '--http' || name === '--stdio') {
       if (eq > 0) return usageError(`${name} takes no value`);
       const chosen = name === '--http' ? 'http' : 'stdio';
@@ -79,11 +93,14 @@ export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<str
     if (value === undefined || (eq < 0 && value.startsWith('--'))) return usageError(`${name} needs a value`);
     values.set(name as ValueFlag, value);
   }
+  const exposure = exposureArgs(values.get('--toolsets'), readOnlyFlag, env);
+  if ('error' in exposure) return usageError(exposure.error);
+  values.delete('--toolsets');
   if (transport !== 'http') {
     // A port or host with stdio would be ignored: say so instead of serving something else than asked.
     const httpOnly = [...values.keys()];
     if (httpOnly.length > 0) return usageError(`${httpOnly.join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} to --http only`);
-    return { kind: 'run', args: { transport: 'stdio' } };
+    return { kind: 'run', args: { transport: 'stdio', ...exposure } };
   }
   const setting = (flag: ValueFlag, envName: string) => {
     const fromFlag = values.get(flag);
@@ -101,7 +118,27 @@ export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<str
   if (typeof hosts === 'object' && 'error' in hosts) return usageError(hosts.error);
   const origins = hostList(setting('--allowed-origins', 'MCPGEN_ALLOWED_ORIGINS'));
   if (typeof origins === 'object' && 'error' in origins) return usageError(origins.error);
-  return { kind: 'run', args: { transport: 'http', host: host === undefined ? '127.0.0.1' : host.value.trim().replace(/^\[(.*)\]$/, '$1'), port: portNumber, allowedHosts: hosts, allowedOrigins: origins } };
+  return { kind: 'run', args: { transport: 'http', host: host === undefined ? '127.0.0.1' : host.value.trim().replace(/^\[(.*)\]$/, '$1'), port: portNumber, allowedHosts: hosts, allowedOrigins: origins, ...exposure } };
+}
+
+/**
+ * `--toolsets` (else MCPGEN_TOOLSETS) and `--read-only` (else MCPGEN_READ_ONLY): only the keys given, so
+ * the server options' own defaults apply otherwise. Names are checked against the spec later (exposureOrExit).
+ */
+function exposureArgs(flag: string | undefined, readOnlyFlag: boolean, env: Readonly<Record<string, string | undefined>>): ExposureOptions | { error: string } {
+  const source = flag !== undefined ? '--toolsets' : 'MCPGEN_TOOLSETS';
+  const raw = flag ?? (env.MCPGEN_TOOLSETS || undefined);
+  const list = raw?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (list !== undefined && list.length === 0) return { error: `${source} is empty` };
+  const envReadOnly = env.MCPGEN_READ_ONLY?.trim().toLowerCase();
+  if (envReadOnly !== undefined && envReadOnly !== '' && !['1', 'true', '0', 'false'].includes(envReadOnly)) return { error: `MCPGEN_READ_ONLY must be 1, true, 0 or false, got ${JSON.stringify(env.MCPGEN_READ_ONLY)}` };
+  const readOnly = readOnlyFlag || envReadOnly === '1' || envReadOnly === 'true';
+  return { ...(list !== undefined ? { toolsets: list } : {}), ...(readOnly ? { readOnly: true } : {}) };
+}
+
+/** The exposure part of parsed entry args (what createXServer's options take). */
+export function exposureOf(args: EntryArgs): ExposureOptions {
+  return { ...(args.toolsets !== undefined ? { toolsets: args.toolsets } : {}), ...(args.readOnly === true ? { readOnly: true } : {}) };
 }
 
 /**
@@ -170,4 +207,20 @@ export function httpEntryOptions(args: HttpEntryArgs): ListenOptions & Pick<Http
     ...(args.allowedHosts !== undefined ? { allowedHosts: widen(args.allowedHosts, localhostAllowedHostnames()) } : {}),
     ...(args.allowedOrigins !== undefined ? { allowedOrigins: widen(args.allowedOrigins, localhostAllowedOrigins()) } : {}),
   };
+}
+
+/**
+ * The exposure options of a generated main.ts, with the toolset names checked against the spec before any
+ * server is built: an unknown name prints the message and exits 2, like any other usage error.
+ */
+export function exposureOrExit(args: EntryArgs, definition: ServerDefinition, program = basename(process.argv[1] ?? 'main.js')): ExposureOptions {
+  const exposure = exposureOf(args);
+  try {
+    chosenToolsets(definition.toolsets ?? {}, exposure.toolsets);
+  } catch (e) {
+    if (!(e instanceof UnknownToolsetError)) throw e;
+    process.stderr.write(`${program}: ${e.message}\n`);
+    process.exit(2);
+  }
+  return exposure;
 }
