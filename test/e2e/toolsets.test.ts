@@ -65,8 +65,31 @@ export const handlers: HubHandlers = {
 };
 `;
 
+// The client types: a deployment's client type has exactly its methods. `@ts-expect-error` lines are the
+// controls: if the type let a hidden method through, the compile would fail on the unused directive.
+const TYPES = `import type { HubClient, HubClientFor } from './client.js';
+export async function uses(c: HubClient): Promise<void> {
+  const byDefault: HubClientFor = c;
+  await byDefault.listIssues();
+  await byDefault.whoami();
+  await byDefault.promptTriage();
+  // @ts-expect-error list_repos is in toolset repos, not a default one
+  await byDefault.listRepos();
+  const repos: HubClientFor<'repos', 'read-only'> = c;
+  await repos.listRepos();
+  await repos.readRepo({ name: 'x' });
+  // @ts-expect-error delete_repo is not readOnlyHint
+  await repos.deleteRepo();
+  // @ts-expect-error create_issue is in toolset issues
+  await repos.createIssue();
+  const both: HubClientFor<'issues' | 'repos'> = c;
+  await both.deleteRepo();
+  await both.createIssue();
+}
+`;
+
 beforeAll(async () => {
-  const built = await generateAndCompile(DIR, 'hub', SPEC, { 'handlers.ts': HANDLERS });
+  const built = await generateAndCompile(DIR, 'hub', SPEC, { 'handlers.ts': HANDLERS, 'uses.ts': TYPES });
   expect(built.diagnostics).toEqual([]);
   expect(built.compileErrors).toEqual([]);
 }, 120_000);
@@ -132,6 +155,40 @@ describe.each(['http', 'stdio'] as const)('toolsets over %s, official SDK client
     } finally {
       await stop();
     }
+  });
+});
+
+describe('server options and the generated client types agree', () => {
+  it('createHubServer(handlers, { toolsets, readOnly }) serves what HubClientFor<S, Mode> has, and refuses the rest', async () => {
+    const js = join(DIR, 'js');
+    const { createHubServer } = await import(join(js, 'server.js'));
+    const { handlers } = await import(join(js, 'handlers.js'));
+    const { HubClient, HubToolsets } = await import(join(js, 'client.js'));
+    const { definition } = await import(join(js, 'definition.js'));
+    const methodOf = new Map<string, string>(definition.tools.map((t: { definition: { name: string }; method: string }) => [t.definition.name, t.method]));
+    for (const [toolsets, readOnly] of [[['repos'], true], [['issues'], false], ['all', false]] as const) {
+      const running = await createHubServer(handlers, { toolsets, readOnly }).listen({ port: 0 });
+      const client = await HubClient.connect({ url: running.url });
+      try {
+        const listed = (await client.listAllTools()).map((t: { name: string }) => methodOf.get(t.name)).sort();
+        // What the type keeps: methods of no toolset, of the chosen toolsets, minus writes when read-only.
+        const grouped = new Set(Object.values(HubToolsets as Record<string, string[]>).flat());
+        const chosen = new Set((toolsets === 'all' ? Object.keys(HubToolsets) : toolsets).flatMap((s) => (HubToolsets as Record<string, string[]>)[s]!));
+        const readOnlyTools = new Set(definition.tools.filter((t: { definition: { annotations?: { readOnlyHint?: boolean } } }) => t.definition.annotations?.readOnlyHint === true).map((t: { method: string }) => t.method));
+        const typed = [...methodOf.values()].filter((m) => (!grouped.has(m) || chosen.has(m)) && (!readOnly || readOnlyTools.has(m))).sort();
+        expect(listed).toEqual(typed);
+        const hidden = [...methodOf.values()].find((m) => !typed.includes(m));
+        if (hidden !== undefined) await expect(client[hidden]()).rejects.toThrow('Unknown tool');
+      } finally {
+        await client.close();
+        await running.close();
+      }
+    }
+  });
+  it('an unknown toolset in the server options throws with the known names', async () => {
+    const { createHubServer } = await import(join(DIR, 'js/server.js'));
+    const { handlers } = await import(join(DIR, 'js/handlers.js'));
+    expect(() => createHubServer(handlers, { toolsets: ['repo'] })).toThrow('unknown toolset "repo" (did you mean repos?); known: issues, repos, all');
   });
 });
 
