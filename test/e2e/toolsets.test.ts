@@ -3,6 +3,7 @@
 // 127.0.0.1 and over stdio, read by the official SDK client. Each configuration lists exactly its members,
 // and a call to a tool outside it is refused as an unknown tool with no handler run (the handlers count).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -189,6 +190,14 @@ describe('server options and the generated client types agree', () => {
     const { createHubServer } = await import(join(DIR, 'js/server.js'));
     const { handlers } = await import(join(DIR, 'js/handlers.js'));
     expect(() => createHubServer(handlers, { toolsets: ['repo'] })).toThrow('unknown toolset "repo" (did you mean repos?); known: issues, repos, all');
+  });
+});
+
+describe('the generated README', () => {
+  it('lists each toolset, its default mark and its members', () => {
+    const readme = readFileSync(join(DIR, 'out/hub/README.md'), 'utf8');
+    expect(readme).toContain('- `issues` (default) — Issues: `list_issues`, `create_issue`, `hub://issues/open`, `triage`\n');
+    expect(readme).toContain('- `repos` — Repositories: `list_repos`, `delete_repo`, `hub://repos/all`, `hub://repos/{name}`, `release_notes`\n');
   });
 });
 
