@@ -3,7 +3,7 @@
 import type { PromptModel, ResourceModel, ResourceTemplateModel, ToolModel } from '../model/ir.js';
 import { RULES, schemaRule, type Rule } from './rules.js';
 import type { Schema } from './schema-canonical.js';
-import { subsetViolations } from './schema-subset.js';
+import { subsetViolations, type ViolationKind } from './schema-subset.js';
 import { deepEqual } from './schema-values.js';
 import type { Finding, ItemKind, Side } from './types.js';
 
@@ -89,11 +89,34 @@ function compareText(f: Findings, a: { label: string; title?: string; descriptio
 /** Input: old ⊆ new must hold (breaking otherwise), new ⊆ old failing is a widening. Output the other way round. */
 function compareSchemas(f: Findings, label: string, dir: 'input' | 'output', oldS: Schema, newS: Schema, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
   const breaking = dir === 'input' ? subsetViolations(oldS, newS) : subsetViolations(newS, oldS);
-  for (const v of breaking) f.add(schemaRule(dir, v.kind), `${label}: ${dir} ${pathText(v.path)}: ${v.detail}`, where, [dir, ...v.path], [dir, ...v.path]);
+  for (const v of breaking) f.add(schemaRule(dir, v.kind), `${label}: ${dir} ${pathText(v.path)}: ${dir === 'input' ? v.detail : RELAXED[v.kind]}`, where, [dir, ...v.path], [dir, ...v.path]);
   if (breaking.length > 0) return;
   const safe = dir === 'input' ? subsetViolations(newS, oldS) : subsetViolations(oldS, newS);
-  if (safe.length > 0) f.add(dir === 'input' ? RULES.INPUT_WIDENED : RULES.OUTPUT_NARROWED, `${label}: ${dir} ${dir === 'input' ? 'accepts more' : 'returns less'} (${safe.map((v) => `${pathText(v.path)}: ${v.detail}`).join('; ')})`, where, [dir, ...safe[0]!.path], [dir, ...safe[0]!.path]);
+  if (safe.length > 0) f.add(dir === 'input' ? RULES.INPUT_WIDENED : RULES.OUTPUT_NARROWED, `${label}: ${dir} ${dir === 'input' ? 'accepts more' : 'returns less'} (${safe.map((v) => `${pathText(v.path)}: ${dir === 'output' ? v.detail : RELAXED[v.kind]}`).join('; ')})`, where, [dir, ...safe[0]!.path], [dir, ...safe[0]!.path]);
 }
+
+// subsetViolations words each reason as a change from its first schema to its second ("upper bound lowered").
+// Where the new schema is the first (output breaking, input widened), that wording reads backwards, so the
+// reason is said from the new schema's side instead.
+const RELAXED: Readonly<Record<ViolationKind, string>> = {
+  type: 'a type the old schema refused is now allowed',
+  enum: 'values outside the old enum or const are now allowed',
+  required: 'no longer required',
+  property: 'a property the old schema refused is now allowed',
+  additionalProperties: 'undeclared properties are now allowed',
+  minimum: 'lower bound lowered or removed',
+  maximum: 'upper bound raised or removed',
+  multipleOf: 'multipleOf relaxed or removed',
+  minLength: 'minLength lowered or removed',
+  maxLength: 'maxLength raised or removed',
+  pattern: 'pattern changed or removed',
+  format: 'format changed or removed',
+  minItems: 'minItems lowered or removed',
+  maxItems: 'maxItems raised or removed',
+  uniqueItems: 'items may now repeat',
+  propertyCount: 'property count bounds relaxed',
+  unproven: 'changed in a way not proven safe',
+};
 
 function pathText(path: Sub): string {
   return path.length === 0 ? '(root)' : path.join('.');

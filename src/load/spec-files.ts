@@ -79,8 +79,9 @@ export function loadSpec(absPath: string, cwd: string, configDir?: string): Load
       }
       for (const match of matches) {
         const abs = resolve(match);
-        // Said, not skipped silently: a glob such as `*.yaml` next to the spec matches the spec itself.
-        if (abs === resolve(absPath)) diagnostics.push(diagnosticAt(root, ['include', i], 'MCPG032', `include ${quoted}${glob ? ' matches' : ' is'} this spec itself; it is skipped`));
+        // An include naming the spec itself is said, not skipped silently. A glob such as `**/*.yaml` matching
+        // the spec is the usual way to write "everything here" and has no way to exclude it, so it stays quiet.
+        if (abs === resolve(absPath) && !glob) diagnostics.push(diagnosticAt(root, ['include', i], 'MCPG032', `include ${quoted} is this spec itself; it is skipped`));
         if (seen.has(abs)) continue;
         seen.add(abs);
         const real = realPath(abs);

@@ -102,3 +102,24 @@ describe('semantic comparison: no change', () => {
     expect(compareYaml(b, a).findings).toEqual([]);
   });
 });
+
+describe('wording follows the direction of the change', () => {
+  // The subset engine words a reason from its first schema to its second; for an output's breaking change
+  // and an input's widening the first is the new schema, so the message must not read backwards.
+  it('an output that may now hold null says so (not "type null is no longer accepted")', () => {
+    const r = compareYaml(toolSpec({ type: 'object' }, p({ type: 'string' })), toolSpec({ type: 'object' }, p({ type: ['string', 'null'] })));
+    const f = r.findings.find((x) => x.rule.id === 'OUTPUT_TYPE_WIDENED')!;
+    expect(f.message).toContain('a type the old schema refused is now allowed');
+    expect(f.message).not.toContain('no longer accepted');
+  });
+  it('an input whose upper bound was raised says raised (not "lowered")', () => {
+    const r = compareYaml(toolSpec(p({ type: 'number', maximum: 5 })), toolSpec(p({ type: 'number', maximum: 10 })));
+    const f = r.findings.find((x) => x.rule.id === 'INPUT_WIDENED')!;
+    expect(f.message).toContain('upper bound raised or removed');
+    expect(f.message).not.toContain('lowered');
+  });
+  it('an input whose upper bound was lowered keeps the engine wording', () => {
+    const r = compareYaml(toolSpec(p({ type: 'number', maximum: 10 })), toolSpec(p({ type: 'number', maximum: 5 })));
+    expect(r.findings.find((x) => x.rule.id === 'INPUT_MAXIMUM_LOWERED')!.message).toContain('upper bound lowered to 5');
+  });
+});
