@@ -5,6 +5,7 @@
 import type { CallToolResult, Server } from '@modelcontextprotocol/server';
 import type { ChangeNotifier } from '../core/context.js';
 import type { ServerDefinition } from '../core/definition.js';
+import { exposedDefinition } from '../core/exposure.js';
 import { createValidatorCompiler } from '../core/validators.js';
 import { serverWithSkills } from '../extensions/skills.js';
 import { MemoryTaskStore } from '../tasks/memory-store.js';
@@ -36,7 +37,9 @@ export type ServerFactory = (() => Server) & {
   readonly drainTasks?: (graceMs: number) => Promise<void>;
 };
 
-export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
+export function createServerFactory(spec: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
+  // Everything below sees only what this deployment exposes (toolsets, read-only mode).
+  const def = exposedDefinition(spec, options);
   const d: Dispatch = {
     def,
     options,
