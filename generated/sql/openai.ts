@@ -12,6 +12,16 @@ export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
 /** The same tools in the Responses API form (`client.responses.create({ tools })`). */
 export const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions);
 
+/**
+ * The tools for OpenAI strict mode (`strict: true`): optional properties required and nullable, keywords strict mode refuses
+ * left out (the server still checks them); a tool with no strict form goes out with `strict: false`. The dispatchers map
+ * the nulls back, so handlers get what a non-strict call gives. Names are provider-safe in every form (≤ 64 of [A-Za-z0-9_-]).
+ */
+export const openAiStrictTools: OpenAiTool[] = toOpenAiTools(toolDefinitions, { strict: true });
+
+/** openAiStrictTools in the Responses API form. */
+export const openAiStrictResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions, { strict: true });
+
 /** Each tool by name, called through the typed client (both dispatchers run calls through it). */
 function toolCallers(client: SqlClient) {
   return {
@@ -22,10 +32,10 @@ function toolCallers(client: SqlClient) {
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
 export function dispatchSqlToolCalls(client: SqlClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
-  return dispatchToolCalls(toolCallers(client), calls);
+  return dispatchToolCalls(toolCallers(client), calls, toolDefinitions);
 }
 
 /** Runs the `function_call` items of a Responses API `response.output` through the client and answers each with a `function_call_output` item for the next `input` (errors included, never thrown); other items are skipped. */
 export function dispatchSqlFunctionCalls(client: SqlClient, items: readonly OpenAiResponseItem[]): Promise<OpenAiResponsesOutput[]> {
-  return dispatchFunctionCalls(toolCallers(client), items);
+  return dispatchFunctionCalls(toolCallers(client), items, toolDefinitions);
 }

@@ -93,6 +93,9 @@ export function stemNames(stem: string) {
     client: `${stem}Client`,
     dispatcher: `dispatch${stem}ToolCalls`,
     functionCallDispatcher: `dispatch${stem}FunctionCalls`,
+    toolsets: `${stem}Toolsets`,
+    toolset: `${stem}Toolset`,
+    clientFor: `${stem}ClientFor`,
   };
 }
 
@@ -102,7 +105,7 @@ export function stemNames(stem: string) {
  * `createMcpgenServer` and `McpgenClient`). The generator fuzzer checks this list against the output.
  */
 export const RUNTIME_IMPORTS: ReadonlySet<string> = new Set([
-  'createMcpgenServer', 'runMain', 'entryArgsOrExit', 'serverOptionsFromEnv', 'Awaitable', 'InputRequiredReply', 'McpgenServer', 'ServerOptions', 'ToolContext', 'ToolReturn', 'ContentToolReturn',
+  'createMcpgenServer', 'runMain', 'entryArgsOrExit', 'exposureOrExit', 'serverOptionsFromEnv', 'Awaitable', 'InputRequiredReply', 'McpgenServer', 'ServerOptions', 'ToolContext', 'ToolReturn', 'ContentToolReturn',
   'RequestContext', 'ResourceReply', 'PromptReply', 'CompleteRequestParams', 'ServerDefinition',
   'McpgenClient', 'CallOptions', 'ClientOptions', 'ClientTarget', 'ToolCallResult', 'ReadResourceResult', 'GetPromptResult',
   'dispatchToolCalls', 'OpenAiTool', 'OpenAiToolCall', 'OpenAiToolMessage', 'toOpenAiTools',

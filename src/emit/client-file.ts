@@ -6,6 +6,7 @@ import type { ServerModel, ToolModel } from '../model/ir.js';
 import { jsonLiteral } from './definition-file.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
+import { emitClientToolsets } from './client-toolsets.js';
 
 export function clientClassName(model: ServerModel): string {
   return stemNames(model.typeStem).client;
@@ -118,6 +119,7 @@ export function emitClient(model: ServerModel, file: FileSink): void {
       ...methods,
     ],
   });
+  emitClientToolsets(model, file);
 }
 
 /**

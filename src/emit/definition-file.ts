@@ -2,7 +2,7 @@ import type { FileSink } from './file-builder.js';
 // The constants alone: @mcpgen/runtime/shared would also load ajv (the generator imports the runtime's
 // ajv-free modules by their own subpaths).
 import { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from '@mcpgen/runtime/shared/mcp-apps';
-import type { AppModel, AuthModel, DefModel, ServerModel, ToolModel } from '../model/ir.js';
+import type { AppModel, AuthModel, DefModel, ServerModel, ToolModel, ToolsetModel } from '../model/ir.js';
 import { isObjectSchema } from '../common/json-schema.js';
 import { isIdentifierName } from '../common/names.js';
 import type { JsonObjectSchema } from '../validate/spec-types.js';
@@ -75,7 +75,13 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
     prompts: model.prompts.map((p) => compact({ definition: compact({ name: p.name, title: p.title, description: p.description, icons: p.icons, arguments: p.arguments.map((a) => compact({ name: a.name, title: a.title, description: a.description, required: a.requiredWritten })), _meta: p.meta }), method: p.method, scopes: p.scopes })),
     ...(model.auth !== undefined ? { auth: authData(model.auth) } : {}),
     ...(model.apps.length > 0 ? { apps: model.apps.map(appData) } : {}),
+    ...(model.toolsets.length > 0 ? { toolsets: Object.fromEntries(model.toolsets.map((t) => [t.name, toolsetData(t)])) } : {}),
   };
+}
+
+/** The runtime's ToolsetSpec: empty member lists left out. */
+function toolsetData(t: ToolsetModel): Record<string, unknown> {
+  return compact({ description: t.description, default: t.default, tools: t.tools, resources: t.resources, resourceTemplates: t.resourceTemplates, prompts: t.prompts });
 }
 
 /** The runtime's AuthSpec: scopes as a name → description map, optional parts only when given. */

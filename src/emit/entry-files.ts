@@ -19,7 +19,8 @@ export function emitIndex(file: FileSink): void {
  */
 export function emitMain(model: ServerModel, file: FileSink, handlersModule = './handlers.js'): void {
   file.addImportDeclarations([
-    { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['entryArgsOrExit', 'runMain', 'serverOptionsFromEnv'] },
+    { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['entryArgsOrExit', 'exposureOrExit', 'runMain', 'serverOptionsFromEnv'] },
+    { moduleSpecifier: './definition.js', namedImports: ['definition'] },
     { moduleSpecifier: handlersModule, namedImports: ['handlers'] },
     { moduleSpecifier: './server.js', namedImports: [serverFactoryName(model)] },
   ]);
@@ -28,17 +29,18 @@ export function emitMain(model: ServerModel, file: FileSink, handlersModule = '.
   const argsLine =
     model.auth !== undefined
       ? '// --http, --host, --port, --allowed-hosts, --allowed-origins, --auth-issuers, --auth-resource, the probe\n' +
-        '// paths (or HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown flags exit 2, wrong values 1.\n' +
+        '// paths, --toolsets, --read-only (or HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown\n' +
+        '// flags and toolsets exit 2, wrong values 1.\n' +
         'const args = entryArgsOrExit({ auth: true });'
-      : '// --http, --host, --port, --allowed-hosts, --allowed-origins, the probe paths (or HOST, PORT, MCPGEN_*);\n' +
-        '// `node main.js --help` lists them. Unknown flags exit 2, wrong values 1.\n' +
+      : '// --http, --host, --port, --allowed-hosts, --allowed-origins, the probe paths, --toolsets, --read-only (or\n' +
+        '// HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown flags and toolsets exit 2, wrong values 1.\n' +
         'const args = entryArgsOrExit();';
   file.addStatements([
     argsLine,
     '// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal\n' +
       '// aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.\n' +
       '// Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.\n' +
-      `await runMain(${serverFactoryName(model)}(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv(${literal(model.name)})) }), args);`,
+      `await runMain(${serverFactoryName(model)}(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv(${literal(model.name)})), ...exposureOrExit(args, definition) }), args);`,
   ]);
 }
 

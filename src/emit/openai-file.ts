@@ -25,6 +25,8 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
   file.addStatements([
     '/** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */\nexport const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);',
     '/** The same tools in the Responses API form (`client.responses.create({ tools })`). */\nexport const openAiResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions);',
+    '/**\n * The tools for OpenAI strict mode (`strict: true`): optional properties required and nullable, keywords strict mode refuses\n * left out (the server still checks them); a tool with no strict form goes out with `strict: false`. The dispatchers map\n * the nulls back, so handlers get what a non-strict call gives. Names are provider-safe in every form (≤ 64 of [A-Za-z0-9_-]).\n */\nexport const openAiStrictTools: OpenAiTool[] = toOpenAiTools(toolDefinitions, { strict: true });',
+    '/** openAiStrictTools in the Responses API form. */\nexport const openAiStrictResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions, { strict: true });',
   ]);
   // A tool named `__proto__` as a plain key would set the literal's prototype: computed keys are always
   // data. `args: unknown` is spelled out: TypeScript types a callback keyed `isPrototypeOf` (or any other
@@ -44,7 +46,7 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
     docs: docs("Runs a model's `tool_calls` through the client and answers each with a `role: \"tool\"` message (errors included, never thrown); calls that are not function calls are refused in their answer."),
     parameters: [{ name: 'client', type: client }, { name: 'calls', type: 'readonly OpenAiToolCall[]' }],
     returnType: 'Promise<OpenAiToolMessage[]>',
-    statements: ['return dispatchToolCalls(toolCallers(client), calls);'],
+    statements: ['return dispatchToolCalls(toolCallers(client), calls, toolDefinitions);'],
   });
   file.addFunction({
     name: names.functionCallDispatcher,
@@ -52,6 +54,6 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
     docs: docs("Runs the `function_call` items of a Responses API `response.output` through the client and answers each with a `function_call_output` item for the next `input` (errors included, never thrown); other items are skipped."),
     parameters: [{ name: 'client', type: client }, { name: 'items', type: 'readonly OpenAiResponseItem[]' }],
     returnType: 'Promise<OpenAiResponsesOutput[]>',
-    statements: ['return dispatchFunctionCalls(toolCallers(client), items);'],
+    statements: ['return dispatchFunctionCalls(toolCallers(client), items, toolDefinitions);'],
   });
 }

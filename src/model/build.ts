@@ -3,10 +3,10 @@ import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.
 import { elicitContentType, pascalCase, serverFolder, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared/uri-template';
 import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/task-defaults.js';
-import type { JsonObjectSchema, JsonSchema, RawAuth, RawCacheHint, RawTool } from '../validate/spec-types.js';
+import type { JsonObjectSchema, JsonSchema, RawAuth, RawCacheHint, RawSpecFile, RawTool } from '../validate/spec-types.js';
 import type { SkillFile } from '../validate/skills.js';
 import type { SpecView } from '../validate/view.js';
-import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, SkillFileModel, TaskModel, ToolModel } from './ir.js';
+import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, SkillFileModel, TaskModel, ToolModel, ToolsetModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
 export const DEFAULT_LIST_CACHE: CacheHintModel = { ttlMs: 0, cacheScope: 'public' };
@@ -102,6 +102,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     ...opt('auth', authModel(spec.auth)),
     apps,
     ...opt('skills', skills?.map(skillFileModel)),
+    toolsets: toolsetModels(spec.toolsets),
   };
   return deepFreeze(model);
 }
@@ -257,4 +258,21 @@ function deepFreeze<T>(value: T): T {
     for (const v of Object.values(value)) deepFreeze(v);
   }
   return value;
+}
+
+/** `toolsets:` in spec order; with none marked `default`, every toolset is a default one. */
+function toolsetModels(raw: RawSpecFile['toolsets']): ToolsetModel[] {
+  const entries = Object.entries(raw ?? {});
+  const anyDefault = entries.some(([, t]) => t.default === true);
+  return entries.map(([name, t]) => ({
+    kind: 'toolset' as const,
+    label: `toolset ${JSON.stringify(name)}`,
+    name,
+    ...opt('description', t.description),
+    default: anyDefault ? t.default === true : true,
+    tools: t.tools ?? [],
+    resources: t.resources ?? [],
+    resourceTemplates: t.resourceTemplates ?? [],
+    prompts: t.prompts ?? [],
+  }));
 }

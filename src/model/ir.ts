@@ -42,6 +42,22 @@ export interface ServerModel {
   readonly apps: readonly AppModel[];
   /** The files of the spec's `skills:` folder (SEP-2640), embedded into the generated server. */
   readonly skills?: readonly SkillFileModel[];
+  /** Named groups a deployment chooses from, in spec order (empty: everything is always exposed). */
+  readonly toolsets: readonly ToolsetModel[];
+}
+
+/** A `toolsets:` entry: members by tool name, resource URI, URI template and prompt name. */
+export interface ToolsetModel {
+  readonly kind: 'toolset';
+  readonly label: string;
+  readonly name: string;
+  readonly description?: string;
+  /** Exposed when the deployment chooses no toolsets. */
+  readonly default: boolean;
+  readonly tools: readonly string[];
+  readonly resources: readonly string[];
+  readonly resourceTemplates: readonly string[];
+  readonly prompts: readonly string[];
 }
 
 /** An MCP Apps view: a ui:// resource whose HTML was read from the spec's project at generate time. */

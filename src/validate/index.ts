@@ -11,6 +11,7 @@ import { checkAnnotations, checkMeta } from './rules/meta.js';
 import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
 import { checkTasks } from './rules/tasks.js';
+import { checkToolsets } from './rules/toolsets.js';
 import { checkUriFields } from './rules/uris.js';
 import { checkMcpHeaders } from './rules/x-mcp-header.js';
 import { validateSpecFormat } from './spec-format.js';
@@ -32,6 +33,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkTasks,
   checkAnnotations,
   checkMeta,
+  checkToolsets,
 ];
 
 export interface ValidationResult {

@@ -180,4 +180,16 @@ export interface RawSpecFile {
   readonly apps?: readonly RawApp[];
   /** Folder of skills (SEP-2640), relative to the spec file. Root file only. */
   readonly skills?: string;
+  /** Named groups a deployment chooses from (docs/toolsets.md). Root file only. */
+  readonly toolsets?: { readonly [name: string]: RawToolset };
+}
+
+/** `toolsets.<name>`: members by tool name, resource URI, template and prompt name. */
+export interface RawToolset {
+  readonly description?: string;
+  readonly default?: boolean;
+  readonly tools?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly resourceTemplates?: readonly string[];
+  readonly prompts?: readonly string[];
 }

@@ -54,6 +54,16 @@ describe('parseEntryArgs', () => {
     expect(parseEntryArgs(['--http', '--cors-origins', 'https://b.example'], { MCPGEN_CORS_ORIGINS: 'https://a.example' })).toMatchObject({ args: { corsOrigins: ['https://b.example'] } });
   });
 
+  it('reads --toolsets / MCPGEN_TOOLSETS and --read-only / MCPGEN_READ_ONLY on both transports (docs/toolsets.md)', () => {
+    expect(parseEntryArgs(['--toolsets', 'issues, repos', '--read-only'])).toStrictEqual({ kind: 'run', args: { transport: 'stdio', toolsets: ['issues', 'repos'], readOnly: true } });
+    expect(parseEntryArgs(['--http', '--toolsets=all'], { MCPGEN_TOOLSETS: 'issues' })).toMatchObject({ args: { transport: 'http', toolsets: ['all'] } });
+    expect(parseEntryArgs([], { MCPGEN_TOOLSETS: 'repos', MCPGEN_READ_ONLY: 'true' })).toStrictEqual({ kind: 'run', args: { transport: 'stdio', toolsets: ['repos'], readOnly: true } });
+    // Not given: no keys, so the server options' own defaults apply.
+    expect(parseEntryArgs([], { MCPGEN_READ_ONLY: '0' })).toStrictEqual({ kind: 'run', args: { transport: 'stdio' } });
+    expect(parseEntryArgs(['--toolsets', ' , '])).toEqual({ kind: 'usage-error', message: '--toolsets is empty' });
+    expect(parseEntryArgs(['--read-only=yes'])).toEqual({ kind: 'usage-error', message: '--read-only takes no value' });
+  });
+
   it('refuses what would be ignored or never match, with the reason', () => {
     const error = (argv: string[], env = {}) => {
       const c = parseEntryArgs(argv, env);

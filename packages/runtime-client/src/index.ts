@@ -6,7 +6,9 @@ export { TaskCancelledError, TASKS_EXTENSION, type TaskHandle, type TaskRequestO
 export { finishAuthorization, type AuthorizationResponseSource, type ClientAuthOptions } from './auth/oauth-fetch.js';
 export { authorizationCode, clientCredentials, privateKeyJwt, type AuthorizationCodeOptions, type AuthorizationCodeProvider, type ClientCredentialsOptions, type PrivateKeyJwtOptions } from './auth/oauth-providers.js';
 export { InsufficientScopeError, ProtocolError, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/client';
-export { dispatchToolCalls, toOpenAiTools, type OpenAiFunctionToolCall, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './bridges/openai.js';
+export { providerNames, isProviderSafeName, type ProviderNames } from './bridges/provider-names.js';
+export { fromStrictArguments, toStrictSchema, type StrictNote, type StrictSchema } from './bridges/strict-schema.js';
+export { dispatchToolCalls, toOpenAiTools, type OpenAiToolsOptions, type OpenAiFunctionToolCall, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './bridges/openai.js';
 export { dispatchFunctionCalls, toOpenAiResponsesTools, type OpenAiCustomToolCallOutput, type OpenAiFunctionCallOutput, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool } from './bridges/openai-responses.js';
 export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '@mcpgen/runtime/shared';
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';

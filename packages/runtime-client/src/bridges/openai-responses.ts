@@ -3,7 +3,7 @@
 // and the answers `function_call_output` items of the next request's `input`. Structural types, assignable
 // to the `openai` package's, so generated code never imports it.
 import type { Tool } from '@modelcontextprotocol/client';
-import { refusal, runToolCall, toOpenAiTools, type OpenAiCaller } from './openai.js';
+import { refusal, runToolCall, toOpenAiTools, type OpenAiCaller, type OpenAiToolsOptions } from './openai.js';
 
 export interface OpenAiResponsesTool {
   readonly type: 'function';
@@ -38,8 +38,8 @@ export interface OpenAiCustomToolCallOutput {
 export type OpenAiResponsesOutput = OpenAiFunctionCallOutput | OpenAiCustomToolCallOutput;
 
 /** MCP tool definitions as Responses API `tools` (the same JSON Schema the chat-completions form carries). */
-export function toOpenAiResponsesTools(tools: readonly Tool[]): OpenAiResponsesTool[] {
-  return toOpenAiTools(tools).map(({ function: f }) => ({ type: 'function', name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), parameters: f.parameters, strict: false }));
+export function toOpenAiResponsesTools(tools: readonly Tool[], options: OpenAiToolsOptions = {}): OpenAiResponsesTool[] {
+  return toOpenAiTools(tools, options).map(({ function: f }) => ({ type: 'function', name: f.name, ...(f.description !== undefined ? { description: f.description } : {}), parameters: f.parameters, strict: f.strict ?? false }));
 }
 
 /**
@@ -47,13 +47,13 @@ export function toOpenAiResponsesTools(tools: readonly Tool[]): OpenAiResponsesT
  * `function_call_output` item for the next request's `input`; `custom_tool_call` items are answered with a
  * refusal; every other item (messages, reasoning, built-in tool calls the API ran itself) is skipped.
  */
-export async function dispatchFunctionCalls(callers: Readonly<Record<string, OpenAiCaller>>, items: readonly OpenAiResponseItem[]): Promise<OpenAiResponsesOutput[]> {
+export async function dispatchFunctionCalls(callers: Readonly<Record<string, OpenAiCaller>>, items: readonly OpenAiResponseItem[], tools?: readonly Tool[]): Promise<OpenAiResponsesOutput[]> {
   const out: OpenAiResponsesOutput[] = [];
   for (const item of items) {
     const call = item as Partial<Record<'call_id' | 'name' | 'arguments', unknown>>;
     if (typeof call.call_id !== 'string') continue;
     if (item.type === 'function_call' && typeof call.name === 'string' && typeof call.arguments === 'string') {
-      out.push({ type: 'function_call_output', call_id: call.call_id, output: await runToolCall(callers, call.name, call.arguments) });
+      out.push({ type: 'function_call_output', call_id: call.call_id, output: await runToolCall(callers, call.name, call.arguments, tools) });
     } else if (item.type === 'custom_tool_call') {
       out.push({ type: 'custom_tool_call_output', call_id: call.call_id, output: refusal('custom') });
     }

@@ -1,11 +1,21 @@
 import type { Tool } from '@modelcontextprotocol/client';
+import { providerNames } from './provider-names.js';
+import { fromStrictArguments, toStrictSchema } from './strict-schema.js';
 
 // The host loop's half of function calling: a model's tool_calls → the typed client → role:"tool" messages.
 // Chat Completions here, the Responses API in openai-responses.ts. The types are structural and assignable
 // to the `openai` package's (6.x/7.x): `tools` and the messages go into its calls without casts.
 export interface OpenAiTool {
   readonly type: 'function';
-  readonly function: { readonly name: string; readonly description?: string; readonly parameters: Readonly<Record<string, unknown>> };
+  readonly function: { readonly name: string; readonly description?: string; readonly parameters: Readonly<Record<string, unknown>>; readonly strict?: boolean };
+}
+
+export interface OpenAiToolsOptions {
+  /**
+   * Send each tool with `strict: true` and its schema in strict form (strict-schema.ts) when it has one;
+   * a tool whose schema cannot be strict goes out with `strict: false`. Dispatch maps the nulls back.
+   */
+  readonly strict?: boolean;
 }
 
 export interface OpenAiFunctionToolCall {
@@ -31,12 +41,16 @@ export interface OpenAiToolMessage {
  * MCP tool definitions as chat-completions `tools` (a mutable array: `openai` types `tools` as one). `parameters` must be plain JSON Schema, so the
  * MCP-only `x-mcp-header` annotations are dropped.
  */
-export function toOpenAiTools(tools: readonly Tool[]): OpenAiTool[] {
+export function toOpenAiTools(tools: readonly Tool[], options: OpenAiToolsOptions = {}): OpenAiTool[] {
   const strip = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(strip) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'x-mcp-header').map(([k, x]) => [k, strip(x)])) : v;
+  // Names over 64 characters or with dots get provider-safe ones; dispatch maps them back (provider-names.ts).
+  const names = providerNames(tools.map((t) => t.name)).toProvider;
   return tools.map((t) => {
     const description = t.description ?? t.title;
-    return { type: 'function', function: { name: t.name, ...(description !== undefined ? { description } : {}), parameters: strip(t.inputSchema) as Record<string, unknown> } };
+    const strict = options.strict === true ? toStrictSchema(t.inputSchema) : undefined;
+    const parameters = (strict?.strict === true ? strict.schema : strip(t.inputSchema)) as Record<string, unknown>;
+    return { type: 'function', function: { name: names.get(t.name) ?? t.name, ...(description !== undefined ? { description } : {}), parameters, ...(strict !== undefined ? { strict: strict.strict } : {}) } };
   });
 }
 
@@ -47,10 +61,10 @@ export type OpenAiCaller = (args: unknown) => Promise<{ isError: boolean; conten
  * and calls of other kinds than "function" become messages the model can read, never exceptions that
  * end the host loop.
  */
-export async function dispatchToolCalls(callers: Readonly<Record<string, OpenAiCaller>>, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {
+export async function dispatchToolCalls(callers: Readonly<Record<string, OpenAiCaller>>, calls: readonly OpenAiToolCall[], tools?: readonly Tool[]): Promise<OpenAiToolMessage[]> {
   const out: OpenAiToolMessage[] = [];
   for (const call of calls) {
-    const content = 'function' in call && (call.type === undefined || call.type === 'function') ? await runToolCall(callers, call.function.name, call.function.arguments) : refusal(call.type);
+    const content = 'function' in call && (call.type === undefined || call.type === 'function') ? await runToolCall(callers, call.function.name, call.function.arguments, tools) : refusal(call.type);
     out.push({ role: 'tool', tool_call_id: call.id, content });
   }
   return out;
@@ -62,15 +76,20 @@ export function refusal(kind: string | undefined): string {
 }
 
 /** One function call by name with its JSON arguments text → the text the model reads (errors included). */
-export async function runToolCall(callers: Readonly<Record<string, OpenAiCaller>>, name: string, argumentsText: string): Promise<string> {
+export async function runToolCall(callers: Readonly<Record<string, OpenAiCaller>>, providerName: string, argumentsText: string, tools?: readonly Tool[]): Promise<string> {
+  // The provider name back to the MCP one: the same pure mapping toOpenAiTools used, over the same names.
+  const name = providerNames(Object.keys(callers)).fromProvider.get(providerName) ?? providerName;
   const caller = Object.hasOwn(callers, name) ? callers[name] : undefined;
-  if (caller === undefined) return JSON.stringify({ error: `unknown tool ${name}` });
+  if (caller === undefined) return JSON.stringify({ error: `unknown tool ${providerName}` });
   let args: unknown;
   try {
     args = argumentsText.trim() === '' ? {} : JSON.parse(argumentsText);
   } catch {
     return JSON.stringify({ error: 'arguments are not valid JSON' });
   }
+  // With the definitions, nulls a strict-mode model sent for "not given" become absent again.
+  const schema = tools?.find((t) => t.name === name)?.inputSchema;
+  if (schema !== undefined) args = fromStrictArguments(schema, args);
   try {
     const result = await caller(args);
     const text = result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : result.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');

@@ -3,6 +3,8 @@ export { createServerFactory, type HandlerTable, type ServerFactory, type Server
 export { AuthUnavailableError, InvalidTokenError, type AuthOptions, type TokenVerifier } from './auth/verifier.js';
 export type { AuthPrincipal } from './core/principal.js';
 export { createJwtVerifier } from './auth/jwt-verifier.js';
+export { chosenToolsets, exposedDefinition, UnknownToolsetError, type ExposureOptions } from './core/exposure.js';
+export type { ToolsetSpec } from './core/definition.js';
 export type { AppSpec, AuthSpec, CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './core/definition.js';
 export type { ChangeNotifier, Elicitation, ElicitResponse, InputRequest, RequestContext, ToolContext } from './core/context.js';
 export { createHttpHandler, type HttpHandler, type HttpOptions } from './transport/http.js';
@@ -17,7 +19,7 @@ export { RequestStateKeyRing, InvalidRequestState, type RequestStateKey } from '
 export { serverOptionsFromEnv } from './entry/env-options.js';
 export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './entry/mcpgen-server.js';
-export { entryArgsOrExit, entryUsage, parseEntryArgs, type EntryArgs, type EntryCommand, type EntryFeatures, type HttpEntryArgs } from './entry/entry-args.js';
+export { entryArgsOrExit, entryUsage, exposureOf, exposureOrExit, parseEntryArgs, type EntryArgs, type EntryCommand, type EntryFeatures, type HttpEntryArgs } from './entry/entry-args.js';
 export type { HealthPaths, ReadinessCheck } from './ops/health.js';
 export { loadOpenTelemetry, type OpenTelemetryApi } from './ops/telemetry.js';
 export { jsonAccessLog, type AccessEntry, type AccessLog } from './ops/access-log.js';

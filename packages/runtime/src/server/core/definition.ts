@@ -89,6 +89,19 @@ export interface ServerDefinition {
   readonly auth?: AuthSpec;
   /** MCP Apps views: served by the runtime itself (no handler), listed with the resources. */
   readonly apps?: readonly AppSpec[];
+  /** The spec's `toolsets:` by name; a deployment exposes the chosen ones (core/exposure.ts). */
+  readonly toolsets?: Readonly<Record<string, ToolsetSpec>>;
+}
+
+/** A named group of members: tools and prompts by name, resources by URI, templates by URI template. */
+export interface ToolsetSpec {
+  readonly description?: string;
+  /** Exposed when a deployment chooses no toolsets. */
+  readonly default: boolean;
+  readonly tools?: readonly string[];
+  readonly resources?: readonly string[];
+  readonly resourceTemplates?: readonly string[];
+  readonly prompts?: readonly string[];
 }
 
 /** An MCP Apps view: its resources/list entry (mimeType `text/html;profile=mcp-app`, `_meta.ui`) and its HTML. */

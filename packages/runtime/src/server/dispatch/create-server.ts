@@ -5,6 +5,7 @@
 import type { CallToolResult, Server } from '@modelcontextprotocol/server';
 import type { ChangeNotifier } from '../core/context.js';
 import type { ServerDefinition } from '../core/definition.js';
+import { exposedDefinition } from '../core/exposure.js';
 import { createValidatorCompiler } from '../core/validators.js';
 import { serverWithSkills } from '../extensions/skills.js';
 import { MemoryTaskStore } from '../tasks/memory-store.js';
@@ -19,7 +20,8 @@ import { page, paginate } from './pages.js';
 import { complete, promptGetter } from './prompts.js';
 import { principalKey, requestStateSeal } from './request-context.js';
 import { resourceReader } from './resources.js';
-import { answerProblem, prepareTools, taskResumer, toolCaller, toolPagesFor, type PreparedTool } from './tools.js';
+import { answerProblem, prepareTools, toolCaller, toolPagesFor, toolRunner, type PreparedTool } from './tools.js';
+import { taskResumer } from './tool-tasks.js';
 import { createTelemetry } from '../ops/telemetry.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
 import { checkLocalLimit, observer, type Observe } from './tracing.js';
@@ -35,7 +37,9 @@ export type ServerFactory = (() => Server) & {
   readonly drainTasks?: (graceMs: number) => Promise<void>;
 };
 
-export function createServerFactory(def: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
+export function createServerFactory(spec: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
+  // Everything below sees only what this deployment exposes (toolsets, read-only mode).
+  const def = exposedDefinition(spec, options);
   const d: Dispatch = {
     def,
     options,
@@ -61,7 +65,7 @@ export function createServerFactory(def: ServerDefinition, handlers: HandlerTabl
   const callTool: typeof untraced = observe === undefined ? untraced : (name, args, ctx, server) => observe('tools/call', ctx, { tool: name }, async () => untraced(name, args, ctx, server)) as never;
   const build = serverBuilder(d, tools, taskRunner, callTool, observe, limiter);
   // Lost tasks of re-runnable tools run again here; a Server built for the occasion projects their results.
-  taskRunner?.setResume(taskResumer(d, tools, () => build()));
+  taskRunner?.setResume(taskResumer(d, tools, toolRunner(d), () => build()));
   // The fast path's stand-in for the SDK's 2026 projection: it serves only results the projection leaves alone.
   const identity = { projectCallToolResult: (r: CallToolResult) => r } as unknown as Pick<Server, 'projectCallToolResult'>;
   const fast: FastServerHooks = {

@@ -5,6 +5,7 @@ import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import type { AuthOptions } from '../auth/auth.js';
 import type { ChangeNotifier } from '../core/context.js';
 import type { ServerDefinition } from '../core/definition.js';
+import type { ExposureOptions } from '../core/exposure.js';
 import type { RequestStateKey, RequestStateKeyRing } from '../scale/request-state.js';
 import type { TaskStore } from '../tasks/store.js';
 import type { ReadinessCheck } from '../ops/health.js';
@@ -15,7 +16,8 @@ import { INTERNAL_ERROR, type ErrorReporting } from './errors.js';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { RequestStateSeal } from './request-context.js';
 
-export interface ServerOptions {
+/** `toolsets` and `readOnly` (core/exposure.ts) choose what this deployment exposes of the spec. */
+export interface ServerOptions extends ExposureOptions {
   /** Items per page of tools/list, resources/list, resources/templates/list, prompts/list. Default 100. */
   readonly pageSize?: number;
   /** Default upper bound for tool handlers, in ms (a tool's `timeoutMs` in the spec wins). Default: none. */

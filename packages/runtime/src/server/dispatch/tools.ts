@@ -1,37 +1,28 @@
 // tools/list and tools/call: arguments checked against the input schema, elicitation answers checked
 // (MR12), the handler run with its timeout, its reply turned into a CallToolResult and checked against
 // the output schema; a task tool starts a task instead (tasks/runner.ts).
-import { inputRequired, ProtocolError, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { applyDefaults, defaultsPlan, type DefaultsPlan } from '../../shared/input-defaults.js';
 import { missingScopes, principalOf } from '../auth/auth.js';
-import { buildElicit, type RequestContext, type ToolContext } from '../core/context.js';
-import type { TaskRetry, TaskSettings, ToolSpec } from '../core/definition.js';
-import { inputRequiredReply, isInputRequiredReply, isToolReply, type InputRequiredReply } from '../core/replies.js';
+import { buildElicit, type ToolContext } from '../core/context.js';
+import type { ToolSpec } from '../core/definition.js';
+import { isInputRequiredReply, isToolReply } from '../core/replies.js';
 import { exceedsJsonSize } from '../core/response-size.js';
 import type { Validator } from '../core/validators.js';
 import { lazyBindingOf } from '../scale/request-state.js';
-import { TaskRunner, TaskStopped, type TaskResume, type TaskStep } from '../tasks/runner.js';
-import { TaskCreated } from '../tasks/server-class.js';
-import { createTaskResult, declaresTasks, missingTasksCapability } from '../tasks/wire.js';
+import { TaskStopped, type TaskRunner } from '../tasks/runner.js';
+import { declaresTasks, missingTasksCapability } from '../tasks/wire.js';
 import { classify, errorResult, INVALID_PARAMS, ToolTimeout } from './errors.js';
 import { handlerOf, type Dispatch } from './options.js';
 import { paginate, type Pages } from './pages.js';
 import { principalKey, requestContext } from './request-context.js';
+import { taskStarter } from './tool-tasks.js';
+import type { Abort, CallResult, PreparedTool, Projector, RunTool } from './tool-types.js';
 
-export interface PreparedTool {
-  readonly spec: ToolSpec;
-  readonly validateInput: Validator;
-  readonly validateOutput: Validator | undefined;
-  /** Form-mode `elicit` keys → their requestedSchema's validator, for answers on the retry. */
-  readonly validateAnswers: ReadonlyMap<string, Validator>;
-  /** The arguments the handler gets: the input schema's defaults filled in (derived on first use). */
-  readonly withDefaults: (input: unknown) => unknown;
-}
+export type { PreparedTool } from './tool-types.js';
+
 
 type Compile = (schema: Readonly<Record<string, unknown>>, dataVar?: string) => Validator;
-type Projector = Pick<Server, 'projectCallToolResult'>;
-type Abort = Pick<AbortController, 'signal' | 'abort'>;
-type CallResult = CallToolResult | ReturnType<typeof inputRequired>;
 
 /** Derive the defaults plan on first use, as validators compile (start-up stays fast with many tools). */
 function defaultsOf(schema: Readonly<Record<string, unknown>>): (input: unknown) => unknown {
@@ -189,13 +180,12 @@ function toolContext(d: Dispatch, tool: PreparedTool, ctx: ServerContext, abort:
   });
 }
 
-type RunTool = (tool: PreparedTool, name: string, input: unknown, context: ToolContext<Record<string, unknown>>, abort: Abort, server: Projector) => Promise<CallToolResult | InputRequiredReply>;
 
 /**
  * One run of a tool's handler: its reply as the CallToolResult to send, or the input it asks for.
  * ProtocolErrors propagate; every other failure is an `isError` result.
  */
-function toolRunner(d: Dispatch): RunTool {
+export function toolRunner(d: Dispatch): RunTool {
   const { options, onError } = d;
   return async (tool, name, input, context, abort, server) => {
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
@@ -243,95 +233,4 @@ function checkedResult(d: Dispatch, tool: PreparedTool, name: string, result: Ca
     }
   }
   return server.projectCallToolResult(result, tool.spec.definition.outputSchema);
-}
-
-type StartTask = (tool: PreparedTool, name: string, input: unknown, task: TaskSettings, ctx: ServerContext, server: Projector, binding: () => string, state: string | undefined) => Promise<ReturnType<typeof inputRequired>>;
-
-/**
- * tools/call of a task tool from a client that declared the extension: MRTR rounds first for the keys
- * the spec gathers before the task (`beforeTask`), then the task is created and the CreateTaskResult
- * returned (thrown past the SDK's CallToolResult check: TaskAwareServer). The handler runs in the
- * background, in rounds (tasks/runner.ts).
- */
-function taskStarter(d: Dispatch, runTool: RunTool, taskRunner: TaskRunner | undefined): StartTask {
-  return async (tool, name, input, task, ctx, server, binding, state) => {
-    const given = ctx.mcpReq.inputResponses ?? {};
-    const missing = (task.beforeTask ?? []).filter((key) => !Object.hasOwn(given, key));
-    if (missing.length > 0) {
-      const asks = buildElicit(tool.spec.elicit, undefined);
-      const inputRequests = Object.assign({}, ...missing.map((key) => asks[key]!.ask().inputRequests)) as InputRequiredReply['inputRequests'];
-      return d.inputRequiredResult(inputRequiredReply(inputRequests), binding);
-    }
-    const base = requestContext(ctx, ctx.mcpReq.signal, d.notifier, state);
-    const owner = principalKey(ctx);
-    const retry = retryOf(tool);
-    const record = await taskRunner!.start({
-      toolName: name,
-      ...(owner !== '' ? { owner } : {}),
-      settings: task,
-      inputResponses: ctx.mcpReq.inputResponses,
-      requestState: state,
-      step: taskStep(runTool, tool, name, input, base, server),
-      // Re-running needs the caller's context rebuilt elsewhere: not for an authenticated caller (no principal is stored).
-      ...(retry !== undefined && owner === '' ? { replay: { arguments: input, ...(ctx.mcpReq.inputResponses !== undefined ? { inputResponses: ctx.mcpReq.inputResponses } : {}), ...(state !== undefined ? { requestState: state } : {}), clientCapabilities: base.clientCapabilities, max: retry.max, backoffMs: retry.backoffMs ?? 0 } } : {}),
-    });
-    throw new TaskCreated(createTaskResult(record));
-  };
-}
-
-/** How often a lost task of this tool may run again: its `task.retry`, or once for an idempotent tool. */
-function retryOf(tool: PreparedTool): TaskRetry | undefined {
-  const retry = tool.spec.task?.retry ?? (tool.spec.definition.annotations?.idempotentHint === true ? { max: 1 } : undefined);
-  return retry !== undefined && retry.max > 0 ? retry : undefined;
-}
-
-/** The handler as a task's rounds (tasks/runner.ts), around the context of the call that created the task. */
-function taskStep(runTool: RunTool, tool: PreparedTool, name: string, input: unknown, base: RequestContext, server: Projector): TaskStep {
-  return async (round) => {
-    const abort = new AbortController();
-    round.signal.addEventListener('abort', () => abort.abort(round.signal.reason), { once: true });
-    const context: ToolContext<Record<string, unknown>> = {
-      ...base,
-      signal: abort.signal,
-      inputResponses: round.inputResponses,
-      requestState: round.requestState,
-      elicit: buildElicit(tool.spec.elicit, round.inputResponses as Record<string, unknown> | undefined),
-      // Progress inside a task is the task's statusMessage (SEP-2663 sends no progress for tasks).
-      progress: (progress, total, message) => round.statusMessage(message ?? (total !== undefined ? `${progress}/${total}` : `${progress}`)),
-    };
-    const out = await runTool(tool, name, input, context, abort, server);
-    return isInputRequiredReply(out)
-      ? { kind: 'input', inputRequests: out.inputRequests, ...(out.requestState !== undefined ? { requestState: out.requestState } : {}) }
-      : { kind: 'result', result: out as Record<string, unknown> };
-  };
-}
-
-/**
- * Re-running a task whose worker was lost: the stored arguments and answers, and a context like the
- * original call's minus what only a live request has (its HTTP request, its id: `task:<taskId>` here).
- */
-export function taskResumer(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, server: () => Projector): TaskResume {
-  const runTool = toolRunner(d);
-  return (record) => {
-    const tool = tools.get(record.toolName);
-    const replay = record.replay;
-    if (tool === undefined || tool.spec.task === undefined || replay === undefined || record.owner !== undefined) return undefined;
-    const base: RequestContext = {
-      signal: new AbortController().signal,
-      requestId: `task:${record.taskId}`,
-      meta: {},
-      clientCapabilities: replay.clientCapabilities ?? {},
-      inputResponses: replay.inputResponses,
-      requestState: replay.requestState,
-      inputRequired: inputRequiredReply,
-      notify: d.notifier,
-    };
-    return {
-      toolName: record.toolName,
-      settings: tool.spec.task,
-      inputResponses: replay.inputResponses,
-      requestState: replay.requestState,
-      step: taskStep(runTool, tool, record.toolName, replay.arguments, base, server()),
-    };
-  };
 }

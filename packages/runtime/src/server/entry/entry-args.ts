@@ -9,11 +9,15 @@
 //   --shutdown-delay <s>        MCPGEN_SHUTDOWN_DELAY_SECONDS  not ready but serving after SIGTERM (default 0)
 //   --auth-issuers <list>       MCPGEN_AUTH_ISSUERS     replaces the spec's authorization servers (auth: only)
 //   --auth-resource <url>       MCPGEN_AUTH_RESOURCE    the resource identifier tokens must name (auth: only)
+//   --toolsets <list>           MCPGEN_TOOLSETS         toolsets to expose (`all`: every one; default: the spec's defaults)
+//   --read-only                 MCPGEN_READ_ONLY=1      expose only tools annotated readOnlyHint
 // Usage errors (an unknown flag, a missing value) print the usage and exit 2; a wrong value is one line, exit 1.
 import { basename } from 'node:path';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import { didYouMean } from '../../shared/suggest.js';
 import type { AuthOptions } from '../auth/verifier.js';
+import type { ServerDefinition } from '../core/definition.js';
+import { chosenToolsets, UnknownToolsetError, type ExposureOptions } from '../core/exposure.js';
 import type { HttpOptions } from '../transport/http.js';
 import type { ListenOptions } from '../transport/node-http.js';
 import { isLoopbackHost } from './loopback.js';
@@ -47,7 +51,8 @@ export interface HttpEntryArgs {
   readonly auth?: Pick<AuthOptions, 'authorizationServers' | 'resource'>;
 }
 
-export type EntryArgs = { readonly transport: 'stdio' } | HttpEntryArgs;
+/** What the deployment exposes (both transports); absent keys: the spec's defaults. */
+export type EntryArgs = ({ readonly transport: 'stdio' } | HttpEntryArgs) & ExposureOptions;
 
 /** What the command line asks for: serve, print the usage, or refuse it (exit 2). */
 /** What the command line asks for: serve, print the usage, refuse it (exit 2) or refuse a value (exit 1). */
@@ -58,9 +63,9 @@ export type EntryCommand =
   | { readonly kind: 'usage-error'; readonly message: string }
   | { readonly kind: 'config-error'; readonly message: string };
 
-const VALUE_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins', '--health-path', '--ready-path', '--shutdown-delay', '--auth-issuers', '--auth-resource', '--cors-origins'] as const;
+const VALUE_FLAGS = ['--host', '--port', '--allowed-hosts', '--allowed-origins', '--health-path', '--ready-path', '--shutdown-delay', '--auth-issuers', '--auth-resource', '--toolsets', '--cors-origins'] as const;
 const AUTH_FLAGS: readonly string[] = ['--auth-issuers', '--auth-resource'];
-const SWITCHES = ['--http', '--stdio', '--print-config', '--help', '-h'] as const;
+const SWITCHES = ['--http', '--stdio', '--read-only', '--print-config', '--help', '-h'] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 
 function valueFlags(features: EntryFeatures): readonly string[] {
@@ -84,6 +89,9 @@ export function entryUsage(program = 'main.js', features: EntryFeatures = {}): s
     '  --allowed-origins <list>  comma-separated hostnames accepted in the Origin header of browser',
     '                            requests besides the localhost names (MCPGEN_ALLOWED_ORIGINS);',
     '                            * turns the check off',
+    '  --toolsets <list>         comma-separated toolsets to expose (MCPGEN_TOOLSETS); `all` exposes',
+    '                            every toolset; default: the toolsets the spec marks default',
+    '  --read-only               expose only tools annotated readOnlyHint (MCPGEN_READ_ONLY=1)',
     '  --health-path <path>      liveness probe, 200 while serving (MCPGEN_HEALTH_PATH; default',
     '                            /healthz; off turns it off). Outside the Host check and the token gate.',
     '  --ready-path <path>       readiness probe, 503 while draining, while Redis is unreachable',
@@ -126,11 +134,17 @@ export function parseEntryArgs(argv: readonly string[], env: Readonly<Record<str
 function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, features: EntryFeatures, known: readonly string[]): EntryCommand {
   const values = new Map<ValueFlag, string>();
   let transport: 'http' | 'stdio' | undefined;
+  let readOnlyFlag = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { kind: 'help' };
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (name === '--read-only') {
+      if (eq > 0) return usageError('--read-only takes no value');
+      readOnlyFlag = true;
+      continue;
+    }
     if (name === '--http' || name === '--stdio') {
       if (eq > 0) return usageError(`${name} takes no value`);
       const chosen = name === '--http' ? 'http' : 'stdio';
@@ -146,11 +160,14 @@ function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, st
     if (value === undefined || (eq < 0 && value.startsWith('--'))) return usageError(`${name} needs a value`);
     values.set(name as ValueFlag, value);
   }
+  const exposure = exposureArgs(values.get('--toolsets'), readOnlyFlag, env);
+  if ('error' in exposure) return usageError(exposure.error);
+  values.delete('--toolsets');
   if (transport !== 'http') {
     // A port or host with stdio would be ignored: say so instead of serving something else than asked.
     const httpOnly = [...values.keys()];
     if (httpOnly.length > 0) return usageError(`${httpOnly.join(', ')} ${httpOnly.length > 1 ? 'apply' : 'applies'} to --http only`);
-    return { kind: 'run', args: { transport: 'stdio' } };
+    return { kind: 'run', args: { transport: 'stdio', ...exposure } };
   }
   const setting = (flag: ValueFlag, envName: string): Setting | undefined => {
     const fromFlag = values.get(flag);
@@ -159,7 +176,7 @@ function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, st
     return fromEnv !== undefined && fromEnv !== '' ? { value: fromEnv, source: envName } : undefined;
   };
   try {
-    return { kind: 'run', args: httpArgs(setting, features) };
+    return { kind: 'run', args: { ...httpArgs(setting, features), ...exposure } };
   } catch (e) {
     if (e instanceof ValueError) return { kind: 'config-error', message: e.message };
     throw e;
@@ -204,6 +221,26 @@ function httpArgs(setting: (flag: ValueFlag, envName: string) => Setting | undef
     ...(Object.keys(auth).length > 0 ? { auth } : {}),
     ...(cors !== undefined ? { corsOrigins: cors } : {}),
   };
+}
+
+/**
+ * `--toolsets` (else MCPGEN_TOOLSETS) and `--read-only` (else MCPGEN_READ_ONLY): only the keys given, so
+ * the server options' own defaults apply otherwise. Names are checked against the spec later (exposureOrExit).
+ */
+function exposureArgs(flag: string | undefined, readOnlyFlag: boolean, env: Readonly<Record<string, string | undefined>>): ExposureOptions | { error: string } {
+  const source = flag !== undefined ? '--toolsets' : 'MCPGEN_TOOLSETS';
+  const raw = flag ?? (env.MCPGEN_TOOLSETS || undefined);
+  const list = raw?.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (list !== undefined && list.length === 0) return { error: `${source} is empty` };
+  const envReadOnly = env.MCPGEN_READ_ONLY?.trim().toLowerCase();
+  if (envReadOnly !== undefined && envReadOnly !== '' && !['1', 'true', '0', 'false'].includes(envReadOnly)) return { error: `MCPGEN_READ_ONLY must be 1, true, 0 or false, got ${JSON.stringify(env.MCPGEN_READ_ONLY)}` };
+  const readOnly = readOnlyFlag || envReadOnly === '1' || envReadOnly === 'true';
+  return { ...(list !== undefined ? { toolsets: list } : {}), ...(readOnly ? { readOnly: true } : {}) };
+}
+
+/** The exposure part of parsed entry args (what createXServer's options take). */
+export function exposureOf(args: EntryArgs): ExposureOptions {
+  return { ...(args.toolsets !== undefined ? { toolsets: args.toolsets } : {}), ...(args.readOnly === true ? { readOnly: true } : {}) };
 }
 
 /**
@@ -296,4 +333,20 @@ export function httpEntryOptions(args: HttpEntryArgs): ListenOptions & Pick<Http
     ...(args.readyPath !== undefined ? { readyPath: args.readyPath } : {}),
     ...(args.auth !== undefined ? { auth: args.auth } : {}),
   };
+}
+
+/**
+ * The exposure options of a generated main.ts, with the toolset names checked against the spec before any
+ * server is built: an unknown name prints the message and exits 2, like any other usage error.
+ */
+export function exposureOrExit(args: EntryArgs, definition: ServerDefinition, program = basename(process.argv[1] ?? 'main.js')): ExposureOptions {
+  const exposure = exposureOf(args);
+  try {
+    chosenToolsets(definition.toolsets ?? {}, exposure.toolsets);
+  } catch (e) {
+    if (!(e instanceof UnknownToolsetError)) throw e;
+    process.stderr.write(`${program}: ${e.message}\n`);
+    process.exit(2);
+  }
+  return exposure;
 }

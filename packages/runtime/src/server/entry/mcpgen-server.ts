@@ -3,6 +3,7 @@ import type { ChangeNotifier } from '../core/context.js';
 import { MemoryTaskStore } from '../tasks/memory-store.js';
 import { createServerFactory, type HandlerTable, type ServerFactory, type ServerOptions } from '../dispatch/create-server.js';
 import type { ServerDefinition } from '../core/definition.js';
+import { exposedDefinition } from '../core/exposure.js';
 import { createHttpHandler, type HttpHandler, type HttpOptions } from '../transport/http.js';
 import { listen, type ListenOptions, type RunningServer } from '../transport/node-http.js';
 import { serveStdio } from '../transport/stdio.js';
@@ -22,7 +23,9 @@ export interface McpgenServer {
   readonly configError?: string;
 }
 
-export function createMcpgenServer(definition: ServerDefinition, handlers: object, options: ServerOptions & { readonly legacy?: boolean } = {}): McpgenServer {
+export function createMcpgenServer(spec: ServerDefinition, handlers: object, options: ServerOptions & { readonly legacy?: boolean } = {}): McpgenServer {
+  // The HTTP face (Mcp-Param headers, tasks) and the factory see the same exposed members.
+  const definition = exposedDefinition(spec, options);
   // One bus per server: handlers publish through ctx.notify, every HTTP handler's listen streams hear it
   // (and, with a shared bus such as Redis, every other instance's streams too).
   const bus = options.bus ?? new InMemoryServerEventBus();

@@ -8,9 +8,6 @@ import type { TaskSettings } from '../core/definition.js';
 import { DEFAULT_TASK_LEASE_MS, TaskLeases } from './lease.js';
 import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskReplay, type TaskStore } from './store.js';
 
-export type { TaskSettings };
-
-
 /** One run of the handler: the final CallToolResult, or the input it asks for. ProtocolErrors propagate (→ failed). */
 export type TaskStep = (round: TaskRound) => Promise<TaskStepOutcome>;
 

@@ -98,6 +98,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
   const goodEnvelopes = new Set<string>();
   const lists = new Map<string, string>();
   const serverMeta = { [SERVER_INFO_KEY]: hooks.serverInfo };
+  const limit = limitOf(options);
 
   /** The SDK path, learning from a result: the envelope it accepted, the list page it answered. */
   async function viaSdk(request: FastRequest, msg: Message, envelope: string, listKey: string | undefined): Promise<FastAnswer> {
@@ -164,15 +165,15 @@ export function createFastPath(options: FastPathOptions): FastPath {
     return options.slow(web);
   }
 
-  /** The 429 answer when the caller is past a limit (counted once: the SDK path skips a request marked counted). */
-  function limit(request: FastRequest, msg: Message): Promise<Response | undefined> {
-    if (options.rateLimiter === undefined) return Promise.resolve(undefined);
-    return rateLimitAnswer(options.rateLimiter, msg, principalKeyOf(request.auth?.principal), request.address);
-  }
-
   const admit = gate === undefined ? undefined : (headers: IncomingHttpHeaders, url: URL) => gate.authenticateHeader(headers.authorization ?? null, url);
   const wants = (method: string | undefined, h: IncomingHttpHeaders): boolean => wantsRequest(options, method, h);
   return { wants, serve, ...(admit !== undefined ? { admit } : {}) };
+}
+
+/** The 429 answer when the caller is past a limit (counted once: the SDK path skips a request marked counted). */
+function limitOf({ rateLimiter }: FastPathOptions): (request: FastRequest, msg: Message) => Promise<Response | undefined> {
+  if (rateLimiter === undefined) return () => Promise.resolve(undefined);
+  return (request, msg) => rateLimitAnswer(rateLimiter, msg, principalKeyOf(request.auth?.principal), request.address);
 }
 
 /** Whether the headers alone allow the fast path: a plain JSON POST of tools/call or a list, nothing to check but the body. */

@@ -1,0 +1,215 @@
+// Toolsets and read-only mode (docs/toolsets.md, issue 29): one generated package, compiled under the
+// strict flags, started as its own main.js with --toolsets / MCPGEN_TOOLSETS / --read-only over HTTP on
+// 127.0.0.1 and over stdio, read by the official SDK client. Each configuration lists exactly its members,
+// and a call to a tool outside it is refused as an unknown tool with no handler run (the handlers count).
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateAndCompile } from '../support/generated-package.js';
+import { ROOT, startScript } from '../support/servers.js';
+
+const DIR = join(ROOT, '.tmp/toolsets-e2e');
+const MAIN = join(DIR, 'js/main.js');
+
+const SPEC = `mcpgen: 1
+server: { name: hub, version: 1.0.0 }
+tools:
+  - name: list_issues
+    annotations: { readOnlyHint: true }
+  - name: create_issue
+    annotations: { readOnlyHint: false }
+  - name: list_repos
+    annotations: { readOnlyHint: true }
+  - name: delete_repo
+  - name: whoami
+    annotations: { readOnlyHint: true }
+resources:
+  - { uri: "hub://issues/open", name: open_issues }
+  - { uri: "hub://repos/all", name: all_repos }
+resourceTemplates:
+  - { uriTemplate: "hub://repos/{name}", name: repo }
+prompts:
+  - name: triage
+  - name: release_notes
+toolsets:
+  issues:
+    description: Issues
+    default: true
+    tools: [list_issues, create_issue]
+    resources: ["hub://issues/open"]
+    prompts: [triage]
+  repos:
+    description: Repositories
+    tools: [list_repos, delete_repo]
+    resources: ["hub://repos/all"]
+    resourceTemplates: ["hub://repos/{name}"]
+    prompts: [release_notes]
+`;
+
+// Every handler records that it ran (to stderr, which the test reads for the refused call).
+const HANDLERS = `import type { HubHandlers } from './server.js';
+const ran = (name: string) => { process.stderr.write('ran ' + name + '\\n'); return name + ' ran'; };
+export const handlers: HubHandlers = {
+  async listIssues() { return ran('list_issues'); },
+  async createIssue() { return ran('create_issue'); },
+  async listRepos() { return ran('list_repos'); },
+  async deleteRepo() { return ran('delete_repo'); },
+  async whoami() { return ran('whoami'); },
+  async readOpenIssues() { return 'open'; },
+  async readAllRepos() { return 'all'; },
+  async readRepo() { return 'repo'; },
+  async promptTriage() { return 'triage'; },
+  async promptReleaseNotes() { return 'notes'; },
+};
+`;
+
+// The client types: a deployment's client type has exactly its methods. `@ts-expect-error` lines are the
+// controls: if the type let a hidden method through, the compile would fail on the unused directive.
+const TYPES = `import type { HubClient, HubClientFor } from './client.js';
+export async function uses(c: HubClient): Promise<void> {
+  const byDefault: HubClientFor = c;
+  await byDefault.listIssues();
+  await byDefault.whoami();
+  await byDefault.promptTriage();
+  // @ts-expect-error list_repos is in toolset repos, not a default one
+  await byDefault.listRepos();
+  const repos: HubClientFor<'repos', 'read-only'> = c;
+  await repos.listRepos();
+  await repos.readRepo({ name: 'x' });
+  // @ts-expect-error delete_repo is not readOnlyHint
+  await repos.deleteRepo();
+  // @ts-expect-error create_issue is in toolset issues
+  await repos.createIssue();
+  const both: HubClientFor<'issues' | 'repos'> = c;
+  await both.deleteRepo();
+  await both.createIssue();
+}
+`;
+
+beforeAll(async () => {
+  const built = await generateAndCompile(DIR, 'hub', SPEC, { 'handlers.ts': HANDLERS, 'uses.ts': TYPES });
+  expect(built.diagnostics).toEqual([]);
+  expect(built.compileErrors).toEqual([]);
+}, 120_000);
+
+interface Exposed {
+  readonly tools: string[];
+  readonly resources: string[];
+  readonly templates: string[];
+  readonly prompts: string[];
+}
+
+async function exposed(client: Client): Promise<Exposed> {
+  return {
+    tools: (await client.listTools()).tools.map((t) => t.name).sort(),
+    resources: (await client.listResources()).resources.map((r) => r.uri).sort(),
+    templates: (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort(),
+    prompts: (await client.listPrompts()).prompts.map((p) => p.name).sort(),
+  };
+}
+
+const DEFAULT: Exposed = { tools: ['create_issue', 'list_issues', 'whoami'], resources: ['hub://issues/open'], templates: [], prompts: ['triage'] };
+const REPOS: Exposed = { tools: ['delete_repo', 'list_repos', 'whoami'], resources: ['hub://repos/all'], templates: ['hub://repos/{name}'], prompts: ['release_notes'] };
+const ALL: Exposed = { tools: ['create_issue', 'delete_repo', 'list_issues', 'list_repos', 'whoami'], resources: ['hub://issues/open', 'hub://repos/all'], templates: ['hub://repos/{name}'], prompts: ['release_notes', 'triage'] };
+const ALL_READ_ONLY: Exposed = { ...ALL, tools: ['list_issues', 'list_repos', 'whoami'] };
+
+// [configuration, flags, environment, what is exposed, a tool outside it]
+const CASES: [string, string[], Record<string, string>, Exposed, string | undefined][] = [
+  ['spec defaults', [], {}, DEFAULT, 'list_repos'],
+  ['--toolsets repos', ['--toolsets', 'repos'], {}, REPOS, 'create_issue'],
+  ['MCPGEN_TOOLSETS=all', [], { MCPGEN_TOOLSETS: 'all' }, ALL, undefined],
+  ['--toolsets wins over MCPGEN_TOOLSETS', ['--toolsets', 'repos'], { MCPGEN_TOOLSETS: 'issues' }, REPOS, 'list_issues'],
+  ['--toolsets all --read-only', ['--toolsets', 'all', '--read-only'], {}, ALL_READ_ONLY, 'delete_repo'],
+  ['MCPGEN_READ_ONLY=1 (defaults)', [], { MCPGEN_READ_ONLY: '1' }, { ...DEFAULT, tools: ['list_issues', 'whoami'] }, 'create_issue'],
+];
+
+async function officialClient(transport: 'http' | 'stdio', flags: string[], env: Record<string, string>) {
+  const client = new Client({ name: 'toolsets-e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  if (transport === 'http') {
+    const server = await startScript(MAIN, flags, { env });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    return { client, stderr: server.stderr, stop: async () => { await client.close(); await server.stop(); } };
+  }
+  const stdio = new StdioClientTransport({ command: process.execPath, args: [MAIN, ...flags], env: { ...(process.env as Record<string, string>), ...env }, stderr: 'pipe' });
+  let stderr = '';
+  stdio.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  await client.connect(stdio);
+  return { client, stderr: () => stderr, stop: () => client.close() };
+}
+
+describe.each(['http', 'stdio'] as const)('toolsets over %s, official SDK client', (transport) => {
+  it.each(CASES)('%s', async (_name, flags, env, want, outside) => {
+    const { client, stderr, stop } = await officialClient(transport, flags, env);
+    try {
+      expect(await exposed(client)).toEqual(want);
+      for (const tool of want.tools) expect((await client.callTool({ name: tool, arguments: {} })).content).toEqual([{ type: 'text', text: `${tool} ran` }]);
+      if (outside !== undefined) {
+        await expect(client.callTool({ name: outside, arguments: {} })).rejects.toThrow(`Unknown tool: ${outside}`);
+        // Hidden resources and prompts are unknown too.
+        const hiddenPrompt = ALL.prompts.find((p) => !want.prompts.includes(p));
+        if (hiddenPrompt !== undefined) await expect(client.getPrompt({ name: hiddenPrompt })).rejects.toThrow();
+        expect(stderr()).not.toContain(`ran ${outside}`);
+      }
+    } finally {
+      await stop();
+    }
+  });
+});
+
+describe('server options and the generated client types agree', () => {
+  it('createHubServer(handlers, { toolsets, readOnly }) serves what HubClientFor<S, Mode> has, and refuses the rest', async () => {
+    const js = join(DIR, 'js');
+    const { createHubServer } = await import(join(js, 'server.js'));
+    const { handlers } = await import(join(js, 'handlers.js'));
+    const { HubClient, HubToolsets } = await import(join(js, 'client.js'));
+    const { definition } = await import(join(js, 'definition.js'));
+    const methodOf = new Map<string, string>(definition.tools.map((t: { definition: { name: string }; method: string }) => [t.definition.name, t.method]));
+    for (const [toolsets, readOnly] of [[['repos'], true], [['issues'], false], ['all', false]] as const) {
+      const running = await createHubServer(handlers, { toolsets, readOnly }).listen({ port: 0 });
+      const client = await HubClient.connect({ url: running.url });
+      try {
+        const listed = (await client.listAllTools()).map((t: { name: string }) => methodOf.get(t.name)).sort();
+        // What the type keeps: methods of no toolset, of the chosen toolsets, minus writes when read-only.
+        const grouped = new Set(Object.values(HubToolsets as Record<string, string[]>).flat());
+        const chosen = new Set((toolsets === 'all' ? Object.keys(HubToolsets) : toolsets).flatMap((s) => (HubToolsets as Record<string, string[]>)[s]!));
+        const readOnlyTools = new Set(definition.tools.filter((t: { definition: { annotations?: { readOnlyHint?: boolean } } }) => t.definition.annotations?.readOnlyHint === true).map((t: { method: string }) => t.method));
+        const typed = [...methodOf.values()].filter((m) => (!grouped.has(m) || chosen.has(m)) && (!readOnly || readOnlyTools.has(m))).sort();
+        expect(listed).toEqual(typed);
+        const hidden = [...methodOf.values()].find((m) => !typed.includes(m));
+        if (hidden !== undefined) await expect(client[hidden]()).rejects.toThrow('Unknown tool');
+      } finally {
+        await client.close();
+        await running.close();
+      }
+    }
+  });
+  it('an unknown toolset in the server options throws with the known names', async () => {
+    const { createHubServer } = await import(join(DIR, 'js/server.js'));
+    const { handlers } = await import(join(DIR, 'js/handlers.js'));
+    expect(() => createHubServer(handlers, { toolsets: ['repo'] })).toThrow('unknown toolset "repo" (did you mean repos?); known: issues, repos, all');
+  });
+});
+
+describe('the generated README', () => {
+  it('lists each toolset, its default mark and its members', () => {
+    const readme = readFileSync(join(DIR, 'out/hub/README.md'), 'utf8');
+    expect(readme).toContain('- `issues` (default) — Issues: `list_issues`, `create_issue`, `hub://issues/open`, `triage`\n');
+    expect(readme).toContain('- `repos` — Repositories: `list_repos`, `delete_repo`, `hub://repos/all`, `hub://repos/{name}`, `release_notes`\n');
+  });
+});
+
+describe('the entry point refuses what it cannot serve', () => {
+  it('an unknown toolset exits 2 with a did-you-mean, before serving', () => {
+    const r = spawnSync(process.execPath, [MAIN, '--toolsets', 'isues'], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('unknown toolset "isues" (did you mean issues?); known: issues, repos, all');
+  });
+  it('MCPGEN_READ_ONLY with a value that is not a switch exits 2', () => {
+    const r = spawnSync(process.execPath, [MAIN], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, MCPGEN_READ_ONLY: 'yes' } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('MCPGEN_READ_ONLY must be 1, true, 0 or false');
+  });
+});
