@@ -19,7 +19,8 @@ export { RequestStateKeyRing, InvalidRequestState, type RequestStateKey } from '
 export { serverOptionsFromEnv } from './entry/env-options.js';
 export type { HeaderDeclaration } from '../shared/header-values.js';
 export { createMcpgenServer, runMain, type Awaitable, type McpgenServer } from './entry/mcpgen-server.js';
-export { entryArgsOrExit, entryUsage, exposureOf, exposureOrExit, parseEntryArgs, type EntryArgs, type EntryCommand, type EntryFeatures, type HttpEntryArgs } from './entry/entry-args.js';
+export { exposureOf, exposureOrExit } from './entry/exposure-args.js';
+export { entryArgsOrExit, entryUsage, parseEntryArgs, type EntryArgs, type EntryCommand, type EntryFeatures, type HttpEntryArgs } from './entry/entry-args.js';
 export type { HealthPaths, ReadinessCheck } from './ops/health.js';
 export { loadOpenTelemetry, type OpenTelemetryApi } from './ops/telemetry.js';
 export { jsonAccessLog, type AccessEntry, type AccessLog } from './ops/access-log.js';

@@ -16,12 +16,12 @@ import { basename } from 'node:path';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import { didYouMean } from '../../shared/suggest.js';
 import type { AuthOptions } from '../auth/verifier.js';
-import type { ServerDefinition } from '../core/definition.js';
-import { chosenToolsets, UnknownToolsetError, type ExposureOptions } from '../core/exposure.js';
+import type { ExposureOptions } from '../core/exposure.js';
+import { exposureArgs } from './exposure-args.js';
 import type { HttpOptions } from '../transport/http.js';
 import type { ListenOptions } from '../transport/node-http.js';
 import { isLoopbackHost } from './loopback.js';
-import { isError, issuerList, originList, probePath, resourceUrl, seconds, type Setting } from './settings.js';
+import { hostList, isError, issuerList, type HostList, originList, probePath, resourceUrl, seconds, type Setting } from './settings.js';
 import { printableConfig } from './print-config.js';
 
 export { isLoopbackHost };
@@ -54,7 +54,6 @@ export interface HttpEntryArgs {
 /** What the deployment exposes (both transports); absent keys: the spec's defaults. */
 export type EntryArgs = ({ readonly transport: 'stdio' } | HttpEntryArgs) & ExposureOptions;
 
-/** What the command line asks for: serve, print the usage, or refuse it (exit 2). */
 /** What the command line asks for: serve, print the usage, refuse it (exit 2) or refuse a value (exit 1). */
 export type EntryCommand =
   | { readonly kind: 'run'; readonly args: EntryArgs }
@@ -223,43 +222,7 @@ function httpArgs(setting: (flag: ValueFlag, envName: string) => Setting | undef
   };
 }
 
-/**
- * `--toolsets` (else MCPGEN_TOOLSETS) and `--read-only` (else MCPGEN_READ_ONLY): only the keys given, so
- * the server options' own defaults apply otherwise. Names are checked against the spec later (exposureOrExit).
- */
-function exposureArgs(flag: string | undefined, readOnlyFlag: boolean, env: Readonly<Record<string, string | undefined>>): ExposureOptions | { error: string } {
-  const source = flag !== undefined ? '--toolsets' : 'MCPGEN_TOOLSETS';
-  const raw = flag ?? (env.MCPGEN_TOOLSETS || undefined);
-  const list = raw?.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (list !== undefined && list.length === 0) return { error: `${source} is empty` };
-  const envReadOnly = env.MCPGEN_READ_ONLY?.trim().toLowerCase();
-  if (envReadOnly !== undefined && envReadOnly !== '' && !['1', 'true', '0', 'false'].includes(envReadOnly)) return { error: `MCPGEN_READ_ONLY must be 1, true, 0 or false, got ${JSON.stringify(env.MCPGEN_READ_ONLY)}` };
-  const readOnly = readOnlyFlag || envReadOnly === '1' || envReadOnly === 'true';
-  return { ...(list !== undefined ? { toolsets: list } : {}), ...(readOnly ? { readOnly: true } : {}) };
-}
 
-/** The exposure part of parsed entry args (what createXServer's options take). */
-export function exposureOf(args: EntryArgs): ExposureOptions {
-  return { ...(args.toolsets !== undefined ? { toolsets: args.toolsets } : {}), ...(args.readOnly === true ? { readOnly: true } : {}) };
-}
-
-/**
- * A comma-separated list of hostnames as the SDK's Host/Origin checks compare them (no scheme, no port,
- * IPv6 in brackets). A URL or host:port is refused here: it would never match and every request would get 403.
- */
-type HostList = readonly string[] | '*' | undefined;
-
-function hostList(setting: Setting | undefined): HostList | { error: string } {
-  if (setting === undefined) return undefined;
-  const items = setting.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (items.length === 1 && items[0] === '*') return '*';
-  if (items.length === 0) return { error: `${setting.source} is empty` };
-  for (const item of items) {
-    if (item === '*') return { error: `${setting.source}: * stands alone (it turns the check off)` };
-    if (!/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%]+)$/.test(item)) return { error: `${setting.source}: ${JSON.stringify(item)} is not a hostname (no scheme, no port; IPv6 in brackets)` };
-  }
-  return items.map((h) => h.toLowerCase());
-}
 
 
 /**
@@ -333,20 +296,4 @@ export function httpEntryOptions(args: HttpEntryArgs): ListenOptions & Pick<Http
     ...(args.readyPath !== undefined ? { readyPath: args.readyPath } : {}),
     ...(args.auth !== undefined ? { auth: args.auth } : {}),
   };
-}
-
-/**
- * The exposure options of a generated main.ts, with the toolset names checked against the spec before any
- * server is built: an unknown name prints the message and exits 2, like any other usage error.
- */
-export function exposureOrExit(args: EntryArgs, definition: ServerDefinition, program = basename(process.argv[1] ?? 'main.js')): ExposureOptions {
-  const exposure = exposureOf(args);
-  try {
-    chosenToolsets(definition.toolsets ?? {}, exposure.toolsets);
-  } catch (e) {
-    if (!(e instanceof UnknownToolsetError)) throw e;
-    process.stderr.write(`${program}: ${e.message}\n`);
-    process.exit(2);
-  }
-  return exposure;
 }

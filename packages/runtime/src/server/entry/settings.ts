@@ -107,3 +107,21 @@ export function originList(setting: { readonly value: string; readonly source: s
   }
   return items.map((o) => o.toLowerCase());
 }
+
+/**
+ * A comma-separated list of hostnames as the SDK's Host/Origin checks compare them (no scheme, no port,
+ * IPv6 in brackets). A URL or host:port is refused here: it would never match and every request would get 403.
+ */
+export type HostList = readonly string[] | '*' | undefined;
+
+export function hostList(setting: Setting | undefined): HostList | { error: string } {
+  if (setting === undefined) return undefined;
+  const items = setting.value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (items.length === 1 && items[0] === '*') return '*';
+  if (items.length === 0) return { error: `${setting.source} is empty` };
+  for (const item of items) {
+    if (item === '*') return { error: `${setting.source}: * stands alone (it turns the check off)` };
+    if (!/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%]+)$/.test(item)) return { error: `${setting.source}: ${JSON.stringify(item)} is not a hostname (no scheme, no port; IPv6 in brackets)` };
+  }
+  return items.map((h) => h.toLowerCase());
+}
