@@ -240,4 +240,4 @@ export const definition: ServerDefinition = {
 };
 
 /** The tool definitions (tools/list), for clients: headers and output checks need no round trip. */
-export const toolDefinitions = definition.tools.map((t) => t.definition);
+export const toolDefinitions: ServerDefinition['tools'][number]['definition'][] = definition.tools.map((t) => t.definition);

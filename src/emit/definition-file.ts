@@ -107,7 +107,9 @@ export function emitDefinition(model: ServerModel, file: FileSink): void {
       ? [`/** The spec's \`$defs\` the tools use, written once: tool schemas hold them by reference (tools/list sends each schema whole). */\nconst defs = ${jsonLiteral(Object.fromEntries([...shared.values()].map((d) => [d.name, d.schema])))};`]
       : []),
     `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data, new Map([...shared].map(([schema, d]) => [schema, `defs${isIdentifierName(d.name) && d.name !== '__proto__' ? `.${d.name}` : `[${JSON.stringify(d.name)}]`}`])))};`,
-    '/** The tool definitions (tools/list), for clients: headers and output checks need no round trip. */\nexport const toolDefinitions = definition.tools.map((t) => t.definition);',
+    // Typed through ServerDefinition: the element type is not exported by name, and a declaration emit of
+    // an inferred type would have to name the runtime's internal path (TS2742 in a downstream package).
+    "/** The tool definitions (tools/list), for clients: headers and output checks need no round trip. */\nexport const toolDefinitions: ServerDefinition['tools'][number]['definition'][] = definition.tools.map((t) => t.definition);",
   ]);
 }
 
