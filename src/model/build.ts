@@ -103,6 +103,8 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     apps,
     ...opt('skills', skills?.map(skillFileModel)),
     toolsets: toolsetModels(spec.toolsets),
+    // Without `initial`: the toolsets marked default (none when none is: with discovery each caller starts small).
+    ...opt('discovery', spec.discovery === undefined ? undefined : { initial: spec.discovery.initial ?? Object.entries(spec.toolsets ?? {}).filter(([, t]) => t.default === true).map(([n]) => n) }),
   };
   return deepFreeze(model);
 }

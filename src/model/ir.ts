@@ -44,6 +44,8 @@ export interface ServerModel {
   readonly skills?: readonly SkillFileModel[];
   /** Named groups a deployment chooses from, in spec order (empty: everything is always exposed). */
   readonly toolsets: readonly ToolsetModel[];
+  /** `discovery:` (docs/toolsets.md#dynamic-discovery): the toolsets every caller starts with, resolved. */
+  readonly discovery?: { readonly initial: readonly string[] };
 }
 
 /** A `toolsets:` entry: members by tool name, resource URI, URI template and prompt name. */
