@@ -9,46 +9,15 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createMcpgenServer, InvalidTokenError, type AuthPrincipal, type ServerDefinition } from '../../packages/runtime/src/server/index.js';
+import { DISCOVERY_HANDLERS, DISCOVERY_SPEC, INITIAL_TOOLS as INITIAL, WITH_REPOS } from '../support/discovery-hub.js';
 import { generateAndCompile } from '../support/generated-package.js';
 import { ROOT, startScript } from '../support/servers.js';
 
 const DIR = join(ROOT, '.tmp/discovery-e2e');
 const MAIN = join(DIR, 'js/main.js');
 
-export const DISCOVERY_SPEC = `mcpgen: 1
-server: { name: hub, version: 1.0.0 }
-tools:
-  - name: whoami
-  - name: list_issues
-  - name: list_repos
-  - name: delete_repo
-toolsets:
-  issues:
-    description: Issues
-    tools: [list_issues]
-  repos:
-    description: Repositories
-    tools: [list_repos, delete_repo]
-discovery:
-  initial: [issues]
-`;
-
-const HANDLERS = `import type { HubHandlers } from './server.js';
-const ran = (name: string) => { process.stderr.write('ran ' + name + '\\n'); return name + ' ran'; };
-export const handlers: HubHandlers = {
-  async whoami() { return ran('whoami'); },
-  async listIssues() { return ran('list_issues'); },
-  async listRepos() { return ran('list_repos'); },
-  async deleteRepo() { return ran('delete_repo'); },
-};
-`;
-
-const DISCOVERY_TOOLS = ['disable_toolset', 'enable_toolset', 'list_toolsets'];
-const INITIAL = [...DISCOVERY_TOOLS, 'list_issues', 'whoami'].sort();
-const WITH_REPOS = [...INITIAL, 'delete_repo', 'list_repos'].sort();
-
 beforeAll(async () => {
-  const built = await generateAndCompile(DIR, 'hub', DISCOVERY_SPEC, { 'handlers.ts': HANDLERS });
+  const built = await generateAndCompile(DIR, 'hub', DISCOVERY_SPEC, { 'handlers.ts': DISCOVERY_HANDLERS });
   expect(built.diagnostics).toEqual([]);
   expect(built.compileErrors).toEqual([]);
 }, 120_000);
