@@ -9,8 +9,10 @@ import type { RequestContext } from '../core/context.js';
 import { DISCOVERY_METHODS, type DiscoveryPlan, type DiscoveryStore } from '../core/discovery.js';
 import { PublicError } from '../core/replies.js';
 import { toolsChangedFor } from '../scale/principal-scope.js';
-import type { AnyHandler } from './options.js';
 import { principalKey } from './request-context.js';
+
+/** A handler as options.ts's HandlerTable holds it (not imported: options.ts imports this file's types). */
+type AnyHandler = (...args: unknown[]) => unknown;
 
 export interface DiscoveryGate {
   /** The tool names `ctx`'s principal sees now (the always-on ones and those of its enabled toolsets). */
