@@ -16,8 +16,27 @@ import { ROOT, startScript } from '../support/servers.js';
 const DIR = join(ROOT, '.tmp/discovery-e2e');
 const MAIN = join(DIR, 'js/main.js');
 
+// The generated client's discovery methods, typed by the spec's toolsets. The `@ts-expect-error` lines are
+// the controls: a method missing, or a toolset parameter typed `string`, fails the compile.
+const TYPES = `import type { HubClient, HubClientFor, HubToolset } from './client.js';
+export async function uses(c: HubClient): Promise<boolean> {
+  const listed = await c.listToolsets();
+  const names: HubToolset[] = (listed.structuredContent?.toolsets ?? []).map((t) => t.name);
+  const changed: boolean | undefined = (await c.enableToolset('repos')).structuredContent?.changed;
+  await c.disableToolset('repos');
+  // @ts-expect-error not a toolset of the spec
+  await c.enableToolset('nope');
+  // Discovery methods belong to no toolset: every deployment's client type has them.
+  const issuesOnly: HubClientFor<'issues', 'read-only'> = c;
+  await issuesOnly.enableToolset('issues');
+  // @ts-expect-error list_repos is in toolset repos
+  await issuesOnly.listRepos();
+  return names.length > 0 && changed === true;
+}
+`;
+
 beforeAll(async () => {
-  const built = await generateAndCompile(DIR, 'hub', DISCOVERY_SPEC, { 'handlers.ts': DISCOVERY_HANDLERS });
+  const built = await generateAndCompile(DIR, 'hub', DISCOVERY_SPEC, { 'handlers.ts': DISCOVERY_HANDLERS, 'uses.ts': TYPES });
   expect(built.diagnostics).toEqual([]);
   expect(built.compileErrors).toEqual([]);
 }, 120_000);
@@ -92,6 +111,26 @@ describe.each(['http', 'stdio'] as const)('dynamic discovery over %s, official S
       await sub.close();
     } finally {
       await stop();
+    }
+  }, 60_000);
+});
+
+describe('the generated client', () => {
+  it('enableToolset / listToolsets / disableToolset reach the discovery tools; a method of a toolset not enabled is refused', async () => {
+    const { HubClient } = (await import(join(DIR, 'js/client.js'))) as { HubClient: { connect(target: { url: string }): Promise<Record<string, (...a: unknown[]) => Promise<{ structuredContent?: unknown; content: unknown[] }>> & { close(): Promise<void> }> } };
+    const server = await startScript(MAIN, []);
+    const hub = await HubClient.connect({ url: server.url });
+    try {
+      await expect(hub.listRepos!({})).rejects.toThrow('Unknown tool: list_repos');
+      expect((await hub.enableToolset!('repos')).structuredContent).toEqual({ toolset: 'repos', changed: true, tools: ['list_repos', 'delete_repo'] });
+      expect((await hub.listRepos!({})).content).toEqual([{ type: 'text', text: 'list_repos ran' }]);
+      const listed = (await hub.listToolsets!()).structuredContent as { toolsets: { name: string; enabled: boolean }[] };
+      expect(listed.toolsets.map((t) => [t.name, t.enabled])).toEqual([['issues', true], ['repos', true]]);
+      expect((await hub.disableToolset!('repos')).structuredContent).toMatchObject({ changed: true });
+      await expect(hub.listRepos!({})).rejects.toThrow('Unknown tool: list_repos');
+    } finally {
+      await hub.close();
+      await server.stop();
     }
   }, 60_000);
 });

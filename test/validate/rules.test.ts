@@ -101,7 +101,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG162-toolset-empty.yaml': [{ code: 'MCPG162', line: 10, column: 3, message: 'toolset "later" has no members', path: 'toolsets.later' }],
   'MCPG163-discovery-no-toolsets.yaml': [{ code: 'MCPG163', line: 7, column: 1, message: '`discovery:` needs `toolsets:`', path: 'discovery' }],
   'MCPG164-discovery-initial.yaml': [{ code: 'MCPG164', line: 14, column: 13, message: 'discovery.initial names toolset "isues", which the spec does not declare; did you mean "issues"?', path: 'discovery.initial[0]' }],
-  'MCPG165-discovery-tool-name.yaml': [{ code: 'MCPG165', line: 7, column: 11, message: 'tool "enable_toolset" has the name of a tool the server adds', path: 'tools[1].name' }],
+  'MCPG165-discovery-tool-name.yaml': [{ code: 'MCPG165', line: 7, column: 11, message: 'tool "enable_toolset" has the name (or client method name) of a tool the server adds', path: 'tools[1].name' }],
   'MCPG166-discovery-all-initial.yaml': [{ code: 'MCPG166', line: 11, column: 1, message: 'every toolset is initial', path: 'discovery' }],
   'MCPG099-skill-scheme.yaml': [{ code: 'MCPG099', line: 6, column: 12, message: 'resource "skill://notes/SKILL.md" uses the skill:// scheme', path: 'resources[0].uri' }],
 };

@@ -1,4 +1,5 @@
 import { DISCOVERY_TOOL_NAMES } from '@mcpgen/runtime/shared/discovery';
+import { toolMethodName } from '../../common/names.js';
 import { didYouMean } from '../../common/suggest.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diagnosticAt } from '../../parse/source.js';
@@ -20,9 +21,11 @@ export function checkDiscovery(view: SpecView): Diagnostic[] {
     const hint = didYouMean(name, sets);
     out.push(diagnosticAt(view.root, ['discovery', 'initial', i], 'MCPG164', `discovery.initial names toolset "${name}", which the spec does not declare${hint !== undefined ? `; did you mean "${hint}"?` : ''}`));
   });
+  const methods = DISCOVERY_TOOL_NAMES.map(toolMethodName);
   for (const tool of view.tools) {
-    if (!DISCOVERY_TOOL_NAMES.includes(tool.value.name)) continue;
-    const message = `tool "${tool.value.name}" has the name of a tool the server adds for \`discovery:\`; rename it`;
+    const name = tool.value.name;
+    if (!DISCOVERY_TOOL_NAMES.includes(name) && !methods.includes(toolMethodName(name))) continue;
+    const message = `tool "${name}" has the name (or client method name) of a tool the server adds for \`discovery:\`; rename it`;
     out.push(diagnosticAt(tool.source, [...tool.path, 'name'], 'MCPG165', message));
   }
   const initial = discovery.initial ?? Object.entries(view.spec.toolsets ?? {}).filter(([, t]) => t.default === true).map(([n]) => n);
