@@ -20,7 +20,7 @@ const DEF: ServerDefinition = {
   discovery: { initial: ['issues'] },
 };
 const names = (def: ServerDefinition) => def.tools.map((t) => t.definition.name);
-const enumOf = (def: ServerDefinition, tool: string) => (def.tools.find((t) => t.definition.name === tool)!.definition.inputSchema as { properties: { toolset: { enum: string[] } } }).properties.toolset.enum;
+const enumOf = (def: ServerDefinition, tool: string) => (def.tools.find((t) => t.definition.name === tool)!.definition.inputSchema as unknown as { properties: { toolset: { enum: string[] } } }).properties.toolset.enum;
 
 describe('what a deployment with discovery offers', () => {
   it('chooses every toolset when none is chosen, adds the discovery tools once, declares tools.listChanged', () => {
