@@ -142,4 +142,20 @@ describe('dynamic discovery across two instances behind nginx with Redis', () =>
     expect(text(await aliceD.client.callTool({ name: 'list_repos', arguments: {} }))).toBe('list_repos ran');
     await expect(bobD.client.callTool({ name: 'list_repos', arguments: {} })).rejects.toThrow('Unknown tool: list_repos');
   }, 60_000);
+
+  it('Redis down: tools/list and calls of discoverable tools fail (never a guess), the always-visible tools still work; back: as before', async () => {
+    const onA = await client({ 'x-instance': 'A' });
+    expect((await onA.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'repos' } })).isError).toBeFalsy();
+    await redis.kill();
+    await expect(onA.client.listTools()).rejects.toThrow(/discovery store unavailable|Internal error/);
+    const refused = await onA.client.callTool({ name: 'list_repos', arguments: {} }).then((r) => r.isError, () => true);
+    expect(refused).toBe(true);
+    expect(text(await onA.client.callTool({ name: 'whoami', arguments: {} }))).toBe('whoami ran on A');
+    await redis.start();
+    // A restarted redis-server without persistence has lost the set: the caller starts over with the initial toolsets.
+    await waitFor(async () => (await onA.client.listTools().then((r) => r.tools.length, () => 0)) > 0, 20_000);
+    expect(await toolNames(onA.client)).toEqual(INITIAL_TOOLS);
+    expect((await onA.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'repos' } })).structuredContent).toMatchObject({ changed: true });
+    expect(await toolNames(onA.client)).toEqual(WITH_REPOS);
+  }, 60_000);
 });
