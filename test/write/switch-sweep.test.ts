@@ -66,14 +66,15 @@ describe('a build reading the package folder after generate was killed', () => {
     expect(trace.code, trace.stderr).toBe(0);
     events = trace.stderr.split('\n').filter((l) => l.startsWith('mcpgen-fault: '));
     expect(events.length).toBeGreaterThan(8);
+    const changed = [...new Set([...Object.keys(s.old), ...Object.keys(s.fresh)])].filter((f) => s.old[f] !== s.fresh[f]);
     const classify = (tree: Record<string, string>) => {
       if (Object.keys(tree).length === 0) return 'missing';
       if (JSON.stringify(tree) === JSON.stringify(s.old)) return 'old';
       if (JSON.stringify(tree) === JSON.stringify(s.fresh)) return 'new';
+      const asIn = (gen: Record<string, string>) => changed.filter((f) => tree[f] === gen[f]).length;
       const foreign = Object.keys(tree).filter((f) => tree[f] !== s.old[f] && tree[f] !== s.fresh[f]);
-      if (foreign.length > 0) return `files of neither generation (${foreign.slice(0, 2).join(', ')}${foreign.length > 2 ? ', …' : ''})`;
-      const of = (gen: Record<string, string>) => Object.keys(tree).filter((f) => tree[f] === gen[f] && s.old[f] !== s.fresh[f]).length;
-      return `mixed (${of(s.old)} old, ${of(s.fresh)} new of the changed files)`;
+      const shown = foreign.slice(0, 2).join(', ') + (foreign.length > 2 ? ', …' : '');
+      return `mixed: of ${changed.length} changed files ${asIn(s.old)} as in the old generation, ${asIn(s.fresh)} as in the new; ${foreign.length} files of neither${foreign.length > 0 ? ` (${shown})` : ''}`;
     };
     const seen = await pool(events.map((_, i) => i + 1), 2, async (n) => {
       const dir = clone(s.base);
