@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +30,13 @@ describe('import mcp over stdio (2025 era, paged lists)', () => {
     expect(spec.server).toEqual({ name: 'Paged Server', version: '3.1.0', instructions: 'Use it.', _meta: { 'com.example/region': 'eu' } });
     expect(spec.tools).toHaveLength(5);
     expect(spec.prompts[0].arguments).toEqual([{ name: 'a', required: false }]);
+  }, 30_000);
+
+  it('runs from bin/mcpgen.js, whose code cache on Node 20 has no import() for the official client', () => {
+    const r = spawnSync(process.execPath, [fileURLToPath(new URL('../../bin/mcpgen.js', import.meta.url)), 'import', 'mcp', '--era', '2025', '--', process.execPath, PAGED], { encoding: 'utf8' });
+    expect(r.stderr).not.toMatch(/needs the official MCP client/);
+    expect(r.status).toBe(0);
+    expect(parse(r.stdout).tools).toHaveLength(5);
   }, 30_000);
 
   it('refuses a server whose cursor repeats instead of looping', async () => {
