@@ -17,6 +17,8 @@ export interface PublishedServer {
   readonly env: Readonly<Record<string, string>>;
   /** The server's working folder for calls: a fresh temp folder, so that a call that writes stays in it. */
   readonly cwd?: string;
+  /** What makes it the case the issue asks for, checked on what it lists: at least this many tools, these schema keywords. */
+  readonly shows?: { readonly minTools?: number; readonly keywords?: readonly string[] };
   /** Tools whose calls are not sent to the original, with the reason (network, time); the generated one still gets them. */
   readonly notCalled: Readonly<Record<string, string>>;
 }
@@ -33,7 +35,7 @@ export function publishedServers(): PublishedServer[] {
   const work = mkdtempSync(join(tmpdir(), 'mcpgen-import-'));
   return [
     {
-      id: 'server-memory', why: 'SDK v1, zod (draft-07 schemas)', bin: '@modelcontextprotocol/server-memory/dist/index.js', args: [],
+      id: 'server-memory', why: 'SDK v1, zod (draft-07 schemas)', bin: '@modelcontextprotocol/server-memory/dist/index.js', args: [], shows: { keywords: ['http://json-schema.org/draft-07/schema#'] },
       env: { MEMORY_FILE_PATH: join(work, 'memory.jsonl') }, notCalled: {},
     },
     {
@@ -49,10 +51,11 @@ export function publishedServers(): PublishedServer[] {
     },
     {
       id: 'notion', why: 'an OpenAPI proxy: deep $ref and oneOf/anyOf', bin: '@notionhq/notion-mcp-server/bin/cli.mjs', args: [], env: { NOTION_TOKEN: 'ntn_test' },
+      shows: { keywords: ['$ref', 'oneOf', 'anyOf'] },
       notCalled: { '*': NOTION_NETWORK },
     },
     {
-      id: 'gitlab', why: '118 tools, SDK v1 with zod 4', bin: '@zereight/mcp-gitlab/build/index.js', args: [],
+      id: 'gitlab', why: '118 tools, SDK v1 with zod 4', bin: '@zereight/mcp-gitlab/build/index.js', args: [], shows: { minTools: 50 },
       // Port 9 (discard) on loopback refuses at once: a valid call fails in its handler, offline, with no side effect.
       env: { GITLAB_PERSONAL_ACCESS_TOKEN: 'glpat-test', GITLAB_API_URL: 'http://127.0.0.1:9/api/v4' }, notCalled: {},
     },
