@@ -86,6 +86,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     ...opt('instructions', server.instructions),
     ...opt('websiteUrl', server.websiteUrl),
     icons: server.icons ?? [],
+    ...opt('meta', server._meta),
     typeStem: pascalCase(server.name),
     protocolVersion: spec.protocol?.version ?? '2026-07-28',
     legacy: spec.protocol?.legacy ?? true,

@@ -22,6 +22,8 @@ export interface ServerModel {
   readonly instructions?: string;
   readonly websiteUrl?: string;
   readonly icons: readonly RawIcon[];
+  /** The spec's server `_meta`: the initialize and server/discover results carry it. */
+  readonly meta?: Readonly<Record<string, unknown>>;
   /** The output folder and `{server}` of the handlers path: `name` itself when it is already a safe folder name (serverFolder). */
   readonly folder: string;
   /** PascalCase stem for generated names: `weather` → `Weather` (`WeatherHandlers`, `createWeatherServer`). */

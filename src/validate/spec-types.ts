@@ -22,6 +22,7 @@ export interface RawServer {
   readonly instructions?: string;
   readonly websiteUrl?: string;
   readonly icons?: readonly RawIcon[];
+  readonly _meta?: RawMeta;
 }
 
 export interface RawElicit {

@@ -79,6 +79,8 @@ export interface AuthSpec {
 export interface ServerDefinition {
   readonly info: Implementation;
   readonly instructions?: string;
+  /** The spec's server `_meta`, sent on the initialize and server/discover results. */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly capabilities: ServerCapabilities;
   readonly listCache: CacheHintSpec;
   readonly tools: readonly ToolSpec[];

@@ -23,6 +23,7 @@ import { principalKey, requestStateSeal } from './request-context.js';
 import { resourceReader } from './resources.js';
 import { discoveryGate, type DiscoveryGate } from './discovery.js';
 import { answerProblem, prepareTools, toolCaller, toolListFor, toolRunner, type PreparedTool } from './tools.js';
+import { carryServerMeta } from './server-meta.js';
 import { taskResumer } from './tool-tasks.js';
 import { createTelemetry } from '../ops/telemetry.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
@@ -114,6 +115,7 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
     // handler is registered (the subclass only overrides a method and holds no state of its own).
     if (withSkills !== undefined) Object.setPrototypeOf(withSkills.server, TaskAwareServer.prototype);
     const server = withSkills?.server ?? new TaskAwareServer(def.info, serverOptions);
+    if (def.meta !== undefined) carryServerMeta(server, def.meta);
     const skills = withSkills?.resources;
     // Registers a handler, inside its server span when telemetry is on (tools/call is traced in callTool).
     type Target = { tool?: string; prompt?: string; uri?: string };
