@@ -21,12 +21,13 @@ interface Seen {
   readonly url: URL;
   readonly headers: IncomingMessage['headers'];
   readonly body: string;
+  readonly bytes: Buffer;
 }
 
 const CASES = [
-  { file: 'swagger-2.0-petstore.json', name: 'petstore20', tools: 18, base: '/v2' },
-  { file: 'openapi-3.0-petstore.json', name: 'petstore30', tools: 19, base: '/v3' },
-  { file: 'openapi-3.1-petstore.json', name: 'petstore31', tools: 19, base: '/v3' },
+  { file: 'swagger-2.0-petstore.json', name: 'petstore20', tools: 20, base: '/v2' },
+  { file: 'openapi-3.0-petstore.json', name: 'petstore30', tools: 20, base: '/v3' },
+  { file: 'openapi-3.1-petstore.json', name: 'petstore31', tools: 20, base: '/v3' },
   { file: 'openapi-3.1-train-travel.json', name: 'train', tools: 7, base: '/api' },
   { file: 'openapi-3.0-uspto.json', name: 'uspto', tools: 3, base: '/ds-api' },
 ];
@@ -38,10 +39,11 @@ let answer: { status: number; body: unknown; headers?: Record<string, string> } 
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: new URL(req.url!, 'http://upstream'), headers: req.headers, body });
+      const bytes = Buffer.concat(chunks);
+      seen.push({ method: req.method!, url: new URL(req.url!, 'http://upstream'), headers: req.headers, body: bytes.toString(), bytes });
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body));
     });
   });
@@ -50,7 +52,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
 
-type Binding = { method: string; path: string; params: { arg: string; name: string; in: string }[]; body?: { arg: string; contentType: string }; output: boolean };
+type Binding = { method: string; path: string; params: { arg: string; name: string; in: string }[]; body?: BodyBinding; output: boolean };
+type BodyBinding = { arg: string; contentType: string; files?: readonly string[] };
 
 describe('import openapi → generate → serve → proxy to a fake upstream', () => {
   for (const c of CASES) {
@@ -82,7 +85,7 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
           const result = await client.callTool({ name: tool.name, arguments: args });
           expect(result.isError, `${tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
           expect(seen, tool.name).toHaveLength(1);
-          expectRequest(seen[0]!, binding, args, c.base, imported.auth, tool.name);
+          await expectRequest(seen[0]!, binding, args, c.base, imported.auth, tool.name);
           if (tool.outputSchema) expect(result.structuredContent, tool.name).toEqual(answer.body);
           else expect((result.content as { text: string }[])[0]!.text).toBe(JSON.stringify(answer.body));
         }
@@ -97,18 +100,18 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
     const { callUpstream } = await import('@mcpgen/runtime/server');
     const binding = { method: 'GET', path: '/pets/{id}', params: [{ arg: 'id', name: 'id', in: 'path' as const }], output: true };
     answer = { status: 404, body: { message: 'no pet 7' } };
-    const notFound = (await callUpstream(binding, { id: 7 }, { baseUrl: upstreamUrl })) as { isError: boolean; content: { text: string }[] };
+    const notFound = (await callUpstream(binding, { id: 7 }, { baseUrl: upstreamUrl })) as unknown as { isError: boolean; content: { text: string }[] };
     expect(notFound.isError).toBe(true);
     expect(notFound.content[0]!.text).toBe('upstream GET /pets/{id} answered 404 Not Found: {"message":"no pet 7"}');
     answer = { status: 503, body: { message: 'busy' }, headers: { 'retry-after': '30' } };
-    const busy = (await callUpstream(binding, { id: 'a/b' }, { baseUrl: upstreamUrl })) as { isError: boolean; content: { text: string }[] };
+    const busy = (await callUpstream(binding, { id: 'a/b' }, { baseUrl: upstreamUrl })) as unknown as { isError: boolean; content: { text: string }[] };
     expect(busy.isError).toBe(true);
     expect(busy.content[0]!.text).toBe('upstream GET /pets/{id} answered 503 Service Unavailable (Retry-After: 30): {"message":"busy"}');
     expect(seen.at(-1)!.url.pathname).toBe('/pets/a%2Fb');
   });
 });
 
-function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown>, base: string, auth: readonly { type: string; env: string; in?: string; name?: string }[], tool: string): void {
+async function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown>, base: string, auth: readonly { type: string; env: string; in?: string; name?: string }[], tool: string): Promise<void> {
   expect(req.method, tool).toBe(binding.method);
   let path = binding.path;
   for (const p of binding.params.filter((p) => p.in === 'path')) path = path.replace(`{${p.name}}`, encodeURIComponent(String(args[p.arg])));
@@ -123,12 +126,7 @@ function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown
     const credential = auth.some((a) => a.type === 'apiKey' && a.in === 'header' && a.name!.toLowerCase() === p.name.toLowerCase());
     if (p.in === 'header' && !credential) expect(req.headers[p.name.toLowerCase()], `${tool} header ${p.name}`).toBe(want.join(','));
   }
-  if (binding.body !== undefined && args[binding.body.arg] !== undefined) {
-    expect(req.headers['content-type'], tool).toBe(binding.body.contentType);
-    const sent = binding.body.contentType === 'application/json' ? JSON.parse(req.body) : Object.fromEntries(new URLSearchParams(req.body));
-    const want = args[binding.body.arg] as Record<string, unknown>;
-    expect(sent, `${tool} body`).toEqual(binding.body.contentType === 'application/json' ? want : Object.fromEntries(Object.entries(want).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])));
-  }
+  if (binding.body !== undefined && args[binding.body.arg] !== undefined) await expectBody(req, binding.body, args[binding.body.arg], tool);
   for (const a of auth) {
     const secret = `secret-${a.env}`;
     if (a.type === 'bearer') expect(req.headers.authorization, tool).toBe(`Bearer ${secret}`);
@@ -137,4 +135,25 @@ function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown
   }
   // The MCP caller's own credentials never reach the upstream: only configured ones are there.
   expect(req.headers['mcp-protocol-version'], tool).toBeUndefined();
+}
+
+/** The body as the upstream got it, in the operation's media type, against the argument the model sent. */
+async function expectBody(req: Seen, body: BodyBinding, value: unknown, tool: string): Promise<void> {
+  const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+  const fields = (v: unknown): [string, unknown][] => Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => (Array.isArray(x) ? x.map((i): [string, unknown] => [k, i]) : [[k, x]]));
+  if (body.contentType.startsWith('multipart/')) {
+    expect(req.headers['content-type'], tool).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await new Response(req.bytes, { headers: { 'content-type': req.headers['content-type']! } }).formData();
+    for (const [k, v] of fields(value)) {
+      const part = form.getAll(k).shift()!;
+      if (body.files?.includes(k)) expect(Buffer.from(await (part as Blob).arrayBuffer()), `${tool} file ${k}`).toEqual(Buffer.from(v as string, 'base64'));
+      else expect(typeof part === 'string' ? part : JSON.parse(await part.text()), `${tool} part ${k}`).toEqual(typeof v === 'object' && v !== null ? v : text(v));
+    }
+    return;
+  }
+  expect(req.headers['content-type'], tool).toBe(body.contentType);
+  if (/json/.test(body.contentType)) expect(JSON.parse(req.body), `${tool} body`).toEqual(value);
+  else if (body.contentType === 'application/x-www-form-urlencoded') expect([...new URLSearchParams(req.body)], `${tool} body`).toEqual(fields(value).map(([k, v]) => [k, text(v)]));
+  else if (/^text\/|xml/.test(body.contentType)) expect(req.body, `${tool} body`).toBe(text(value));
+  else expect(req.bytes, `${tool} body`).toEqual(Buffer.from(value as string, 'base64'));
 }
