@@ -24,9 +24,12 @@ const noOpt = args[0] === 'check' && specBytes(args.slice(1)) < 256 * 1024;
 if (noOpt) v8.setFlagsFromString('--no-opt');
 // On Node without a compile cache of its own, the bundle comes through V8's code cache, written after the
 // command ran (dist/cli/code-cache.cjs); anything amiss there, and it is required as usual.
+// Not for `import`: the packages it bundles import dynamically (json-schema-ref-parser's `await import('fs')`),
+// which a script compiled from V8's code cache cannot do on Node 20 ("A dynamic import callback was not
+// specified"), and an import runs rarely enough not to need the cache.
 let cli;
 try {
-  cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '');
+  cli = args[0] === 'import' ? undefined : require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '');
 } catch {
   cli = undefined;
 }

@@ -7,7 +7,7 @@ import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
-import { constants as vmConstants, Script } from 'node:vm';
+import { Script } from 'node:vm';
 
 interface CjsModule {
   exports: unknown;
@@ -54,10 +54,7 @@ export function requireWithCodeCache(file: string, cacheDir: string, variant = '
   } catch {
     cached = undefined;
   }
-  // Bundled packages may `await import('fs')` (json-schema-ref-parser, under `import openapi`): without a
-  // loader for dynamic imports a vm.Script throws "A dynamic import callback was not specified".
-  const dynamicImports = vmConstants?.USE_MAIN_CONTEXT_DEFAULT_LOADER === undefined ? {} : { importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER };
-  const script = new Script(Module.wrap(readSource(file)), { filename: file, ...dynamicImports, ...(cached !== undefined ? { cachedData: cached } : {}) });
+  const script = new Script(Module.wrap(readSource(file)), { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) });
   const m = new Module(file, undefined);
   m.filename = file;
   m.paths = Module._nodeModulePaths(dirname(file));
