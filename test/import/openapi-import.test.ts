@@ -45,6 +45,14 @@ describe('mcpgen import openapi', () => {
     expect(check.code, check.stderr).toBe(0);
   });
 
+  it("Swagger 2.0: the body parameter named `body` is the `body` argument (no parameter takes the name)", async () => {
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const imported = await importOpenApi('test/fixtures/openapi/oas-examples/swagger-2.0-petstore.json', ROOT);
+    const addPet = (imported.spec.tools as { name: string; input: { properties: Record<string, unknown> } }[]).find((t) => t.name === 'addPet')!;
+    expect(Object.keys(addPet.input.properties)).toEqual(['body']);
+    expect(imported.bindings.addPet!.body).toEqual({ arg: 'body', contentType: 'application/json' });
+  });
+
   it('a re-import replaces its own handlers file but never one the team made its own (without --force)', async () => {
     const dir = tempDir();
     expect((await cli(['import', 'openapi', PETSTORE, '--name', 'pets'], dir)).code).toBe(0);

@@ -37,7 +37,8 @@ export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[
   const properties: Obj = {};
   const required: string[] = [];
   const bindings: ParamBinding[] = [];
-  const taken = new Set(params.map((p) => String(p.name)));
+  // Swagger 2.0's body parameter is itself often called `body`: only path, query, header and cookie names count.
+  const taken = new Set(params.filter((p) => p.in !== 'body' && p.in !== 'formData').map((p) => String(p.name)));
   for (const p of params) {
     const where = p.in as string;
     if (where === 'body' || where === 'formData') continue;
