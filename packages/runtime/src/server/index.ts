@@ -13,7 +13,7 @@ export { createHttpHandler, type HttpHandler, type HttpOptions } from './transpo
 export { listen, type ListenOptions, type RunningServer } from './transport/node-http.js';
 export { inputRequiredReply, notFound, protocolError, PublicError, reply, toolError, type InputRequiredReply, type PromptReply, type ResourceReply, type ToolReply, type ToolReturn, type ContentToolReturn } from './core/replies.js';
 export { serveStdio } from './transport/stdio.js';
-export { buildRequest, callUpstream, httpProxy, type HttpAuth, type HttpBinding, type HttpParamBinding, type HttpProxyOptions } from './extensions/http-proxy.js';
+export { buildRequest, callUpstream, httpProxy, type HttpAuth, type HttpBinding, type HttpParamBinding, type HttpProxyOptions, type ProxyCallContext, type UpstreamTokenRequest } from './extensions/http-proxy.js';
 export { realPathInRoot, resolveInRoot } from './core/paths.js';
 export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions, type RedisEventBusStats } from './scale/redis-bus.js';
 export { createRedisTaskStore, TaskStoreUnavailable, type RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-store.js';
