@@ -34,8 +34,9 @@ export function taskStarter(d: Dispatch, runTool: RunTool, taskRunner: TaskRunne
       inputResponses: ctx.mcpReq.inputResponses,
       requestState: state,
       step: taskStep(runTool, tool, name, input, base, server),
-      // Re-running needs the caller's context rebuilt elsewhere: not for an authenticated caller (no principal is stored).
-      ...(retry !== undefined && owner === '' ? { replay: { arguments: input, ...(ctx.mcpReq.inputResponses !== undefined ? { inputResponses: ctx.mcpReq.inputResponses } : {}), ...(state !== undefined ? { requestState: state } : {}), clientCapabilities: base.clientCapabilities, max: retry.max, backoffMs: retry.backoffMs ?? 0 } } : {}),
+      // What running it elsewhere needs (a worker, or a survivor when the tool may run again: max > 0). Not for
+      // an authenticated caller (no principal is stored).
+      ...(owner === '' ? { replay: { arguments: input, ...(ctx.mcpReq.inputResponses !== undefined ? { inputResponses: ctx.mcpReq.inputResponses } : {}), ...(state !== undefined ? { requestState: state } : {}), clientCapabilities: base.clientCapabilities, max: retry?.max ?? 0, backoffMs: retry?.backoffMs ?? 0 } } : {}),
     });
     throw new TaskCreated(createTaskResult(record));
   };

@@ -42,7 +42,9 @@ export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'r
 export type TaskEvent =
   | { readonly type: 'status'; readonly record: TaskRecord }
   | { readonly type: 'cancel'; readonly taskId: string }
-  | { readonly type: 'input'; readonly taskId: string; readonly responses: Record<string, unknown> };
+  | { readonly type: 'input'; readonly taskId: string; readonly responses: Record<string, unknown> }
+  /** A task was queued for the workers (front/worker split): wakes idle workers at once. */
+  | { readonly type: 'queued'; readonly taskId: string };
 
 export interface TaskStore {
   /** Resolves only once the record is durable (every instance can read it). */
@@ -59,6 +61,23 @@ export interface TaskStore {
   close(): Promise<void>;
   /** Who runs which task, for stores shared by instances (Redis): lets survivors find tasks whose owner died. */
   readonly liveness?: TaskLiveness;
+  /** A queue of tasks for worker-only instances (Redis); absent when the store cannot share one. */
+  readonly queue?: TaskQueue;
+}
+
+/**
+ * Front/worker split (docs/tasks.md, Workers): a front instance creates a task queued rather than running it;
+ * worker instances take queued tasks and run them. A queued task has no owner lease yet, so it is never judged
+ * lost; taking it makes the taker its owner in the same step (a worker that dies after taking it is found by
+ * the owner sweep like any other).
+ */
+export interface TaskQueue {
+  /** Writes the record and queues it, as one step (a front that dies in between leaves nothing half done). */
+  createQueued(record: TaskRecord): Promise<void>;
+  /** Queues a stored task again (a re-run found by a front instance, which runs nothing itself). */
+  requeue(taskId: string): Promise<void>;
+  /** The next queued task, now owned by this instance; undefined when the queue is empty. */
+  take(): Promise<string | undefined>;
 }
 
 /**
