@@ -33,6 +33,8 @@ export interface TaskRunnerOptions {
 export type TaskRole = 'all' | 'front' | 'worker';
 
 export const DEFAULT_RESULT_RETRY_MS = 60_000;
+/** How long close() waits for outcomes already being written. */
+const CLOSE_SETTLE_MS = 2_000;
 
 /** The error a task ends with when the instance running it is gone. */
 export const LOST_WORKER_MESSAGE = 'The worker running this task was lost (the instance stopped or crashed) before it finished';
@@ -56,6 +58,8 @@ export class TaskRunner {
   #resume: TaskResume | undefined;
   #role: TaskRole = 'all';
   #pump: TaskWorkerPump | undefined;
+  /** Each handler's run, settled once its outcome is written (or dropped). */
+  readonly #runs = new Set<Promise<void>>();
 
   constructor(
     readonly store: TaskStore,
@@ -135,14 +139,16 @@ export class TaskRunner {
     // Past its TTL the record is gone: stop the handler and forget the task.
     const expiry = setTimeout(() => running.abort.abort(new TaskStopped('task expired')), Math.max(0, remainingMs));
     expiry.unref();
-    void this.#run(record.taskId, request, running).finally(() => {
+    const run = this.#run(record.taskId, request, running).finally(() => {
       clearTimeout(expiry);
       running.wake?.();
       this.#running.delete(record.taskId);
       // A handler stopped by close() leaves its owner entry: the next owner-sweep of a survivor ends the task.
       if (!(running.abort.signal.reason instanceof ServerClosing)) this.#leases?.release(record.taskId);
       this.#pump?.wake(); // a slot is free
+      this.#runs.delete(run);
     });
+    this.#runs.add(run);
   }
 
   /** Tasks whose handler runs in this process (tests, shutdown). */
@@ -162,14 +168,19 @@ export class TaskRunner {
     await this.close();
   }
 
-  /** Stops every handler running here; resolves once the lease is dropped (before the process may exit). */
-  close(): Promise<void> {
+  /**
+   * Stops every handler running here; resolves once the lease is dropped (before the process may exit). An
+   * outcome being written when close() came is let through first (up to CLOSE_SETTLE_MS): dropping the lease
+   * before it lands would let a survivor run a finished task again.
+   */
+  async close(): Promise<void> {
     this.#unsubscribe();
     this.#pump?.stop();
-    // Dropping the lease hands the tasks still running here to the survivors' next sweep.
-    const stopped = this.#leases?.stop(this.#running.size > 0) ?? Promise.resolve();
+    const handOver = this.#running.size > 0;
     for (const r of this.#running.values()) r.abort.abort(new ServerClosing('server closing'));
-    return stopped;
+    await Promise.race([Promise.allSettled([...this.#runs]), new Promise((r) => setTimeout(r, CLOSE_SETTLE_MS).unref())]);
+    // Dropping the lease hands the tasks still running here to the survivors' next sweep.
+    await (this.#leases?.stop(handOver) ?? Promise.resolve());
   }
 
   /** A handler's outcome, written through store outages (settle.ts). */
@@ -229,7 +240,8 @@ export class TaskRunner {
     try {
       for (;;) {
         const outcome = await request.step({ signal, inputResponses: responses, requestState, statusMessage });
-        if (signal.aborted) return; // cancelled or expired: the canceller already wrote the status
+        // Cancelled or expired: the canceller wrote the status. A result reached as the server closes is kept.
+        if (signal.aborted && !(signal.reason instanceof ServerClosing && outcome.kind === 'result')) return;
         if (outcome.kind === 'result') {
           await this.#settle(taskId, { status: 'completed', result: outcome.result, inputRequests: {} });
           return;
