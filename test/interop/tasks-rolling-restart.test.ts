@@ -61,7 +61,7 @@ interface Tracked {
   readonly tool: 'render' | 'snapshot';
   readonly key: number;
   readonly handle: { status(): Promise<TaskState> };
-  last?: TaskState;
+  last?: TaskState | undefined;
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
