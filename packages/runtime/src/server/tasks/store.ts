@@ -1,6 +1,8 @@
 // packages/runtime/src/server/tasks/store.ts — the task store contract (io.modelcontextprotocol/tasks, SEP-2663)
 // Tasks outlive the request that created them and may be read or cancelled through another instance, so every piece
 // of task state lives behind this interface: in memory by default (memory-store.ts), Redis when REDIS_URL is set.
+import type { AuthPrincipal } from '../core/principal.js';
+
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -32,6 +34,8 @@ export interface TaskReplay {
   readonly inputResponses?: Readonly<Record<string, unknown>>;
   readonly requestState?: string;
   readonly clientCapabilities?: Readonly<Record<string, unknown>>;
+  /** The authenticated caller who created the task (never the token): the handler sees it again as ctx.auth. */
+  readonly principal?: AuthPrincipal;
   readonly max: number;
   readonly backoffMs: number;
 }
