@@ -31,3 +31,16 @@ export interface StartTask {
 
 /** Rebuilds a lost task's run from its record (the dispatcher knows the tool); undefined when it cannot. */
 export type TaskResume = (record: TaskRecord) => StartTask | undefined;
+
+export interface TaskRunnerOptions {
+  /** Owner lease for stores shared by instances (tasks/lease.ts). Default 15 000 ms. */
+  readonly leaseMs?: number;
+  /** How long a handler's result or error is retried through store outages before it is dropped. Default 60 000 ms. */
+  readonly resultRetryMs?: number;
+}
+
+/**
+ * What this instance does with tasks (docs/tasks.md, Workers): `all` creates and runs them; `front` creates,
+ * reads, answers and cancels them but queues their handlers for the workers; `worker` runs queued ones only.
+ */
+export type TaskRole = 'all' | 'front' | 'worker';

@@ -6,31 +6,18 @@ import { randomUUID } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { DEFAULT_TASK_LEASE_MS, TaskLeases } from './lease.js';
 import { freshKey } from './input-keys.js';
-import type { StartTask, TaskResume } from './run-types.js';
+import type { StartTask, TaskResume, TaskRole, TaskRunnerOptions } from './run-types.js';
 import { settleWithRetry } from './settle.js';
 import { DEFAULT_WORKER_CONCURRENCY, TaskWorkerPump } from './worker-pump.js';
 import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStore } from './store.js';
 
-export type { StartTask, TaskResume, TaskRound, TaskStep, TaskStepOutcome } from './run-types.js';
+export type { StartTask, TaskResume, TaskRole, TaskRound, TaskRunnerOptions, TaskStep, TaskStepOutcome } from './run-types.js';
 
 /** Why a task's handler signal aborted: cancelled, expired or the server closing (not a handler failure). */
 export class TaskStopped extends Error {}
 export { freshKey, handlerKey } from './input-keys.js';
 /** The server is closing: the task is left to the other instances (its owner entry stays). */
 class ServerClosing extends TaskStopped {}
-
-export interface TaskRunnerOptions {
-  /** Owner lease for stores shared by instances (tasks/lease.ts). Default 15 000 ms. */
-  readonly leaseMs?: number;
-  /** How long a handler's result or error is retried through store outages before it is dropped. Default 60 000 ms. */
-  readonly resultRetryMs?: number;
-}
-
-/**
- * What this instance does with tasks (docs/tasks.md, Workers): `all` creates and runs them; `front` creates,
- * reads, answers and cancels them but queues their handlers for the workers; `worker` runs queued ones only.
- */
-export type TaskRole = 'all' | 'front' | 'worker';
 
 export const DEFAULT_RESULT_RETRY_MS = 60_000;
 /** How long close() waits for outcomes already being written. */
