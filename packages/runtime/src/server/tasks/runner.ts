@@ -227,8 +227,9 @@ export class TaskRunner {
     try {
       for (;;) {
         const outcome = await request.step({ signal, inputResponses: responses, requestState, statusMessage });
-        // Cancelled or expired: the canceller wrote the status. A result reached as the server closes is kept.
-        if (signal.aborted && !(signal.reason instanceof ServerClosing && outcome.kind === 'result')) return;
+        // Cancelled, expired or closing: the canceller wrote the status, or a survivor takes the task over. (A
+        // result here may be the isError an aborted handler's call is turned into: never written as the outcome.)
+        if (signal.aborted) return;
         if (outcome.kind === 'result') {
           await this.#settle(taskId, { status: 'completed', result: outcome.result, inputRequests: {} });
           return;
