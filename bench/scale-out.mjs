@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { compileGenerated, freePort, pct, REDIS, ROOT } from './support.mjs';
+import { compileGenerated, freePort, pct, REDIS, ROOT, startProcess } from './support.mjs';
 
 const WORK = join(ROOT, '.tmp/bench-scale');
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -28,17 +28,7 @@ children.push(spawn(REDIS, ['--port', String(redisPort), '--bind', '127.0.0.1', 
 const REDIS_URL = `redis://127.0.0.1:${redisPort}`;
 
 function startInstance(id, env) {
-  const child = spawn(process.execPath, [join(out, 'main.js'), '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, INSTANCE_ID: id, ...env } });
-  children.push(child);
-  return new Promise((resolvePromise, reject) => {
-    let err = '';
-    child.stderr.on('data', (c) => {
-      err += c;
-      const m = /listening on (\S+)/.exec(err);
-      if (m && (!env.REDIS_URL || err.includes('redis event bus connected'))) resolvePromise(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`${id} exited ${code}: ${err}`)));
-  });
+  return startProcess(join(out, 'main.js'), ['--http', '--port', '0'], { INSTANCE_ID: id, ...env }, (err) => !env.REDIS_URL || err.includes('redis event bus connected'), children);
 }
 
 try {
