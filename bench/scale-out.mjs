@@ -5,37 +5,22 @@
 //  - tools/call cost with the Redis bus configured vs the in-memory bus (restock publishes on every call),
 //    alternated in one run.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
-import ts from 'typescript';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { compileGenerated, freePort, pct, REDIS, ROOT, startProcess } from './support.mjs';
 
-const ROOT = resolve(import.meta.dirname, '..');
 const WORK = join(ROOT, '.tmp/bench-scale');
 const QUICK = process.env.BENCH_QUICK === '1';
 const SAMPLES = QUICK ? 100 : 500;
 const N1 = QUICK ? 300 : 2000;
 const N16 = QUICK ? 600 : 4000;
 const ROUNDS = QUICK ? 1 : 2;
-const REDIS = ['/usr/bin/redis-server', '/usr/local/bin/redis-server'].find((p) => existsSync(p));
 if (REDIS === undefined) throw new Error('redis-server is not installed (apt-get install redis-server)');
-
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-const freePort = () => new Promise((r) => {
-  const s = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = s.address();
-    s.close(() => r(port));
-  });
-});
 
 // Compile the generated package (no type check: the test suite does that).
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
-const src = join(ROOT, 'generated/inventory');
-const out = join(WORK, 'inventory');
-ts.createProgram(readdirSync(src).filter((f) => f.endsWith('.ts')).map((f) => join(src, f)), {
-  target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, outDir: out, rootDir: src, noCheck: true,
-}).emit();
+const out = compileGenerated('inventory', WORK);
 
 const children = [];
 const redisPort = await freePort();
@@ -43,17 +28,7 @@ children.push(spawn(REDIS, ['--port', String(redisPort), '--bind', '127.0.0.1', 
 const REDIS_URL = `redis://127.0.0.1:${redisPort}`;
 
 function startInstance(id, env) {
-  const child = spawn(process.execPath, [join(out, 'main.js'), '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, INSTANCE_ID: id, ...env } });
-  children.push(child);
-  return new Promise((resolvePromise, reject) => {
-    let err = '';
-    child.stderr.on('data', (c) => {
-      err += c;
-      const m = /listening on (\S+)/.exec(err);
-      if (m && (!env.REDIS_URL || err.includes('redis event bus connected'))) resolvePromise(m[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`${id} exited ${code}: ${err}`)));
-  });
+  return startProcess(join(out, 'main.js'), ['--http', '--port', '0'], { INSTANCE_ID: id, ...env }, (err) => !env.REDIS_URL || err.includes('redis event bus connected'), children);
 }
 
 try {

@@ -64,6 +64,16 @@ describe('parseEntryArgs', () => {
     expect(parseEntryArgs(['--read-only=yes'])).toEqual({ kind: 'usage-error', message: '--read-only takes no value' });
   });
 
+  it('reads --worker / --front and MCPGEN_TASK_ROLE (docs/tasks.md, Workers); a worker takes --port for its probes', () => {
+    expect(parseEntryArgs(['--worker', '--port', '0'])).toMatchObject({ kind: 'run', args: { transport: 'http', port: 0, taskRole: 'worker' } });
+    expect(parseEntryArgs([], { MCPGEN_TASK_ROLE: 'worker' })).toMatchObject({ args: { transport: 'http', taskRole: 'worker' } });
+    expect(parseEntryArgs(['--http', '--front'], { MCPGEN_TASK_ROLE: 'worker' })).toMatchObject({ args: { transport: 'http', taskRole: 'front' } });
+    expect(parseEntryArgs(['--http'], { MCPGEN_TASK_ROLE: 'all' })).not.toHaveProperty('args.taskRole');
+    expect(parseEntryArgs(['--front'])).toEqual({ kind: 'usage-error', message: '--front (MCPGEN_TASK_ROLE=front) applies to --http only' });
+    expect(parseEntryArgs(['--http', '--front', '--worker'])).toEqual({ kind: 'usage-error', message: '--worker and --front exclude each other' });
+    expect(parseEntryArgs(['--http'], { MCPGEN_TASK_ROLE: 'workers' })).toEqual({ kind: 'usage-error', message: 'MCPGEN_TASK_ROLE must be all, front or worker, got "workers"' });
+  });
+
   it('refuses what would be ignored or never match, with the reason', () => {
     const error = (argv: string[], env = {}) => {
       const c = parseEntryArgs(argv, env);

@@ -11,7 +11,7 @@ import { createValidatorCompiler } from '../core/validators.js';
 import { serverWithSkills } from '../extensions/skills.js';
 import { MemoryTaskStore } from '../tasks/memory-store.js';
 import { registerTaskMethods } from '../tasks/methods.js';
-import { TaskRunner, type TaskRunnerOptions } from '../tasks/runner.js';
+import { TaskRunner, type TaskRole, type TaskRunnerOptions } from '../tasks/runner.js';
 import { TaskAwareServer } from '../tasks/server-class.js';
 import { TASKS_EXTENSION } from '../tasks/wire.js';
 import { errorReporting } from './errors.js';
@@ -38,6 +38,8 @@ export type ServerFactory = (() => Server) & {
   readonly fast?: FastServerHooks;
   /** Shutdown of the tasks run here (tasks/runner.ts drain); absent when no tool runs as a task. */
   readonly drainTasks?: (graceMs: number) => Promise<void>;
+  /** Makes this instance a task front or worker (tasks/runner.ts setRole; throws without a shared store). */
+  readonly setTaskRole?: (role: TaskRole) => void;
 };
 
 export function createServerFactory(spec: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
@@ -82,7 +84,9 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
     callTool: (name, args, ctx) => callTool(name, args, ctx, identity) as Promise<unknown>,
     ...(discovery !== undefined ? { changingLists: new Set(['tools/list']) } : {}),
   };
-  return Object.assign(build, { fast, ...(taskRunner !== undefined ? { drainTasks: (graceMs: number) => taskRunner.drain(graceMs) } : {}) });
+  if (options.taskRole !== undefined) taskRunner?.setRole(options.taskRole, options.taskWorkerConcurrency);
+  const tasks = taskRunner === undefined ? {} : { drainTasks: (graceMs: number) => taskRunner.drain(graceMs), setTaskRole: (role: TaskRole) => taskRunner.setRole(role, options.taskWorkerConcurrency) };
+  return Object.assign(build, { fast, ...tasks });
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */

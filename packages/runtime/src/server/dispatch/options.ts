@@ -9,6 +9,7 @@ import type { DiscoveryStore } from '../core/discovery.js';
 import type { ExposureOptions } from '../core/exposure.js';
 import type { RequestStateKey, RequestStateKeyRing } from '../scale/request-state.js';
 import type { TaskStore } from '../tasks/store.js';
+import type { TaskRole } from '../tasks/runner.js';
 import type { ReadinessCheck } from '../ops/health.js';
 import type { OpenTelemetryApi } from '../ops/telemetry.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
@@ -69,6 +70,13 @@ export interface ServerOptions extends ExposureOptions {
   readonly taskLeaseMs?: number;
   /** How long a task's result or error is retried through task store outages before it is dropped. Default 60 000 ms. */
   readonly taskResultRetryMs?: number;
+  /**
+   * `front`: task tools' handlers are queued for worker instances instead of run here; `worker`: this instance
+   * runs queued tasks (needs a shared task store with a queue: Redis). Default `all`: tasks run where created.
+   */
+  readonly taskRole?: TaskRole;
+  /** A worker's handlers running at once (default 16). */
+  readonly taskWorkerConcurrency?: number;
   /**
    * Skills (SEP-2640) this server serves: the catalog a generated `skills.ts` embeds, or any SDK
    * SkillsExtension (`await loadSkills(dir)` reads a folder at start-up instead).

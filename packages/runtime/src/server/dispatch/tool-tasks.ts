@@ -7,6 +7,7 @@ import type { TaskResume, TaskRunner, TaskStep } from '../tasks/runner.js';
 import { TaskCreated } from '../tasks/server-class.js';
 import { createTaskResult } from '../tasks/wire.js';
 import type { Dispatch } from './options.js';
+import { principalKeyOf } from '../auth/auth.js';
 import { principalKey, requestContext } from './request-context.js';
 import type { PreparedTool, Projector, RunTool, StartTask } from './tool-types.js';
 /**
@@ -34,8 +35,9 @@ export function taskStarter(d: Dispatch, runTool: RunTool, taskRunner: TaskRunne
       inputResponses: ctx.mcpReq.inputResponses,
       requestState: state,
       step: taskStep(runTool, tool, name, input, base, server),
-      // Re-running needs the caller's context rebuilt elsewhere: not for an authenticated caller (no principal is stored).
-      ...(retry !== undefined && owner === '' ? { replay: { arguments: input, ...(ctx.mcpReq.inputResponses !== undefined ? { inputResponses: ctx.mcpReq.inputResponses } : {}), ...(state !== undefined ? { requestState: state } : {}), clientCapabilities: base.clientCapabilities, max: retry.max, backoffMs: retry.backoffMs ?? 0 } } : {}),
+      // What running it elsewhere needs (a worker, or a survivor when the tool may run again: max > 0), with
+      // the caller's principal (never the token) so the handler sees the same ctx.auth there.
+      replay: { arguments: input, ...(ctx.mcpReq.inputResponses !== undefined ? { inputResponses: ctx.mcpReq.inputResponses } : {}), ...(state !== undefined ? { requestState: state } : {}), clientCapabilities: base.clientCapabilities, ...(base.auth !== undefined ? { principal: base.auth } : {}), max: retry?.max ?? 0, backoffMs: retry?.backoffMs ?? 0 },
     });
     throw new TaskCreated(createTaskResult(record));
   };
@@ -69,14 +71,18 @@ function taskStep(runTool: RunTool, tool: PreparedTool, name: string, input: unk
 }
 
 /**
- * Re-running a task whose worker was lost: the stored arguments and answers, and a context like the
- * original call's minus what only a live request has (its HTTP request, its id: `task:<taskId>` here).
+ * Running a stored task (on a worker, or again after its worker was lost): the stored arguments, answers and
+ * caller (ctx.auth), and a context like the original call's minus what only a live request has (its HTTP
+ * request, its id: `task:<taskId>` here). The principal is the one verified when the task was created: its
+ * token may have expired since, the task was authorized then.
  */
 export function taskResumer(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, runTool: RunTool, server: () => Projector): TaskResume {
   return (record) => {
     const tool = tools.get(record.toolName);
     const replay = record.replay;
-    if (tool === undefined || tool.spec.task === undefined || replay === undefined || record.owner !== undefined) return undefined;
+    if (tool === undefined || tool.spec.task === undefined || replay === undefined) return undefined;
+    // A task of an authenticated caller runs only as that caller: its stored principal must be its owner.
+    if ((record.owner ?? '') !== principalKeyOf(replay.principal)) return undefined;
     const base: RequestContext = {
       signal: new AbortController().signal,
       requestId: `task:${record.taskId}`,
@@ -86,6 +92,7 @@ export function taskResumer(d: Dispatch, tools: ReadonlyMap<string, PreparedTool
       requestState: replay.requestState,
       inputRequired: inputRequiredReply,
       notify: d.notifier,
+      ...(replay.principal !== undefined ? { auth: replay.principal } : {}),
     };
     return {
       toolName: record.toolName,

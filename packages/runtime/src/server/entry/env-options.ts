@@ -6,6 +6,7 @@
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
 //   MCPGEN_TASK_LEASE_MS                owner lease of running tasks (default 15000; a dead owner's tasks fail within 4/3 of it)
 //   MCPGEN_TASK_RESULT_RETRY_MS         how long a task result is retried through Redis outages (default 60000)
+//   MCPGEN_WORKER_CONCURRENCY           task handlers a --worker runs at once (default 16)
 //   MCPGEN_SKILLS_DIR                   serve the skills in this folder (read at start-up) instead of the embedded ones
 //   MCPGEN_TELEMETRY                    `otel`: spans and metrics through @opentelemetry/api (loaded only then); default off
 //   MCPGEN_ACCESS_LOG                   `json`: one JSON line per request on stderr (method, tool, duration, outcome…); default off
@@ -52,6 +53,8 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
   if (lease !== undefined) options.taskLeaseMs = lease;
   const retry = positiveMs(env, 'MCPGEN_TASK_RESULT_RETRY_MS');
   if (retry !== undefined) options.taskResultRetryMs = retry;
+  const concurrency = positiveMs(env, 'MCPGEN_WORKER_CONCURRENCY', 'handlers');
+  if (concurrency !== undefined) options.taskWorkerConcurrency = concurrency;
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
   const limits = rateLimitsFromEnv(env);
   if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
@@ -87,11 +90,11 @@ function checkRedisUrl(value: string): void {
     throw new Error('REDIS_URL must be a redis:// or rediss:// URL with a host (e.g. redis://127.0.0.1:6379)');
   }
 }
-function positiveMs(env: NodeJS.ProcessEnv, name: string): number | undefined {
+function positiveMs(env: NodeJS.ProcessEnv, name: string, unit = 'milliseconds'): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number of milliseconds (got ${JSON.stringify(raw)})`);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive whole number of ${unit} (got ${JSON.stringify(raw)})`);
   return n;
 }
 

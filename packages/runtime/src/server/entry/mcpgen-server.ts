@@ -7,6 +7,7 @@ import { exposedDefinition } from '../core/exposure.js';
 import { createHttpHandler, type HttpHandler, type HttpOptions } from '../transport/http.js';
 import { listen, type ListenOptions, type RunningServer } from '../transport/node-http.js';
 import { serveStdio } from '../transport/stdio.js';
+import { runWorker } from './worker.js';
 import { entryArgsOrExit, exposureWarning, httpEntryOptions, isEntryArgs, type EntryArgs } from './entry-args.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
@@ -89,6 +90,8 @@ export async function runMain(server: McpgenServer, argv: readonly string[] | En
     server.stdio();
     return;
   }
+  if (args.taskRole === 'worker') return runWorker(server.factory, args);
+  if (args.taskRole === 'front') setFront(server);
   const warning = exposureWarning(args);
   if (warning !== undefined) process.stderr.write(`${warning}\n`);
   // A port in use or an address not on this machine is one line and exit 1, not a stack trace.
@@ -105,6 +108,16 @@ export async function runMain(server: McpgenServer, argv: readonly string[] | En
   };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
+}
+
+/** `--front`: this instance queues task handlers for the workers; refused (exit 1) without a shared store. */
+function setFront(server: McpgenServer): void {
+  try {
+    server.factory.setTaskRole?.('front');
+  } catch (e) {
+    process.stderr.write(`mcpgen: --front: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  }
 }
 
 export type Awaitable<T> = T | Promise<T>;

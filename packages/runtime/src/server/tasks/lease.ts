@@ -28,6 +28,11 @@ export class TaskLeases {
     this.#timer.unref();
   }
 
+  /** Resolves once this instance's lease exists (a worker takes queued tasks only then). */
+  ready(): Promise<void> {
+    return this.#first;
+  }
+
   /** Records the task as run by this instance (after the first renewal). Failure is reported, not thrown. */
   async own(taskId: string): Promise<void> {
     await this.#first;

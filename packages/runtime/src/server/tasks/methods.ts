@@ -3,7 +3,7 @@
 // tasks/result and tasks/list are left unregistered: the SDK answers them -32601 on 2026-07-28.
 import { ProtocolError, type Server, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { TERMINAL_STATUSES, type TaskRecord, type TaskStore } from './store.js';
-import { handlerKey } from './runner.js';
+import { handlerKey } from './input-keys.js';
 import { declaresTasks, detailedTask, missingTasksCapability } from './wire.js';
 
 const INVALID_PARAMS = -32602;

@@ -17,6 +17,7 @@
 import { randomUUID } from 'node:crypto';
 import { describeRedisError, openRedisPair, type RedisConnection, type RedisPair } from '../scale/redis-connection.js';
 import { redisTaskLiveness } from './redis-liveness.js';
+import { redisTaskQueue } from './redis-queue.js';
 import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
 
 /** Wire format version of records and channel messages; anything of another version is ignored. */
@@ -94,10 +95,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
 
   return {
     async create(record) {
-      const json = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, record });
-      if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
-      const expiresAt = Date.parse(record.createdAt) + record.ttlMs;
-      if (!Number.isFinite(expiresAt)) throw new Error('task record has no valid createdAt/ttlMs');
+      const { json, expiresAt } = entryOf(record);
       const written = await command((c) => c.set(keyOf(record.taskId), json, { condition: 'NX', expiration: { type: 'PXAT', value: expiresAt } }));
       if (written !== 'OK') throw new Error(`task ${record.taskId} already exists`);
     },
@@ -123,6 +121,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
     },
     publish,
     liveness: redisTaskLiveness(client, prefix, origin),
+    queue: redisTaskQueue({ prefix, workerId: origin, command, entry: entryOf, keyOf, publish }),
     subscribe(listener) {
       open();
       listeners.add(listener);
@@ -192,6 +191,15 @@ function lazyConnection(options: RedisTaskStoreOptions, channel: string, onMessa
   return { open, client, command, pairIfOpen: () => opened?.pair };
 }
 
+/** A record as stored: its JSON (size-checked) and when Redis expires it. */
+function entryOf(record: TaskRecord): { json: string; expiresAt: number } {
+  const json = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, record });
+  if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
+  const expiresAt = Date.parse(record.createdAt) + record.ttlMs;
+  if (!Number.isFinite(expiresAt)) throw new Error('task record has no valid createdAt/ttlMs');
+  return { json, expiresAt };
+}
+
 function expired(record: TaskRecord): boolean {
   return Date.parse(record.createdAt) + record.ttlMs <= Date.now();
 }
@@ -214,6 +222,7 @@ export function parseTaskMessage(message: string, origin: string): TaskEvent | '
   if (event.type === 'status' && isTaskRecord(event.record)) valid = { type: 'status', record: event.record };
   else if (event.type === 'cancel' && isTaskId(event.taskId)) valid = { type: 'cancel', taskId: event.taskId };
   else if (event.type === 'input' && isTaskId(event.taskId) && isObject(event.responses)) valid = { type: 'input', taskId: event.taskId, responses: event.responses };
+  else if (event.type === 'queued' && isTaskId(event.taskId)) valid = { type: 'queued', taskId: event.taskId };
   if (valid === undefined) return undefined;
   return parsed.from === origin ? 'own' : valid;
 }

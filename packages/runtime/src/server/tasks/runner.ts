@@ -4,55 +4,24 @@
 // handler runs again with all answers so far — the MRTR retry, moved behind the task.
 import { randomUUID } from 'node:crypto';
 import { ProtocolError } from '@modelcontextprotocol/server';
-import type { TaskSettings } from '../core/definition.js';
 import { DEFAULT_TASK_LEASE_MS, TaskLeases } from './lease.js';
-import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskReplay, type TaskStore } from './store.js';
+import { freshKey } from './input-keys.js';
+import type { StartTask, TaskResume, TaskRole, TaskRunnerOptions } from './run-types.js';
+import { settleWithRetry } from './settle.js';
+import { DEFAULT_WORKER_CONCURRENCY, TaskWorkerPump } from './worker-pump.js';
+import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStore } from './store.js';
 
-/** One run of the handler: the final CallToolResult, or the input it asks for. ProtocolErrors propagate (→ failed). */
-export type TaskStep = (round: TaskRound) => Promise<TaskStepOutcome>;
-
-export interface TaskRound {
-  readonly signal: AbortSignal;
-  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
-  readonly requestState: string | undefined;
-  /** ctx.progress inside a task: becomes the task's statusMessage (no progress notifications on tasks). */
-  statusMessage(message: string): Promise<void>;
-}
-
-export type TaskStepOutcome =
-  | { readonly kind: 'input'; readonly inputRequests: Readonly<Record<string, unknown>>; readonly requestState?: string }
-  | { readonly kind: 'result'; readonly result: Record<string, unknown> };
-
-export interface StartTask {
-  readonly toolName: string;
-  readonly owner?: string;
-  readonly settings: TaskSettings;
-  /** Answers gathered before the task existed (MRTR rounds on tools/call). */
-  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
-  readonly requestState: string | undefined;
-  readonly step: TaskStep;
-  /** Set when another instance may run the task again if this one is lost. */
-  readonly replay?: TaskReplay;
-}
-
-/** Rebuilds a lost task's run from its record (the dispatcher knows the tool); undefined when it cannot. */
-export type TaskResume = (record: TaskRecord) => StartTask | undefined;
+export type { StartTask, TaskResume, TaskRole, TaskRound, TaskRunnerOptions, TaskStep, TaskStepOutcome } from './run-types.js';
 
 /** Why a task's handler signal aborted: cancelled, expired or the server closing (not a handler failure). */
 export class TaskStopped extends Error {}
+export { freshKey, handlerKey } from './input-keys.js';
 /** The server is closing: the task is left to the other instances (its owner entry stays). */
 class ServerClosing extends TaskStopped {}
 
-export interface TaskRunnerOptions {
-  /** Owner lease for stores shared by instances (tasks/lease.ts). Default 15 000 ms. */
-  readonly leaseMs?: number;
-  /** How long a handler's result or error is retried through store outages before it is dropped. Default 60 000 ms. */
-  readonly resultRetryMs?: number;
-}
-
 export const DEFAULT_RESULT_RETRY_MS = 60_000;
-/** Longest wait between two attempts at writing a result: a result is written within this of the store coming back. */
-const MAX_RETRY_DELAY_MS = 1_000;
+/** How long close() waits for outcomes already being written. */
+const CLOSE_SETTLE_MS = 2_000;
 
 /** The error a task ends with when the instance running it is gone. */
 export const LOST_WORKER_MESSAGE = 'The worker running this task was lost (the instance stopped or crashed) before it finished';
@@ -74,6 +43,10 @@ export class TaskRunner {
   readonly #resultRetryMs: number;
   #draining = false;
   #resume: TaskResume | undefined;
+  #role: TaskRole = 'all';
+  #pump: TaskWorkerPump | undefined;
+  /** Each handler's run, settled once its outcome is written (or dropped). */
+  readonly #runs = new Set<Promise<void>>();
 
   constructor(
     readonly store: TaskStore,
@@ -99,8 +72,14 @@ export class TaskRunner {
       lastUpdatedAt: now,
       ttlMs: request.settings.ttlMs,
       ...(request.settings.pollIntervalMs !== undefined ? { pollIntervalMs: request.settings.pollIntervalMs } : {}),
-      ...(request.replay !== undefined && this.#leases !== undefined ? { attempt: 1, replay: request.replay } : {}),
+      // A front stores every task's arguments (a worker runs it); others only those of tools that may run again.
+      ...(request.replay !== undefined && this.#leases !== undefined && (this.#role === 'front' || request.replay.max > 0) ? { attempt: 1, replay: request.replay } : {}),
     };
+    if (this.#role === 'front') {
+      if (record.replay === undefined) throw new ProtocolError(-32603, `Tool ${request.toolName} cannot run on a worker`);
+      await this.store.queue!.createQueued(record);
+      return record;
+    }
     // Owner first: a record without one could never be found if this instance died.
     await this.#leases?.own(record.taskId);
     await this.store.create(record);
@@ -113,6 +92,31 @@ export class TaskRunner {
     this.#resume = resume;
   }
 
+  /**
+   * Switches this instance to a front or a worker (before it serves anything). Both need a store with a
+   * queue and owner leases (Redis); a worker starts taking queued tasks once its lease exists.
+   */
+  setRole(role: TaskRole, concurrency = DEFAULT_WORKER_CONCURRENCY): void {
+    const queue = this.store.queue;
+    if (role !== 'all' && (queue === undefined || this.#leases === undefined)) throw new Error(`a ${role} instance needs a shared task store with a queue (REDIS_URL)`);
+    this.#role = role;
+    if (role !== 'worker' || queue === undefined || this.#leases === undefined) return;
+    const pump = new TaskWorkerPump(queue, Math.max(1, concurrency), () => this.#running.size, (taskId) => this.#runQueued(taskId), this.onError);
+    this.#pump = pump;
+    void this.#leases.ready().then(() => pump.wake());
+  }
+
+  /** A task taken from the queue (this instance owns it now): its handler starts here, from the stored arguments. */
+  async #runQueued(taskId: string): Promise<void> {
+    const record = await this.store.get(taskId);
+    const request = record === undefined || TERMINAL_STATUSES.has(record.status) ? undefined : this.#resume?.(record);
+    if (record !== undefined && request !== undefined) return this.#launch(record, request);
+    if (record !== undefined && !TERMINAL_STATUSES.has(record.status)) {
+      await this.#settle(taskId, { status: 'failed', error: { code: -32603, message: `Tool ${record.toolName} cannot run on this worker` }, inputRequests: {} });
+    }
+    this.#leases?.release(taskId);
+  }
+
   /** Runs the handler of a stored task in this process until it ends, expires or the server closes. */
   #launch(record: TaskRecord, request: StartTask): void {
     const remainingMs = Date.parse(record.createdAt) + record.ttlMs - Date.now();
@@ -122,13 +126,16 @@ export class TaskRunner {
     // Past its TTL the record is gone: stop the handler and forget the task.
     const expiry = setTimeout(() => running.abort.abort(new TaskStopped('task expired')), Math.max(0, remainingMs));
     expiry.unref();
-    void this.#run(record.taskId, request, running).finally(() => {
+    const run = this.#run(record.taskId, request, running).finally(() => {
       clearTimeout(expiry);
       running.wake?.();
       this.#running.delete(record.taskId);
       // A handler stopped by close() leaves its owner entry: the next owner-sweep of a survivor ends the task.
       if (!(running.abort.signal.reason instanceof ServerClosing)) this.#leases?.release(record.taskId);
+      this.#pump?.wake(); // a slot is free
+      this.#runs.delete(run);
     });
+    this.#runs.add(run);
   }
 
   /** Tasks whose handler runs in this process (tests, shutdown). */
@@ -142,39 +149,30 @@ export class TaskRunner {
    */
   async drain(graceMs: number): Promise<void> {
     this.#draining = true;
+    this.#pump?.stop();
     const until = Date.now() + graceMs;
     while (this.#running.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, Math.min(50, Math.max(1, until - Date.now()))));
     await this.close();
   }
 
-  /** Stops every handler running here; resolves once the lease is dropped (before the process may exit). */
-  close(): Promise<void> {
+  /**
+   * Stops every handler running here; resolves once the lease is dropped (before the process may exit). An
+   * outcome being written when close() came is let through first (up to CLOSE_SETTLE_MS): dropping the lease
+   * before it lands would let a survivor run a finished task again.
+   */
+  async close(): Promise<void> {
     this.#unsubscribe();
-    // Dropping the lease hands the tasks still running here to the survivors' next sweep.
-    const stopped = this.#leases?.stop(this.#running.size > 0) ?? Promise.resolve();
+    this.#pump?.stop();
+    const handOver = this.#running.size > 0;
     for (const r of this.#running.values()) r.abort.abort(new ServerClosing('server closing'));
-    return stopped;
+    await Promise.race([Promise.allSettled([...this.#runs]), new Promise((r) => setTimeout(r, CLOSE_SETTLE_MS).unref())]);
+    // Dropping the lease hands the tasks still running here to the survivors' next sweep.
+    await (this.#leases?.stop(handOver) ?? Promise.resolve());
   }
 
-  /**
-   * Writes a handler's outcome, retrying with backoff (100 ms doubling to 1 s) while the store fails, for up
-   * to resultRetryMs: a result reached during a Redis outage is written once Redis is back. Only past that
-   * bound is it dropped, and then reported through onError — never silently.
-   */
-  async #settle(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
-    const started = Date.now();
-    for (let attempt = 0, delay = 100; ; attempt++, delay = Math.min(delay * 2, MAX_RETRY_DELAY_MS)) {
-      try {
-        return await this.store.update(taskId, patch);
-      } catch (e) {
-        if (attempt === 0) this.onError(e, `task ${taskId}: writing its ${patch.status ?? 'update'} failed, retrying for up to ${this.#resultRetryMs} ms`);
-        if (Date.now() - started + delay > this.#resultRetryMs) {
-          this.onError(e, `task ${taskId}: its ${patch.status ?? 'update'} could not be written within ${this.#resultRetryMs} ms and is lost`);
-          return undefined;
-        }
-        await new Promise((r) => setTimeout(r, delay));
-      }
-    }
+  /** A handler's outcome, written through store outages (settle.ts). */
+  #settle(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
+    return settleWithRetry(this.store, taskId, patch, this.#resultRetryMs, this.onError);
   }
 
   /**
@@ -203,7 +201,9 @@ export class TaskRunner {
       inputRequests: {},
     });
     if (next === undefined) return false;
-    this.#launch(next, request);
+    // A front runs nothing: the task goes back to the queue for a worker.
+    if (this.#role === 'front') await this.store.queue!.requeue(record.taskId);
+    else this.#launch(next, request);
     return true;
   }
 
@@ -227,7 +227,9 @@ export class TaskRunner {
     try {
       for (;;) {
         const outcome = await request.step({ signal, inputResponses: responses, requestState, statusMessage });
-        if (signal.aborted) return; // cancelled or expired: the canceller already wrote the status
+        // Cancelled, expired or closing: the canceller wrote the status, or a survivor takes the task over. (A
+        // result here may be the isError an aborted handler's call is turned into: never written as the outcome.)
+        if (signal.aborted) return;
         if (outcome.kind === 'result') {
           await this.#settle(taskId, { status: 'completed', result: outcome.result, inputRequests: {} });
           return;
@@ -265,6 +267,10 @@ export class TaskRunner {
       if (running !== undefined && event.record.status === 'cancelled') running.abort.abort(new TaskStopped('task cancelled'));
       return;
     }
+    if (event.type === 'queued') {
+      this.#pump?.wake();
+      return;
+    }
     const running = this.#running.get(event.taskId);
     if (running === undefined) return;
     if (event.type === 'cancel') {
@@ -279,20 +285,4 @@ export class TaskRunner {
     }
     if (running.pending.size === 0) running.wake?.();
   }
-}
-
-/**
- * The handler's key, or `key~2`, `key~3`… when it was issued before (a handler that asks again after a
- * decline): answers map back to the handler's own key. Spec elicit keys never contain `~`.
- */
-export function freshKey(key: string, issued: ReadonlySet<string>): string {
-  if (!issued.has(key)) return key;
-  let n = 2;
-  while (issued.has(`${key}~${n}`)) n++;
-  return `${key}~${n}`;
-}
-
-/** The handler's key behind a wire key (for checking an answer against the tool's elicit schema). */
-export function handlerKey(wire: string): string {
-  return wire.replace(/~\d+$/, '');
 }

@@ -1,6 +1,8 @@
 // packages/runtime/src/server/tasks/store.ts — the task store contract (io.modelcontextprotocol/tasks, SEP-2663)
 // Tasks outlive the request that created them and may be read or cancelled through another instance, so every piece
 // of task state lives behind this interface: in memory by default (memory-store.ts), Redis when REDIS_URL is set.
+import type { AuthPrincipal } from '../core/principal.js';
+
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 export const TERMINAL_STATUSES: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -32,6 +34,8 @@ export interface TaskReplay {
   readonly inputResponses?: Readonly<Record<string, unknown>>;
   readonly requestState?: string;
   readonly clientCapabilities?: Readonly<Record<string, unknown>>;
+  /** The authenticated caller who created the task (never the token): the handler sees it again as ctx.auth. */
+  readonly principal?: AuthPrincipal;
   readonly max: number;
   readonly backoffMs: number;
 }
@@ -42,7 +46,9 @@ export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'r
 export type TaskEvent =
   | { readonly type: 'status'; readonly record: TaskRecord }
   | { readonly type: 'cancel'; readonly taskId: string }
-  | { readonly type: 'input'; readonly taskId: string; readonly responses: Record<string, unknown> };
+  | { readonly type: 'input'; readonly taskId: string; readonly responses: Record<string, unknown> }
+  /** A task was queued for the workers (front/worker split): wakes idle workers at once. */
+  | { readonly type: 'queued'; readonly taskId: string };
 
 export interface TaskStore {
   /** Resolves only once the record is durable (every instance can read it). */
@@ -59,6 +65,23 @@ export interface TaskStore {
   close(): Promise<void>;
   /** Who runs which task, for stores shared by instances (Redis): lets survivors find tasks whose owner died. */
   readonly liveness?: TaskLiveness;
+  /** A queue of tasks for worker-only instances (Redis); absent when the store cannot share one. */
+  readonly queue?: TaskQueue;
+}
+
+/**
+ * Front/worker split (docs/tasks.md, Workers): a front instance creates a task queued rather than running it;
+ * worker instances take queued tasks and run them. A queued task has no owner lease yet, so it is never judged
+ * lost; taking it makes the taker its owner in the same step (a worker that dies after taking it is found by
+ * the owner sweep like any other).
+ */
+export interface TaskQueue {
+  /** Writes the record and queues it, as one step (a front that dies in between leaves nothing half done). */
+  createQueued(record: TaskRecord): Promise<void>;
+  /** Queues a stored task again (a re-run found by a front instance, which runs nothing itself). */
+  requeue(taskId: string): Promise<void>;
+  /** The next queued task, now owned by this instance; undefined when the queue is empty. */
+  take(): Promise<string | undefined>;
 }
 
 /**
