@@ -26,7 +26,7 @@ if (noOpt) v8.setFlagsFromString('--no-opt');
 // command ran (dist/cli/code-cache.cjs); anything amiss there, and it is required as usual.
 let cli;
 try {
-  cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '');
+  cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '', args[0]);
 } catch {
   cli = undefined;
 }

@@ -72,4 +72,20 @@ describe.skipIf(nodeHasCompileCache())('V8 code caches (Node without a compile c
     expect(cacheFiles(cacheDir).map(kind)).toEqual(['check-bundle', 'check-bundle-no-opt']);
     expect(statSync(cache).mtimeMs).toBe(written);
   });
+
+  it('leaves `import` its import(): import openapi loads its parser, run after run', () => {
+    // The bundle's import('@apidevtools/swagger-parser') failed ("A dynamic import callback was not
+    // specified") once the bundle came from the code cache, that is from the second run in any folder
+    // with a node_modules: on Node 20 a cached vm.Script cannot import(). `import` is required as usual.
+    const cacheDir = tempDir('mcpgen-import-cache-');
+    const out = tempDir('mcpgen-import-out-');
+    const petstore = join(ROOT, 'test/fixtures/openapi/oas-examples/openapi-3.0-petstore.json');
+    for (const run of [1, 2]) {
+      const spec = join(out, `petstore-${run}.yaml`);
+      mcpgen(cacheDir, ['import', 'openapi', petstore, '--out', spec, '--handlers', join(out, `handlers-${run}.ts`), '--name', 'petstore']);
+      expect(readFileSync(spec, 'utf8')).toContain('name: petstore');
+    }
+    mcpgen(cacheDir, ['generate', join(ROOT, 'specs/weather.yaml'), '--out', out]); // the cache is there
+    for (const run of [3, 4]) mcpgen(cacheDir, ['import', 'openapi', petstore, '--out', join(out, `petstore-${run}.yaml`), '--handlers', join(out, `handlers-${run}.ts`), '--name', 'petstore']);
+  });
 });
