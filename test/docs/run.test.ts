@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../helpers.js';
 import { type Block, pages, parse } from './markdown.js';
 import { commands, type Outcome, run, type Session, startServer } from './run-line.js';
+import { helpEntries } from './shell.js';
 import { KEEPS, NOT_RUN, PAGES, SERVER_URLS, SETUP, WRITES, YAML_REST, YAML_SIDE_FILES } from './run-plan.js';
 
 const WORK = join(ROOT, '.tmp/docs-run');
@@ -23,6 +24,17 @@ const linesOf = (b: Block): string[] => b.text.split('\n').map(lineText).filter(
 const longest = <T>(table: Record<string, T>, line: string): T | undefined =>
   Object.keys(table).filter((k) => line.startsWith(k)).sort((a, b) => b.length - a.length).map((k) => table[k]!)[0];
 const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+/** The mcpgen commands this file ran (`import openapi` as two words), for the synopsis test at the end. */
+const ran = new Set<string>();
+const noteCommand = (argv: readonly string[]): void => {
+  const at = argv.indexOf('mcpgen');
+  if (at >= 0 && argv[at + 1] !== undefined) ran.add(argv[at + 1] === 'import' ? `import ${argv[at + 2]}` : argv[at + 1]!);
+};
+const mcpgen = async (argv: string[], cwd: string) => {
+  noteCommand(['mcpgen', ...argv]);
+  return cli(argv, cwd);
+};
 
 const session: Session = {
   cwd: WORK,
@@ -43,6 +55,7 @@ afterAll(() => {
 async function runLine(line: string): Promise<Outcome> {
   let last: Outcome = { code: 0, output: '' };
   for (const { env, argv } of commands(line)) {
+    noteCommand(argv);
     last = argv[0] === 'node' && /^generated\/[^/]+\/dist\/main\.js$/.test(argv[1] ?? '') ? await startServer(session, line, argv, env) : await run(session, argv, env);
     if (last.code !== 0) return last;
   }
@@ -96,22 +109,31 @@ describe('YAML blocks of docs/, through mcpgen', () => {
 
   it.each(yaml.filter((b) => !isConfig(b)).map((b) => [`${b.page}:${b.line}`, b] as const))('%s: mcpgen check passes', async (_, b) => {
     const dir = specFolder(b);
-    const r = await cli(['check', 'spec.yaml'], dir);
+    const r = await mcpgen(['check', 'spec.yaml'], dir);
     expect(`${r.code} ${r.stderr}`).toMatch(/^0 /);
   });
 
-  it.each(yaml.filter(isConfig).map((b) => [`${b.page}:${b.line}`, b] as const))('%s: check and breaking run with it as the config', async (_, b) => {
+  it.each(yaml.filter(isConfig).map((b) => [`${b.page}:${b.line}`, b] as const))('%s: check, breaking and diff run with it as the config', async (_, b) => {
     const dir = join(WORK, 'yaml', `${b.page.replace(/\W/g, '-')}-${b.line}`);
     mkdirSync(join(dir, 'specs'), { recursive: true });
     writeFileSync(join(dir, 'mcpgen.config.yaml'), `${b.text}\n`);
     cpSync(join(ROOT, 'specs/weather.yaml'), join(dir, 'specs/weather.yaml'));
-    for (const argv of [['check'], ['breaking', '--base', 'specs/weather.yaml']]) {
-      const r = await cli(argv, dir);
+    for (const argv of [['check'], ['breaking', '--base', 'specs/weather.yaml'], ['diff', '--base', 'specs/weather.yaml', '--format', 'markdown']]) {
+      const r = await mcpgen(argv, dir);
       expect(`${r.code} ${r.stderr}`, argv.join(' ')).toMatch(/^0 /);
     }
   });
 
   it('every side file and YAML_REST entry is for a page with a YAML block', () => {
     for (const page of [...Object.keys(YAML_SIDE_FILES), ...Object.keys(YAML_REST)]) expect(yaml.some((b) => b.page === page), page).toBe(true);
+  });
+});
+
+describe('the command synopses (docs/cli.md, docs/breaking-changes.md)', () => {
+  it('--help and --version exit 0, and every command --help lists was run by a test above', async () => {
+    const help = await mcpgen(['--help'], WORK);
+    expect(help.code).toBe(0);
+    expect((await mcpgen(['--version'], WORK)).code).toBe(0);
+    expect([...helpEntries(help.stdout).keys()].filter((c) => !ran.has(c))).toEqual([]);
   });
 });
