@@ -12,6 +12,7 @@ import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
 import { checkTasks } from './rules/tasks.js';
 import { checkToolsets } from './rules/toolsets.js';
+import { checkDiscovery } from './rules/discovery.js';
 import { checkUriFields } from './rules/uris.js';
 import { checkMcpHeaders } from './rules/x-mcp-header.js';
 import { validateSpecFormat } from './spec-format.js';
@@ -34,6 +35,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkAnnotations,
   checkMeta,
   checkToolsets,
+  checkDiscovery,
 ];
 
 export interface ValidationResult {
