@@ -3,18 +3,18 @@
 // rotates) so machine noise hits all three alike. Reports medians of wall time and of the child's CPU
 // time at that moment (user+system from /proc, what a shared machine disturbs least), and (a)/(b).
 // COLD_RUNS (default 12) runs per server; COLD_TOOLS (default "10,1000") tool counts.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildBenchPackage } from './bench-package.mjs';
+import { cpuMs } from './server-load.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const WORK = join(ROOT, '.tmp/bench-cold');
 const RUNS = Number(process.env.COLD_RUNS ?? 12);
 const TOTALS = (process.env.COLD_TOOLS ?? '10,1000').split(',').map(Number);
 const KINDS = ['mcpgen', 'sdk', 'bare'];
-const TICK_MS = 1000 / Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -26,13 +26,6 @@ mkdirSync(WORK, { recursive: true });
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 const echo = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { name: 'n', count: 1, ratio: 0.5, mode: 'fast', tags: ['a'], flag: true }, _meta: META } });
 const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'echo' };
-
-// CPU milliseconds the process has used so far (utime + stime, fields 14 and 15 of /proc/pid/stat).
-function cpuMs(pid) {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
 
 function coldStart(kind, total, pkg) {
   const script = join(ROOT, 'bench/servers', `${kind}.mjs`);

@@ -1,10 +1,11 @@
 // npm run bench: generation scaling, and the generated server against a hand-written SDK server and a
 // bare JSON-RPC floor, alternated in one run on 127.0.0.1. Prints Markdown tables (BENCHMARKS.md).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildBenchPackage } from './bench-package.mjs';
+import { echoBody, listBody, load, median, startServer } from './server-load.mjs';
 import { syntheticOpenApi, syntheticSpec } from './synthetic-spec.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -27,8 +28,6 @@ const OAMG = join(ROOT, 'bench/peers/node_modules/openapi-mcp-generator/bin/open
 
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 const fmt = (n, d = 2) => n.toFixed(d);
 
 // 1. Generation time and scaling (cold processes).
@@ -124,51 +123,7 @@ for (const total of AUTH_ONLY ? [10] : [10, 1000]) packages[total] = buildBenchP
 
 function start(kind, total, env = {}, token = undefined) {
   const script = join(ROOT, 'bench/servers', `${kind}.mjs`);
-  const args = kind === 'mcpgen' ? [packages[total], '0'] : [String(total), '0'];
-  const began = process.hrtime.bigint();
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
-  return new Promise((resolvePromise, reject) => {
-    let err = '';
-    child.stderr.on('data', async (c) => {
-      err += c.toString();
-      const m = /listening on (\S+)/.exec(err);
-      if (!m) return;
-      child.stderr.removeAllListeners('data');
-      const url = m[1];
-      const first = await call(url, echoBody(0), token);
-      if (first.status !== 200) return reject(new Error(`${kind}: first call ${first.status} ${first.text}`));
-      resolvePromise({ url, child, coldMs: Number(process.hrtime.bigint() - began) / 1e6 });
-    });
-    child.once('exit', (code) => reject(new Error(`${kind} exited ${code}: ${err}`)));
-  });
-}
-
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
-const echoBody = (i) => ({ method: 'tools/call', name: 'echo', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'echo', arguments: { name: `n${i}`, count: i % 100, ratio: 0.5, mode: 'fast', tags: ['a', 'b'], flag: true }, _meta: META } }) });
-const listBody = (i) => ({ method: 'tools/list', body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/list', params: { _meta: META } }) });
-
-async function call(url, req, token) {
-  const headers = { ...(token ? { authorization: `Bearer ${token}` } : {}), 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': req.method, ...(req.name ? { 'mcp-name': req.name } : {}) };
-  const r = await fetch(url, { method: 'POST', headers, body: req.body });
-  const text = await r.text();
-  return { status: r.status, text };
-}
-
-async function load(url, make, count, concurrency, token) {
-  const latencies = [];
-  let next = 0;
-  const began = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < count) {
-      const i = next++;
-      const t = performance.now();
-      const r = await call(url, make(i), token);
-      latencies.push(performance.now() - t);
-      if (r.status !== 200 || r.text.includes('"isError":true')) throw new Error(`bad answer ${r.status} ${r.text.slice(0, 200)}`);
-    }
-  }));
-  const wall = (performance.now() - began) / 1000;
-  return { rps: count / wall, p50: pct(latencies, 50), p99: pct(latencies, 99) };
+  return startServer(script, kind === 'mcpgen' ? [packages[total], '0'] : [String(total), '0'], env, token);
 }
 
 function rssMb(pid) {

@@ -9,9 +9,20 @@ import { nodeHasCompileCache, requireWithCodeCache, type CachedModule } from '..
  * The CLI bundle `file`, through the code cache when there is a cache folder and this Node needs one;
  * `undefined` means "require it as usual". `variant` names the V8 flags the command runs with.
  */
-export function loadCli(file: string, variant: string): CachedModule | undefined {
-  if (nodeHasCompileCache()) return undefined;
+export function loadCli(file: string, variant: string, command: string | undefined): CachedModule | undefined {
+  if (nodeHasCompileCache() || importsAtRunTime(command)) return undefined;
   const cacheDir = mcpgenCacheDir(process.cwd());
   if (cacheDir === undefined) return undefined;
   return requireWithCodeCache(file, cacheDir, variant);
+}
+
+/**
+ * Whether the command import()s packages the bundle leaves out. A vm.Script has no import() on Node 20
+ * once V8 took its code from a cache ("A dynamic import callback was not specified", whatever
+ * importModuleDynamically says), so such commands are required as usual: `import` (swagger-parser, the
+ * MCP client, the resolver's http and dns), and every command on Node that cannot require() ajv's ES
+ * module and import()s it ahead (main.ts, before 20.19).
+ */
+function importsAtRunTime(command: string | undefined): boolean {
+  return command === 'import' || (process.features as { require_module?: boolean }).require_module !== true;
 }

@@ -11,7 +11,7 @@ Usage:
       diagnostics on stdout). --watch regenerates on change (atomic saves included).
       Warns, with the npm install line, when what the generated code loads at run time
       (@mcpgen/runtime and the MCP SDK) does not resolve from DIR.
-  mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--name NAME]
+  mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--generated DIR] [--name NAME]
                 [--tag T,..] [--operation GLOB,..] [--method M,..] [--force]
       Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into a spec (default
       specs/<name>.yaml) and proxy handlers that call the upstream API (default

@@ -2,6 +2,7 @@
 // reachable from README, and every fenced block is checked — here (shell commands, spec and config
 // YAML against their schemas, the command synopsis against `mcpgen --help`, TypeScript compiled against
 // generated/) or by the test named for it in CHECKED_ELSEWHERE. A block nothing checks fails the test.
+// run.test.ts runs them: the shell lines, the YAML through mcpgen check, every command of the synopses.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
