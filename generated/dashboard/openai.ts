@@ -22,7 +22,7 @@ export const openAiStrictTools: OpenAiTool[] = toOpenAiTools(toolDefinitions, { 
 /** openAiStrictTools in the Responses API form. */
 export const openAiStrictResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions, { strict: true });
 
-/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
+/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
 function toolCallers(client: DashboardClient) {
   return {
     ["show_forecast"]: (args: unknown) => client.showForecast(args as ShowForecastArguments),

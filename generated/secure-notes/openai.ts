@@ -22,7 +22,7 @@ export const openAiStrictTools: OpenAiTool[] = toOpenAiTools(toolDefinitions, { 
 /** openAiStrictTools in the Responses API form. */
 export const openAiStrictResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions, { strict: true });
 
-/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
+/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
 function toolCallers(client: SecureNotesClient) {
   return {
     ["whoami"]: (args: unknown) => client.whoami(args as WhoamiArguments),

@@ -6,6 +6,7 @@ import { emitDefinition } from './definition-file.js';
 import { emitHandlersScaffold, emitIndex, emitMain, handlerStubs } from './entry-files.js';
 import { FileBuilder, FileSink, type GeneratedFile } from './file-builder.js';
 import { emitOpenAi } from './openai-file.js';
+import { emitAnthropic } from './anthropic-file.js';
 import { packageJson, readme, tsconfigJson } from './package-files.js';
 import { emitServer } from './server-file.js';
 import { emitSkills } from './skills-file.js';
@@ -30,6 +31,7 @@ const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink, o: EmitOptions
   ['server.ts', emitServer],
   ['client.ts', emitClient],
   ['openai.ts', emitOpenAi],
+  ['anthropic.ts', emitAnthropic],
   ['index.ts', (_m, f) => emitIndex(f)],
   ['main.ts', (m, f, o) => emitMain(m, f, o.handlersModule)],
 ];

@@ -1,9 +1,26 @@
-// Tool names every model provider accepts. MCP allows 128 characters of [A-Za-z0-9_.-]; OpenAI (and
-// Gemini) function names are at most 64 characters of [A-Za-z0-9_-]. The mapping is a pure function of
-// the set of tool names, so the side that declares the tools and the side that dispatches the calls
-// compute the same one independently, in any process, in any order.
+// Tool names every model provider accepts. MCP allows 128 characters of [A-Za-z0-9_.-]; OpenAI and
+// Anthropic function names are at most 64 characters of [A-Za-z0-9_-]; Gemini's start with a letter or `_`
+// and may hold dots, colons and dashes (64 at most in Vertex AI's published rule, the stricter of the two
+// Google states). The mapping is a pure function of the set of tool names, so the side that declares the
+// tools and the side that dispatches the calls compute the same one independently, in any order.
+
+/** What a provider accepts as a function name, and how any other name is made acceptable. */
+export interface NameRule {
+  readonly valid: RegExp;
+  /** A name with every character the provider refuses replaced (the length is cut afterwards). */
+  readonly clean: (name: string) => string;
+}
 
 const PROVIDER_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** OpenAI and Anthropic: `^[a-zA-Z0-9_-]{1,64}$`. */
+export const OPENAI_NAMES: NameRule = { valid: PROVIDER_NAME, clean: (name) => name.replace(/[^A-Za-z0-9_-]/g, '_') };
+
+/** Gemini: a letter or `_` first, then letters, digits, `_`, `.`, `:` and `-`; 64 at most. */
+export const GEMINI_NAMES: NameRule = {
+  valid: /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/,
+  clean: (name) => name.replace(/[^A-Za-z0-9_.:-]/g, '_').replace(/^(?=[^A-Za-z_])/, '_'),
+};
 
 /** FNV-1a 32-bit as 8 hex digits: stable across runs and platforms, no crypto module needed. */
 function fnv1a(text: string): string {
@@ -28,18 +45,18 @@ export interface ProviderNames {
  * by `_`; when that is longer than 64 characters or taken, it becomes its first 55 characters, `_` and a
  * hash of the MCP name. Collision-free by construction (checked; a counter breaks the rare hash tie).
  */
-export function providerNames(names: Iterable<string>): ProviderNames {
+export function providerNames(names: Iterable<string>, rule: NameRule = OPENAI_NAMES): ProviderNames {
   const sorted = [...new Set(names)].sort();
   const toProvider = new Map<string, string>();
   const taken = new Set<string>();
   for (const name of sorted) {
-    if (!PROVIDER_NAME.test(name)) continue;
+    if (!rule.valid.test(name)) continue;
     toProvider.set(name, name);
     taken.add(name);
   }
   for (const name of sorted) {
     if (toProvider.has(name)) continue;
-    const cleaned = name.replace(/[^A-Za-z0-9_-]/g, '_');
+    const cleaned = rule.clean(name);
     let candidate = cleaned.length <= 64 && cleaned.length > 0 && !taken.has(cleaned) ? cleaned : `${cleaned.slice(0, 55)}_${fnv1a(name)}`;
     for (let i = 2; taken.has(candidate); i++) candidate = `${cleaned.slice(0, 50)}_${fnv1a(`${name}#${i}`)}_${i}`.slice(-64);
     toProvider.set(name, candidate);
