@@ -73,6 +73,10 @@ export const CODES = {
   MCPG160: { severity: 'error', title: 'a toolset names a tool, resource, resource template or prompt the spec does not declare' },
   MCPG161: { severity: 'error', title: 'a toolset is named `all` (reserved: `--toolsets all` chooses every toolset)' },
   MCPG162: { severity: 'warning', title: 'a toolset has no members' },
+  MCPG167: { severity: 'warning', title: '`check --target openai-strict`: OpenAI strict mode refuses part of a tool\'s input schema, or the bridge changes it (docs/providers.md)' },
+  MCPG168: { severity: 'warning', title: '`check --target anthropic`: Anthropic refuses part of a tool\'s input schema, or the bridge changes it (docs/providers.md)' },
+  MCPG169: { severity: 'warning', title: '`check --target gemini`: Gemini refuses part of a tool\'s input schema, or the bridge changes it (docs/providers.md)' },
+  MCPG170: { severity: 'warning', title: '`check --target`: a provider refuses a tool\'s name; the bridge sends a mapped name and maps it back (docs/providers.md)' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;
