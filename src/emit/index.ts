@@ -7,6 +7,7 @@ import { emitHandlersScaffold, emitIndex, emitMain, handlerStubs } from './entry
 import { FileBuilder, FileSink, type GeneratedFile } from './file-builder.js';
 import { emitOpenAi } from './openai-file.js';
 import { emitAnthropic } from './anthropic-file.js';
+import { emitGemini } from './gemini-file.js';
 import { packageJson, readme, tsconfigJson } from './package-files.js';
 import { emitServer } from './server-file.js';
 import { emitSkills } from './skills-file.js';
@@ -32,6 +33,7 @@ const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink, o: EmitOptions
   ['client.ts', emitClient],
   ['openai.ts', emitOpenAi],
   ['anthropic.ts', emitAnthropic],
+  ['gemini.ts', emitGemini],
   ['index.ts', (_m, f) => emitIndex(f)],
   ['main.ts', (m, f, o) => emitMain(m, f, o.handlersModule)],
 ];

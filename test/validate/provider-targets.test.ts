@@ -2,7 +2,7 @@
 // reported, by each provider's published rules (packages/runtime/src/shared/provider-rules.ts names the
 // sources); the report agrees with what the bridge sends; strict mode round-trips through the dispatcher.
 import { describe, expect, it } from 'vitest';
-import { dispatchToolCalls, dispatchToolUses, toAnthropicTools, toOpenAiTools, toStrictSchema } from '@mcpgen/runtime-client';
+import { dispatchGeminiCalls, dispatchToolCalls, dispatchToolUses, toAnthropicTools, toGeminiFunctionDeclarations, toGeminiSchema, toOpenAiTools, toStrictSchema } from '@mcpgen/runtime-client';
 import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 import { schemaFindings } from '../../src/validate/rules/provider-targets.js';
 import type { JsonObjectSchema } from '../../src/validate/spec-types.js';
@@ -71,6 +71,35 @@ describe('the report agrees with what the bridges send', () => {
       expect(left.map((k) => `dropped /${k}`), label).toEqual([...want]);
       for (const [k, v] of Object.entries(sent)) expect(v, `${label}: ${k}`).toEqual((schema as Record<string, unknown>)[k]);
     }
+  });
+});
+
+describe('gemini: the report agrees with the conversion', () => {
+  /** Keywords anywhere in a schema. */
+  const keywords = (v: unknown): string[] => (Array.isArray(v) ? v.flatMap(keywords) : typeof v === 'object' && v !== null ? Object.entries(v).flatMap(([k, x]) => [k, ...keywords(x)]) : []);
+  for (const [label, schema, want] of TABLE.gemini) {
+    it(label, () => {
+      const sent = toGeminiSchema(schema);
+      // A schema with nothing to report goes out as it is.
+      if (want.length === 0) expect(sent).toEqual(schema);
+      // Nothing Gemini lacks is left in what is sent: no $ref, const, oneOf, type list or dropped keyword.
+      const left = keywords(sent);
+      for (const k of ['$ref', '$defs', 'const', 'oneOf', 'allOf', 'not', 'additionalProperties', 'exclusiveMinimum', 'multipleOf']) expect(left, `${label}: ${k}`).not.toContain(k);
+      expect(JSON.stringify(sent)).not.toMatch(/"type":\[/);
+    });
+  }
+
+  it('names: a name Gemini refuses is declared mapped and dispatched back to the MCP tool', async () => {
+    const tools = [{ name: '2fa.check', inputSchema: { type: 'object' as const, properties: { code: { const: 'x' } } } }, { name: 'files.read', inputSchema: { type: 'object' as const } }];
+    const declared = toGeminiFunctionDeclarations(tools);
+    // Dots are Gemini-safe: kept; a leading digit is not.
+    expect(declared.map((d) => d.name)).toEqual(['_2fa.check', 'files.read']);
+    expect(declared[0]!.parametersJsonSchema).toEqual({ type: 'object', properties: { code: { enum: ['x'] } } });
+    const received: unknown[] = [];
+    const callers = Object.fromEntries(tools.map((t) => [t.name, async (args: unknown) => (received.push([t.name, args]), { isError: false, content: [{ type: 'text', text: 'ok' }] })]));
+    const parts = await dispatchGeminiCalls(callers, [{ id: 'a', name: '_2fa.check', args: { code: 'x' } }, { name: 'files.read' }], tools);
+    expect(received).toEqual([['2fa.check', { code: 'x' }], ['files.read', {}]]);
+    expect(parts).toEqual([{ functionResponse: { id: 'a', name: '_2fa.check', response: { output: 'ok' } } }, { functionResponse: { name: 'files.read', response: { output: 'ok' } } }]);
   });
 });
 

@@ -49,7 +49,7 @@ function keywordFinding(target: ProviderTarget, key: string, value: unknown, roo
   if (target === 'anthropic' && root && ANTHROPIC_ROOT_REFUSED.includes(key)) return { effect: 'dropped', why: `Anthropic refuses \`${key}\` at the root of input_schema: left out (the server still checks it)` };
   if (target === 'openai-strict' && root && key === 'anyOf') return { effect: 'refused', why: 'strict mode needs an object at the root, not `anyOf`: the tool goes out with `strict: false`' };
   if (target === 'openai-strict' && key === 'format' && !OPENAI_STRICT_FORMATS.includes(String(value))) return { effect: 'dropped', why: `\`format: ${String(value)}\` is not one of strict mode's formats: left out (the server still checks it)` };
-  if (target === 'gemini' && key === 'type' && Array.isArray(value)) return { effect: 'changed', why: 'Gemini\'s Schema has one type per schema: a type list is sent as `anyOf` (a null member as `nullable`)' };
+  if (target === 'gemini' && key === 'type' && Array.isArray(value)) return { effect: 'changed', why: 'Gemini\'s Schema has one type per schema: a type list is sent as `anyOf` of single types' };
   const rule = Object.hasOwn(KEYWORD_RULES[target], key) ? KEYWORD_RULES[target][key] : undefined;
   if (rule === undefined) return undefined;
   return { effect: rule.effect, why: `\`${key}\`: ${rule.why}${rule.effect === 'dropped' ? ': left out (the server still checks it)' : ''}` };
