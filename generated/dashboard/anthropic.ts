@@ -3,8 +3,8 @@
 
 import { dispatchToolUses, type AnthropicContentBlock, type AnthropicTool, type AnthropicToolResult, toAnthropicTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { DashboardClient } from './client.js';
-import type { RefreshForecastArguments, ShowForecastArguments } from './types.js';
 
 /**
  * The tools of this server as Anthropic `tools` (`client.messages.create({ tools })`), from the same definitions tools/list
@@ -12,14 +12,6 @@ import type { RefreshForecastArguments, ShowForecastArguments } from './types.js
  * out (the server still checks them). `mcpgen check --target anthropic` lists each change.
  */
 export const anthropicTools: AnthropicTool[] = toAnthropicTools(toolDefinitions);
-
-/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
-function toolCallers(client: DashboardClient) {
-  return {
-    ["show_forecast"]: (args: unknown) => client.showForecast(args as ShowForecastArguments),
-    ["refresh_forecast"]: (args: unknown) => client.refreshForecast(args as RefreshForecastArguments),
-  };
-}
 
 /** Runs the `tool_use` blocks of a model's `message.content` through the client and answers each with a `tool_result` block for the next user message (errors included with `is_error`, never thrown); other blocks are skipped. */
 export function dispatchDashboardToolUses(client: DashboardClient, blocks: readonly AnthropicContentBlock[]): Promise<AnthropicToolResult[]> {

@@ -3,8 +3,8 @@
 
 import { dispatchToolUses, type AnthropicContentBlock, type AnthropicTool, type AnthropicToolResult, toAnthropicTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { InventoryClient } from './client.js';
-import type { DiscontinueArguments, RestockArguments } from './types.js';
 
 /**
  * The tools of this server as Anthropic `tools` (`client.messages.create({ tools })`), from the same definitions tools/list
@@ -12,14 +12,6 @@ import type { DiscontinueArguments, RestockArguments } from './types.js';
  * out (the server still checks them). `mcpgen check --target anthropic` lists each change.
  */
 export const anthropicTools: AnthropicTool[] = toAnthropicTools(toolDefinitions);
-
-/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
-function toolCallers(client: InventoryClient) {
-  return {
-    ["restock"]: (args: unknown) => client.restock(args as RestockArguments),
-    ["discontinue"]: (args: unknown) => client.discontinue(args as DiscontinueArguments),
-  };
-}
 
 /** Runs the `tool_use` blocks of a model's `message.content` through the client and answers each with a `tool_result` block for the next user message (errors included with `is_error`, never thrown); other blocks are skipped. */
 export function dispatchInventoryToolUses(client: InventoryClient, blocks: readonly AnthropicContentBlock[]): Promise<AnthropicToolResult[]> {

@@ -3,8 +3,8 @@
 
 import { dispatchToolUses, type AnthropicContentBlock, type AnthropicTool, type AnthropicToolResult, toAnthropicTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { JobsClient } from './client.js';
-import type { CheckFeedArguments, ImportFeedArguments, PurgeArguments, RenderArguments, SnapshotArguments } from './types.js';
 
 /**
  * The tools of this server as Anthropic `tools` (`client.messages.create({ tools })`), from the same definitions tools/list
@@ -12,17 +12,6 @@ import type { CheckFeedArguments, ImportFeedArguments, PurgeArguments, RenderArg
  * out (the server still checks them). `mcpgen check --target anthropic` lists each change.
  */
 export const anthropicTools: AnthropicTool[] = toAnthropicTools(toolDefinitions);
-
-/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
-function toolCallers(client: JobsClient) {
-  return {
-    ["render"]: (args: unknown) => client.render(args as RenderArguments),
-    ["snapshot"]: (args: unknown) => client.snapshot(args as SnapshotArguments),
-    ["import_feed"]: (args: unknown) => client.importFeed(args as ImportFeedArguments),
-    ["check_feed"]: (args: unknown) => client.checkFeed(args as CheckFeedArguments),
-    ["purge"]: (args: unknown) => client.purge(args as PurgeArguments),
-  };
-}
 
 /** Runs the `tool_use` blocks of a model's `message.content` through the client and answers each with a `tool_result` block for the next user message (errors included with `is_error`, never thrown); other blocks are skipped. */
 export function dispatchJobsToolUses(client: JobsClient, blocks: readonly AnthropicContentBlock[]): Promise<AnthropicToolResult[]> {

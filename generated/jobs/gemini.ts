@@ -3,8 +3,8 @@
 
 import { dispatchGeminiCalls, type GeminiFunctionCall, type GeminiFunctionDeclaration, type GeminiFunctionResponsePart, type GeminiTool, toGeminiFunctionDeclarations } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { JobsClient } from './client.js';
-import type { CheckFeedArguments, ImportFeedArguments, PurgeArguments, RenderArguments, SnapshotArguments } from './types.js';
 
 /**
  * The tools of this server as Gemini function declarations, from the same definitions tools/list sends: schemas in the subset
@@ -15,17 +15,6 @@ export const geminiFunctionDeclarations: GeminiFunctionDeclaration[] = toGeminiF
 
 /** The same as `config.tools` (`ai.models.generateContent({ model, contents, config: { tools: geminiTools } })`). */
 export const geminiTools: GeminiTool[] = [{ functionDeclarations: geminiFunctionDeclarations }];
-
-/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
-function toolCallers(client: JobsClient) {
-  return {
-    ["render"]: (args: unknown) => client.render(args as RenderArguments),
-    ["snapshot"]: (args: unknown) => client.snapshot(args as SnapshotArguments),
-    ["import_feed"]: (args: unknown) => client.importFeed(args as ImportFeedArguments),
-    ["check_feed"]: (args: unknown) => client.checkFeed(args as CheckFeedArguments),
-    ["purge"]: (args: unknown) => client.purge(args as PurgeArguments),
-  };
-}
 
 /** Runs a response's `functionCalls` through the client and answers each with a `functionResponse` part for the next user turn (`output`, or `error` when the tool failed; never thrown). */
 export function dispatchJobsGeminiCalls(client: JobsClient, calls: readonly GeminiFunctionCall[] | undefined): Promise<GeminiFunctionResponsePart[]> {

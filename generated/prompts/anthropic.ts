@@ -3,6 +3,7 @@
 
 import { dispatchToolUses, type AnthropicContentBlock, type AnthropicTool, type AnthropicToolResult, toAnthropicTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { PromptsClient } from './client.js';
 
 /**
@@ -11,13 +12,6 @@ import type { PromptsClient } from './client.js';
  * out (the server still checks them). `mcpgen check --target anthropic` lists each change.
  */
 export const anthropicTools: AnthropicTool[] = toAnthropicTools(toolDefinitions);
-
-/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
-function toolCallers(_client: PromptsClient) {
-  return {
-
-  };
-}
 
 /** Runs the `tool_use` blocks of a model's `message.content` through the client and answers each with a `tool_result` block for the next user message (errors included with `is_error`, never thrown); other blocks are skipped. */
 export function dispatchPromptsToolUses(client: PromptsClient, blocks: readonly AnthropicContentBlock[]): Promise<AnthropicToolResult[]> {

@@ -3,6 +3,7 @@
 
 import { dispatchGeminiCalls, type GeminiFunctionCall, type GeminiFunctionDeclaration, type GeminiFunctionResponsePart, type GeminiTool, toGeminiFunctionDeclarations } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { PromptsClient } from './client.js';
 
 /**
@@ -14,13 +15,6 @@ export const geminiFunctionDeclarations: GeminiFunctionDeclaration[] = toGeminiF
 
 /** The same as `config.tools` (`ai.models.generateContent({ model, contents, config: { tools: geminiTools } })`). */
 export const geminiTools: GeminiTool[] = [{ functionDeclarations: geminiFunctionDeclarations }];
-
-/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
-function toolCallers(_client: PromptsClient) {
-  return {
-
-  };
-}
 
 /** Runs a response's `functionCalls` through the client and answers each with a `functionResponse` part for the next user turn (`output`, or `error` when the tool failed; never thrown). */
 export function dispatchPromptsGeminiCalls(client: PromptsClient, calls: readonly GeminiFunctionCall[] | undefined): Promise<GeminiFunctionResponsePart[]> {

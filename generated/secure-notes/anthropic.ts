@@ -3,8 +3,8 @@
 
 import { dispatchToolUses, type AnthropicContentBlock, type AnthropicTool, type AnthropicToolResult, toAnthropicTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { SecureNotesClient } from './client.js';
-import type { AddNoteArguments, ListNotesArguments, PurgeNotesArguments, WhoamiArguments } from './types.js';
 
 /**
  * The tools of this server as Anthropic `tools` (`client.messages.create({ tools })`), from the same definitions tools/list
@@ -12,16 +12,6 @@ import type { AddNoteArguments, ListNotesArguments, PurgeNotesArguments, WhoamiA
  * out (the server still checks them). `mcpgen check --target anthropic` lists each change.
  */
 export const anthropicTools: AnthropicTool[] = toAnthropicTools(toolDefinitions);
-
-/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
-function toolCallers(client: SecureNotesClient) {
-  return {
-    ["whoami"]: (args: unknown) => client.whoami(args as WhoamiArguments),
-    ["list_notes"]: (args: unknown) => client.listNotes(args as ListNotesArguments),
-    ["add_note"]: (args: unknown) => client.addNote(args as AddNoteArguments),
-    ["purge_notes"]: (args: unknown) => client.purgeNotes(args as PurgeNotesArguments),
-  };
-}
 
 /** Runs the `tool_use` blocks of a model's `message.content` through the client and answers each with a `tool_result` block for the next user message (errors included with `is_error`, never thrown); other blocks are skipped. */
 export function dispatchSecureNotesToolUses(client: SecureNotesClient, blocks: readonly AnthropicContentBlock[]): Promise<AnthropicToolResult[]> {

@@ -3,8 +3,8 @@
 
 import { dispatchGeminiCalls, type GeminiFunctionCall, type GeminiFunctionDeclaration, type GeminiFunctionResponsePart, type GeminiTool, toGeminiFunctionDeclarations } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { SecureNotesClient } from './client.js';
-import type { AddNoteArguments, ListNotesArguments, PurgeNotesArguments, WhoamiArguments } from './types.js';
 
 /**
  * The tools of this server as Gemini function declarations, from the same definitions tools/list sends: schemas in the subset
@@ -15,16 +15,6 @@ export const geminiFunctionDeclarations: GeminiFunctionDeclaration[] = toGeminiF
 
 /** The same as `config.tools` (`ai.models.generateContent({ model, contents, config: { tools: geminiTools } })`). */
 export const geminiTools: GeminiTool[] = [{ functionDeclarations: geminiFunctionDeclarations }];
-
-/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
-function toolCallers(client: SecureNotesClient) {
-  return {
-    ["whoami"]: (args: unknown) => client.whoami(args as WhoamiArguments),
-    ["list_notes"]: (args: unknown) => client.listNotes(args as ListNotesArguments),
-    ["add_note"]: (args: unknown) => client.addNote(args as AddNoteArguments),
-    ["purge_notes"]: (args: unknown) => client.purgeNotes(args as PurgeNotesArguments),
-  };
-}
 
 /** Runs a response's `functionCalls` through the client and answers each with a `functionResponse` part for the next user turn (`output`, or `error` when the tool failed; never thrown). */
 export function dispatchSecureNotesGeminiCalls(client: SecureNotesClient, calls: readonly GeminiFunctionCall[] | undefined): Promise<GeminiFunctionResponsePart[]> {

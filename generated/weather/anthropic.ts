@@ -3,8 +3,8 @@
 
 import { dispatchToolUses, type AnthropicContentBlock, type AnthropicTool, type AnthropicToolResult, toAnthropicTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { WeatherClient } from './client.js';
-import type { AddArguments, GetAlertsArguments, GetForecastArguments } from './types.js';
 
 /**
  * The tools of this server as Anthropic `tools` (`client.messages.create({ tools })`), from the same definitions tools/list
@@ -12,15 +12,6 @@ import type { AddArguments, GetAlertsArguments, GetForecastArguments } from './t
  * out (the server still checks them). `mcpgen check --target anthropic` lists each change.
  */
 export const anthropicTools: AnthropicTool[] = toAnthropicTools(toolDefinitions);
-
-/** Each tool by name, called through the typed client (the dispatchers run calls through it). */
-function toolCallers(client: WeatherClient) {
-  return {
-    ["get_forecast"]: (args: unknown) => client.getForecast(args as GetForecastArguments),
-    ["get_alerts"]: (args: unknown) => client.getAlerts(args as GetAlertsArguments),
-    ["add"]: (args: unknown) => client.add(args as AddArguments),
-  };
-}
 
 /** Runs the `tool_use` blocks of a model's `message.content` through the client and answers each with a `tool_result` block for the next user message (errors included with `is_error`, never thrown); other blocks are skipped. */
 export function dispatchWeatherToolUses(client: WeatherClient, blocks: readonly AnthropicContentBlock[]): Promise<AnthropicToolResult[]> {

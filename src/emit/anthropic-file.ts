@@ -3,7 +3,7 @@ import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
 import { docs } from './doc.js';
-import { addToolCallers, bridgeImports } from './openai-file.js';
+import { bridgeImports } from './openai-file.js';
 
 /**
  * anthropic.ts: the tools in Anthropic's Messages API form (`tools`: name, description, input_schema) and a
@@ -20,7 +20,6 @@ export function emitAnthropic(model: ServerModel, file: FileSink): void {
   file.addStatements([
     '/**\n * The tools of this server as Anthropic `tools` (`client.messages.create({ tools })`), from the same definitions tools/list\n * sends. Names are provider-safe (≤ 64 of [A-Za-z0-9_-]); root `anyOf`/`oneOf`/`allOf`, which the API refuses, are left\n * out (the server still checks them). `mcpgen check --target anthropic` lists each change.\n */\nexport const anthropicTools: AnthropicTool[] = toAnthropicTools(toolDefinitions);',
   ]);
-  addToolCallers(model, file);
   file.addFunction({
     name: names.toolUseDispatcher,
     isExported: true,

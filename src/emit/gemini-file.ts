@@ -3,7 +3,7 @@ import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
 import { docs } from './doc.js';
-import { addToolCallers, bridgeImports } from './openai-file.js';
+import { bridgeImports } from './openai-file.js';
 
 /**
  * gemini.ts: the tools as Gemini function declarations (`config.tools` of @google/genai) and a dispatcher
@@ -21,7 +21,6 @@ export function emitGemini(model: ServerModel, file: FileSink): void {
     '/**\n * The tools of this server as Gemini function declarations, from the same definitions tools/list sends: schemas in the subset\n * Gemini\'s `Schema` has (references inlined, `const` as `enum`, keywords it lacks left out; the server still checks them),\n * names Gemini accepts. `mcpgen check --target gemini` lists each change.\n */\nexport const geminiFunctionDeclarations: GeminiFunctionDeclaration[] = toGeminiFunctionDeclarations(toolDefinitions);',
     '/** The same as `config.tools` (`ai.models.generateContent({ model, contents, config: { tools: geminiTools } })`). */\nexport const geminiTools: GeminiTool[] = [{ functionDeclarations: geminiFunctionDeclarations }];',
   ]);
-  addToolCallers(model, file);
   file.addFunction({
     name: names.geminiDispatcher,
     isExported: true,
