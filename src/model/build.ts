@@ -86,6 +86,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     ...opt('instructions', server.instructions),
     ...opt('websiteUrl', server.websiteUrl),
     icons: server.icons ?? [],
+    ...opt('meta', server._meta),
     typeStem: pascalCase(server.name),
     protocolVersion: spec.protocol?.version ?? '2026-07-28',
     legacy: spec.protocol?.legacy ?? true,
@@ -103,6 +104,8 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     apps,
     ...opt('skills', skills?.map(skillFileModel)),
     toolsets: toolsetModels(spec.toolsets),
+    // Without `initial`: the toolsets marked default (none when none is: with discovery each caller starts small).
+    ...opt('discovery', spec.discovery === undefined ? undefined : { initial: spec.discovery.initial ?? Object.entries(spec.toolsets ?? {}).filter(([, t]) => t.default === true).map(([n]) => n) }),
   };
   return deepFreeze(model);
 }

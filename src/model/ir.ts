@@ -22,6 +22,8 @@ export interface ServerModel {
   readonly instructions?: string;
   readonly websiteUrl?: string;
   readonly icons: readonly RawIcon[];
+  /** The spec's server `_meta`: the initialize and server/discover results carry it. */
+  readonly meta?: Readonly<Record<string, unknown>>;
   /** The output folder and `{server}` of the handlers path: `name` itself when it is already a safe folder name (serverFolder). */
   readonly folder: string;
   /** PascalCase stem for generated names: `weather` → `Weather` (`WeatherHandlers`, `createWeatherServer`). */
@@ -44,6 +46,8 @@ export interface ServerModel {
   readonly skills?: readonly SkillFileModel[];
   /** Named groups a deployment chooses from, in spec order (empty: everything is always exposed). */
   readonly toolsets: readonly ToolsetModel[];
+  /** `discovery:` (docs/toolsets.md#dynamic-discovery): the toolsets every caller starts with, resolved. */
+  readonly discovery?: { readonly initial: readonly string[] };
 }
 
 /** A `toolsets:` entry: members by tool name, resource URI, URI template and prompt name. */

@@ -12,6 +12,7 @@ import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
 import { checkTasks } from './rules/tasks.js';
 import { checkToolsets } from './rules/toolsets.js';
+import { checkDiscovery } from './rules/discovery.js';
 import { checkProviderTargets } from './rules/provider-targets.js';
 import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 import { checkUriFields } from './rules/uris.js';
@@ -36,6 +37,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkAnnotations,
   checkMeta,
   checkToolsets,
+  checkDiscovery,
 ];
 
 export interface ValidationResult {

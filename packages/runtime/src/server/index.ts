@@ -4,7 +4,9 @@ export { AuthUnavailableError, InvalidTokenError, type AuthOptions, type TokenVe
 export type { AuthPrincipal } from './core/principal.js';
 export { createJwtVerifier } from './auth/jwt-verifier.js';
 export { chosenToolsets, exposedDefinition, UnknownToolsetError, type ExposureOptions } from './core/exposure.js';
-export type { ToolsetSpec } from './core/definition.js';
+export type { DiscoverySpec, ToolsetSpec } from './core/definition.js';
+export { MemoryDiscoveryStore, type DiscoveryStore } from './core/discovery.js';
+export { createRedisDiscoveryStore, type RedisDiscoveryStore, type RedisDiscoveryStoreOptions } from './scale/discovery-redis.js';
 export type { AppSpec, AuthSpec, CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './core/definition.js';
 export type { ChangeNotifier, Elicitation, ElicitResponse, InputRequest, RequestContext, ToolContext } from './core/context.js';
 export { createHttpHandler, type HttpHandler, type HttpOptions } from './transport/http.js';

@@ -79,6 +79,8 @@ export interface AuthSpec {
 export interface ServerDefinition {
   readonly info: Implementation;
   readonly instructions?: string;
+  /** The spec's server `_meta`, sent on the initialize and server/discover results. */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly capabilities: ServerCapabilities;
   readonly listCache: CacheHintSpec;
   readonly tools: readonly ToolSpec[];
@@ -91,6 +93,13 @@ export interface ServerDefinition {
   readonly apps?: readonly AppSpec[];
   /** The spec's `toolsets:` by name; a deployment exposes the chosen ones (core/exposure.ts). */
   readonly toolsets?: Readonly<Record<string, ToolsetSpec>>;
+  /** The spec's `discovery:` (core/discovery.ts): each principal starts with these toolsets and enables more. */
+  readonly discovery?: DiscoverySpec;
+}
+
+/** The toolsets every principal starts with (the generator resolved the spec's default). */
+export interface DiscoverySpec {
+  readonly initial: readonly string[];
 }
 
 /** A named group of members: tools and prompts by name, resources by URI, templates by URI template. */

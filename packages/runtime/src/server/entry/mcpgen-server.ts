@@ -43,7 +43,7 @@ export function createMcpgenServer(spec: ServerDefinition, handlers: object, opt
   };
   // One task store per server, shared by the factory (tasks/*) and the HTTP face (notifications/tasks).
   const taskStore = options.taskStore ?? (definition.tools.some((t) => t.task !== undefined) ? new MemoryTaskStore() : undefined);
-  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}) });
+  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, bus, ...(taskStore !== undefined ? { taskStore } : {}) });
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
   const legacy = options.legacy ?? true;
   const http = (httpOptions: HttpOptions = {}) => {
