@@ -6,6 +6,7 @@ import { displayPath, loadSpec } from './load/spec-files.js';
 import { buildModel } from './model/build.js';
 import type { ServerModel } from './model/ir.js';
 import { validateSpec } from './validate/index.js';
+import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 import { viewLocator } from './validate/locator.js';
 import type { Locator } from './compare/types.js';
 import { checkSkills } from './validate/skills.js';
@@ -42,8 +43,9 @@ function embeddedPaths(root: unknown, specPath: string): string[] {
 /**
  * `configDir`: the directory of mcpgen.config.yaml, if any (includes stay inside it; see projectOf).
  * `handlersFile`: where each server's handlers file goes (config `handlers`), to refuse two servers sharing one.
+ * `targets`: model providers to check every tool against (`check --target`, config `targets`).
  */
-export function check(files: readonly string[], cwd: string, configDir?: string, handlersFile?: (server: string) => string): CheckResult {
+export function check(files: readonly string[], cwd: string, configDir?: string, handlersFile?: (server: string) => string, targets: readonly ProviderTarget[] = []): CheckResult {
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
   const locators = new Map<ServerModel, Locator>();
@@ -62,7 +64,7 @@ export function check(files: readonly string[], cwd: string, configDir?: string,
     inputPaths.push(...embeddedPaths(loaded.spec.root.value, abs));
     for (const s of [loaded.spec.root, ...loaded.spec.includes]) sources.set(s.file, s.text);
     if (loaded.spec.root.value === undefined) continue; // YAML errors already reported
-    const validation = validateSpec(loaded.spec);
+    const validation = validateSpec(loaded.spec, targets);
     diagnostics.push(...validation.diagnostics);
     const skills = checkSkills(loaded.spec, abs, cwd, configDir);
     diagnostics.push(...skills.diagnostics);

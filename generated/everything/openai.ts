@@ -3,8 +3,8 @@
 
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { EverythingClient } from './client.js';
-import type { ConfirmDeleteArguments, FailingJobArguments, GreetArguments, JsonSchema202012ToolArguments, MultiInputArguments, ProtocolErrorJobArguments, SlowComputeArguments, TestAudioContentArguments, TestEmbeddedResourceArguments, TestErrorHandlingArguments, TestHeaderParamArguments, TestImageContentArguments, TestInputRequiredResultCapabilitiesArguments, TestInputRequiredResultElicitationArguments, TestInputRequiredResultListRootsArguments, TestInputRequiredResultMultiRoundArguments, TestInputRequiredResultMultipleInputsArguments, TestInputRequiredResultRequestStateArguments, TestInputRequiredResultSamplingArguments, TestInputRequiredResultTamperedStateArguments, TestLoggingToolArguments, TestMissingCapabilityArguments, TestMultipleContentTypesArguments, TestSimpleTextArguments, TestStreamingElicitationArguments, TestToolWithProgressArguments, TestToolWithTaskArguments, TestTriggerPromptChangeArguments, TestTriggerToolChangeArguments } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
 export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
@@ -21,41 +21,6 @@ export const openAiStrictTools: OpenAiTool[] = toOpenAiTools(toolDefinitions, { 
 
 /** openAiStrictTools in the Responses API form. */
 export const openAiStrictResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions, { strict: true });
-
-/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
-function toolCallers(client: EverythingClient) {
-  return {
-    ["test_simple_text"]: (args: unknown) => client.testSimpleText(args as TestSimpleTextArguments),
-    ["test_image_content"]: (args: unknown) => client.testImageContent(args as TestImageContentArguments),
-    ["test_audio_content"]: (args: unknown) => client.testAudioContent(args as TestAudioContentArguments),
-    ["test_embedded_resource"]: (args: unknown) => client.testEmbeddedResource(args as TestEmbeddedResourceArguments),
-    ["test_multiple_content_types"]: (args: unknown) => client.testMultipleContentTypes(args as TestMultipleContentTypesArguments),
-    ["test_tool_with_progress"]: (args: unknown) => client.testToolWithProgress(args as TestToolWithProgressArguments),
-    ["test_error_handling"]: (args: unknown) => client.testErrorHandling(args as TestErrorHandlingArguments),
-    ["test_missing_capability"]: (args: unknown) => client.testMissingCapability(args as TestMissingCapabilityArguments),
-    ["test_input_required_result_elicitation"]: (args: unknown) => client.testInputRequiredResultElicitation(args as TestInputRequiredResultElicitationArguments),
-    ["test_input_required_result_sampling"]: (args: unknown) => client.testInputRequiredResultSampling(args as TestInputRequiredResultSamplingArguments),
-    ["test_input_required_result_list_roots"]: (args: unknown) => client.testInputRequiredResultListRoots(args as TestInputRequiredResultListRootsArguments),
-    ["test_input_required_result_request_state"]: (args: unknown) => client.testInputRequiredResultRequestState(args as TestInputRequiredResultRequestStateArguments),
-    ["test_input_required_result_multiple_inputs"]: (args: unknown) => client.testInputRequiredResultMultipleInputs(args as TestInputRequiredResultMultipleInputsArguments),
-    ["test_input_required_result_multi_round"]: (args: unknown) => client.testInputRequiredResultMultiRound(args as TestInputRequiredResultMultiRoundArguments),
-    ["test_input_required_result_tampered_state"]: (args: unknown) => client.testInputRequiredResultTamperedState(args as TestInputRequiredResultTamperedStateArguments),
-    ["test_input_required_result_capabilities"]: (args: unknown) => client.testInputRequiredResultCapabilities(args as TestInputRequiredResultCapabilitiesArguments),
-    ["test_streaming_elicitation"]: (args: unknown) => client.testStreamingElicitation(args as TestStreamingElicitationArguments),
-    ["test_logging_tool"]: (args: unknown) => client.testLoggingTool(args as TestLoggingToolArguments),
-    ["test_trigger_tool_change"]: (args: unknown) => client.testTriggerToolChange(args as TestTriggerToolChangeArguments),
-    ["test_trigger_prompt_change"]: (args: unknown) => client.testTriggerPromptChange(args as TestTriggerPromptChangeArguments),
-    ["test_header_param"]: (args: unknown) => client.testHeaderParam(args as TestHeaderParamArguments),
-    ["json_schema_2020_12_tool"]: (args: unknown) => client.jsonSchema202012Tool(args as JsonSchema202012ToolArguments),
-    ["greet"]: (args: unknown) => client.greet(args as GreetArguments),
-    ["slow_compute"]: (args: unknown) => client.slowCompute(args as SlowComputeArguments),
-    ["failing_job"]: (args: unknown) => client.failingJob(args as FailingJobArguments),
-    ["protocol_error_job"]: (args: unknown) => client.protocolErrorJob(args as ProtocolErrorJobArguments),
-    ["confirm_delete"]: (args: unknown) => client.confirmDelete(args as ConfirmDeleteArguments),
-    ["multi_input"]: (args: unknown) => client.multiInput(args as MultiInputArguments),
-    ["test_tool_with_task"]: (args: unknown) => client.testToolWithTask(args as TestToolWithTaskArguments),
-  };
-}
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
 export function dispatchEverythingToolCalls(client: EverythingClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {

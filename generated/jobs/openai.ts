@@ -3,8 +3,8 @@
 
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { JobsClient } from './client.js';
-import type { CheckFeedArguments, ImportFeedArguments, PurgeArguments, RenderArguments, SnapshotArguments } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
 export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
@@ -21,17 +21,6 @@ export const openAiStrictTools: OpenAiTool[] = toOpenAiTools(toolDefinitions, { 
 
 /** openAiStrictTools in the Responses API form. */
 export const openAiStrictResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions, { strict: true });
-
-/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
-function toolCallers(client: JobsClient) {
-  return {
-    ["render"]: (args: unknown) => client.render(args as RenderArguments),
-    ["snapshot"]: (args: unknown) => client.snapshot(args as SnapshotArguments),
-    ["import_feed"]: (args: unknown) => client.importFeed(args as ImportFeedArguments),
-    ["check_feed"]: (args: unknown) => client.checkFeed(args as CheckFeedArguments),
-    ["purge"]: (args: unknown) => client.purge(args as PurgeArguments),
-  };
-}
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
 export function dispatchJobsToolCalls(client: JobsClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {

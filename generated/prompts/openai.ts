@@ -3,6 +3,7 @@
 
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { PromptsClient } from './client.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
@@ -20,13 +21,6 @@ export const openAiStrictTools: OpenAiTool[] = toOpenAiTools(toolDefinitions, { 
 
 /** openAiStrictTools in the Responses API form. */
 export const openAiStrictResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions, { strict: true });
-
-/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
-function toolCallers(_client: PromptsClient) {
-  return {
-
-  };
-}
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
 export function dispatchPromptsToolCalls(client: PromptsClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {

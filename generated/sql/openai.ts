@@ -3,8 +3,8 @@
 
 import { dispatchFunctionCalls, dispatchToolCalls, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage, toOpenAiResponsesTools, toOpenAiTools } from '@mcpgen/runtime-client';
 import { toolDefinitions } from './definition.js';
+import { toolCallers } from './tool-callers.js';
 import type { SqlClient } from './client.js';
-import type { ExecuteSqlArguments, ListTablesArguments } from './types.js';
 
 /** The tools of this server as OpenAI chat-completions `tools` (type "function"), from the same definitions tools/list sends. */
 export const openAiTools: OpenAiTool[] = toOpenAiTools(toolDefinitions);
@@ -21,14 +21,6 @@ export const openAiStrictTools: OpenAiTool[] = toOpenAiTools(toolDefinitions, { 
 
 /** openAiStrictTools in the Responses API form. */
 export const openAiStrictResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions, { strict: true });
-
-/** Each tool by name, called through the typed client (both dispatchers run calls through it). */
-function toolCallers(client: SqlClient) {
-  return {
-    ["execute_sql"]: (args: unknown) => client.executeSql(args as ExecuteSqlArguments),
-    ["list_tables"]: (args: unknown) => client.listTables(args as ListTablesArguments),
-  };
-}
 
 /** Runs a model's `tool_calls` through the client and answers each with a `role: "tool"` message (errors included, never thrown); calls that are not function calls are refused in their answer. */
 export function dispatchSqlToolCalls(client: SqlClient, calls: readonly OpenAiToolCall[]): Promise<OpenAiToolMessage[]> {

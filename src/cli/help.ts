@@ -1,9 +1,10 @@
 export const HELP = `mcpgen — typed MCP (2026-07-28) servers, clients and transports from YAML specs
 
 Usage:
-  mcpgen check [spec-or-glob ...] [--format text|json] [--config FILE]
+  mcpgen check [spec-or-glob ...] [--target LIST] [--format text|json] [--config FILE]
       Validate specs (all problems, with file:line:col). Without arguments the specs
-      listed in mcpgen.config.yaml are checked.
+      listed in mcpgen.config.yaml are checked. --target openai-strict,anthropic,gemini
+      also reports what each model provider refuses or its bridge changes (docs/providers.md).
   mcpgen generate [spec-or-glob ...] [--out DIR] [--check] [--watch] [--format text|json] [--config FILE]
       Validate, then write the generated TypeScript into DIR/<server-name>/ (default:
       "out" from mcpgen.config.yaml, else ./generated). --check writes nothing and
@@ -51,9 +52,11 @@ file system refused (one line naming the path), 2 usage error,
 
 // Per-command help lists only what that command accepts (init takes none of the global options).
 const COMMAND_HELP: Record<string, string> = {
-  check: `Usage: mcpgen check [spec-or-glob ...] [--format text|json] [--config FILE] [--color|--no-color]
+  check: `Usage: mcpgen check [spec-or-glob ...] [--target LIST] [--format text|json] [--config FILE] [--color|--no-color]
   Validate specs (all problems, with file:line:col). Without arguments the specs
-  listed in mcpgen.config.yaml are checked.
+  listed in mcpgen.config.yaml are checked. --target openai-strict,anthropic,gemini
+  (or the config's \`targets\`) also reports, per tool, what each model provider refuses
+  or its generated bridge changes, and why (warnings MCPG167-MCPG170; docs/providers.md).
 `,
   generate: `Usage: mcpgen generate [spec-or-glob ...] [--out DIR] [--check] [--watch] [--format text|json] [--config FILE] [--color|--no-color]
   Validate, then write the generated TypeScript into DIR/<server-name>/ (default:

@@ -27,7 +27,7 @@ const BREAKING: FlagSpec[] = [
 // Each command's module is imported only when it runs: `check` never loads the emitters, and a `generate`
 // whose outputs are current loads neither them nor ts-morph (see commands/generate.ts).
 const COMMANDS: Record<string, { flags: FlagSpec[] | ((rest: readonly string[]) => FlagSpec[]); run: (args: ReturnType<typeof parseArgs>, io: Io) => number | Promise<number> }> = {
-  check: { flags: COMMON, run: async (args, io) => (await import('./commands/check.js')).runCheck(args, io) },
+  check: { flags: [...COMMON, { name: 'target', value: true }], run: async (args, io) => (await import('./commands/check.js')).runCheck(args, io) },
   generate: { flags: [...COMMON, { name: 'out', value: true }, { name: 'check' }, { name: 'watch' }], run: async (args, io) => (await import('./commands/generate.js')).runGenerate(args, io) },
   import: {
     // Each source has its own options, so `import openapi --url` is refused like any unknown option.

@@ -85,7 +85,7 @@ export function isIdentifierName(name: string): boolean {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name);
 }
 
-/** Exported names derived from the server's name (server.ts, client.ts, openai.ts), re-exported by index.ts. */
+/** Exported names derived from the server's name (server.ts, client.ts, openai.ts, anthropic.ts, gemini.ts); index.ts re-exports the server's and client's. */
 export function stemNames(stem: string) {
   return {
     handlers: `${stem}Handlers`,
@@ -93,6 +93,8 @@ export function stemNames(stem: string) {
     client: `${stem}Client`,
     dispatcher: `dispatch${stem}ToolCalls`,
     functionCallDispatcher: `dispatch${stem}FunctionCalls`,
+    toolUseDispatcher: `dispatch${stem}ToolUses`,
+    geminiDispatcher: `dispatch${stem}GeminiCalls`,
     toolsets: `${stem}Toolsets`,
     toolset: `${stem}Toolset`,
     clientFor: `${stem}ClientFor`,
@@ -110,6 +112,8 @@ export const RUNTIME_IMPORTS: ReadonlySet<string> = new Set([
   'McpgenClient', 'CallOptions', 'ClientOptions', 'ClientTarget', 'ToolCallResult', 'ReadResourceResult', 'GetPromptResult',
   'dispatchToolCalls', 'OpenAiTool', 'OpenAiToolCall', 'OpenAiToolMessage', 'toOpenAiTools',
   'dispatchFunctionCalls', 'OpenAiResponseItem', 'OpenAiResponsesOutput', 'OpenAiResponsesTool', 'toOpenAiResponsesTools',
+  'dispatchToolUses', 'AnthropicContentBlock', 'AnthropicTool', 'AnthropicToolResult', 'toAnthropicTools',
+  'dispatchGeminiCalls', 'GeminiFunctionCall', 'GeminiFunctionDeclaration', 'GeminiFunctionResponsePart', 'GeminiTool', 'toGeminiFunctionDeclarations',
 ]);
 
 /** The names the spec format allowed before `server.name` became free text: used as they are. */

@@ -77,6 +77,10 @@ export const CODES = {
   MCPG164: { severity: 'error', title: '`discovery.initial` names a toolset the spec does not declare' },
   MCPG165: { severity: 'error', title: 'a tool is named like a discovery tool (list_toolsets, enable_toolset, disable_toolset) in a spec with `discovery:`' },
   MCPG166: { severity: 'warning', title: 'every toolset is initial: discovery has nothing left to enable' },
+  MCPG167: { severity: 'warning', title: '`check --target openai-strict`: OpenAI strict mode refuses part of a tool\'s input schema, or the bridge changes it (docs/providers.md)' },
+  MCPG168: { severity: 'warning', title: '`check --target anthropic`: Anthropic refuses part of a tool\'s input schema, or the bridge changes it (docs/providers.md)' },
+  MCPG169: { severity: 'warning', title: '`check --target gemini`: Gemini refuses part of a tool\'s input schema, or the bridge changes it (docs/providers.md)' },
+  MCPG170: { severity: 'warning', title: '`check --target`: a provider refuses a tool\'s name; the bridge sends a mapped name and maps it back (docs/providers.md)' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -5,7 +5,9 @@ import { emitClient } from './client-file.js';
 import { emitDefinition } from './definition-file.js';
 import { emitHandlersScaffold, emitIndex, emitMain, handlerStubs } from './entry-files.js';
 import { FileBuilder, FileSink, type GeneratedFile } from './file-builder.js';
-import { emitOpenAi } from './openai-file.js';
+import { emitOpenAi, emitToolCallers } from './openai-file.js';
+import { emitAnthropic } from './anthropic-file.js';
+import { emitGemini } from './gemini-file.js';
 import { packageJson, readme, tsconfigJson } from './package-files.js';
 import { emitServer } from './server-file.js';
 import { emitSkills } from './skills-file.js';
@@ -29,7 +31,10 @@ const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink, o: EmitOptions
   ['definition.ts', emitDefinition],
   ['server.ts', emitServer],
   ['client.ts', emitClient],
+  ['tool-callers.ts', emitToolCallers],
   ['openai.ts', emitOpenAi],
+  ['anthropic.ts', emitAnthropic],
+  ['gemini.ts', emitGemini],
   ['index.ts', (_m, f) => emitIndex(f)],
   ['main.ts', (m, f, o) => emitMain(m, f, o.handlersModule)],
 ];

@@ -17,9 +17,7 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
       moduleSpecifier: '@mcpgen/runtime-client',
       namedImports: ['dispatchFunctionCalls', 'dispatchToolCalls', 'type OpenAiResponseItem', 'type OpenAiResponsesOutput', 'type OpenAiResponsesTool', 'type OpenAiTool', 'type OpenAiToolCall', 'type OpenAiToolMessage', 'toOpenAiResponsesTools', 'toOpenAiTools'],
     },
-    { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },
-    { moduleSpecifier: './client.js', isTypeOnly: true, namedImports: [client] },
-    ...(model.tools.length > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: model.tools.map((t) => t.argumentsType).sort() }] : []),
+    ...bridgeImports(model),
   ]);
   // Mutable arrays: `openai` types `tools` as `Array<…>`, and a readonly array is not assignable to one.
   file.addStatements([
@@ -28,18 +26,6 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
     '/**\n * The tools for OpenAI strict mode (`strict: true`): optional properties required and nullable, keywords strict mode refuses\n * left out (the server still checks them); a tool with no strict form goes out with `strict: false`. The dispatchers map\n * the nulls back, so handlers get what a non-strict call gives. Names are provider-safe in every form (≤ 64 of [A-Za-z0-9_-]).\n */\nexport const openAiStrictTools: OpenAiTool[] = toOpenAiTools(toolDefinitions, { strict: true });',
     '/** openAiStrictTools in the Responses API form. */\nexport const openAiStrictResponsesTools: OpenAiResponsesTool[] = toOpenAiResponsesTools(toolDefinitions, { strict: true });',
   ]);
-  // A tool named `__proto__` as a plain key would set the literal's prototype: computed keys are always
-  // data. `args: unknown` is spelled out: TypeScript types a callback keyed `isPrototypeOf` (or any other
-  // Object.prototype member) from Object's method instead of the record's value type.
-  const entries = model.tools.map((t) => `[${literal(t.name)}]: (args: unknown) => client.${t.method}(args as ${t.argumentsType}),`);
-  // A server without tools never reads the client; the underscore keeps noUnusedParameters quiet.
-  const clientParam = { name: model.tools.length > 0 ? 'client' : '_client', type: client };
-  file.addFunction({
-    name: 'toolCallers',
-    docs: docs('Each tool by name, called through the typed client (both dispatchers run calls through it).'),
-    parameters: [clientParam],
-    statements: [`return {\n${entries.map((e) => `  ${e}`).join('\n')}\n};`],
-  });
   file.addFunction({
     name: names.dispatcher,
     isExported: true,
@@ -56,4 +42,37 @@ export function emitOpenAi(model: ServerModel, file: FileSink): void {
     returnType: 'Promise<OpenAiResponsesOutput[]>',
     statements: ['return dispatchFunctionCalls(toolCallers(client), items, toolDefinitions);'],
   });
+}
+
+/**
+ * tool-callers.ts: each tool by name, called through the typed client, for the provider bridges
+ * (openai.ts, anthropic.ts, gemini.ts); not a subpath of the package, and not imported by index.ts.
+ */
+export function emitToolCallers(model: ServerModel, file: FileSink): void {
+  file.addImportDeclarations([
+    { moduleSpecifier: './client.js', isTypeOnly: true, namedImports: [clientClassName(model)] },
+    ...(model.tools.length > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: model.tools.map((t) => t.argumentsType).sort() }] : []),
+  ]);
+  // A tool named `__proto__` as a plain key would set the literal's prototype: computed keys are always
+  // data. `args: unknown` is spelled out: TypeScript types a callback keyed `isPrototypeOf` (or any other
+  // Object.prototype member) from Object's method instead of the record's value type.
+  const entries = model.tools.map((t) => `[${literal(t.name)}]: (args: unknown) => client.${t.method}(args as ${t.argumentsType}),`);
+  // A server without tools never reads the client; the underscore keeps noUnusedParameters quiet.
+  const clientParam = { name: model.tools.length > 0 ? 'client' : '_client', type: clientClassName(model) };
+  file.addFunction({
+    name: 'toolCallers',
+    isExported: true,
+    docs: docs('Each tool by name, called through the typed client (the provider dispatchers run calls through it).'),
+    parameters: [clientParam],
+    statements: [`return {\n${entries.map((e) => `  ${e}`).join('\n')}\n};`],
+  });
+}
+
+/** The imports every provider bridge file needs besides its runtime functions. */
+export function bridgeImports(model: ServerModel): { moduleSpecifier: string; isTypeOnly?: boolean; namedImports: string[] }[] {
+  return [
+    { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },
+    { moduleSpecifier: './tool-callers.js', namedImports: ['toolCallers'] },
+    { moduleSpecifier: './client.js', isTypeOnly: true, namedImports: [clientClassName(model)] },
+  ];
 }

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { SourceFile } from '../parse/source.js';
 import { readSource } from './spec-files.js';
+import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 
 export const CONFIG_FILE = 'mcpgen.config.yaml';
 
@@ -17,6 +18,8 @@ export interface Config {
   /** Handlers file path relative to `dir`, `{server}` standing for the server name; default inside each server folder. */
   readonly handlers?: string;
   /** `breaking:` settings, as validated by the config schema (read by `mcpgen breaking`). */
+  /** `targets:` model providers `mcpgen check` reports against when no `--target` is given. */
+  readonly targets?: readonly ProviderTarget[];
   readonly breaking?: { readonly failOn?: readonly string[]; readonly ignore?: readonly { readonly rule: string; readonly reason: string }[] };
 }
 
@@ -43,7 +46,7 @@ export function readConfigFile(path: string, cwd: string): ConfigFile {
 
 /** Interpret an already validated config file. */
 export function toConfig(file: ConfigFile): Config {
-  const value = file.source?.value as { specs: string[]; out?: string; format?: 'text' | 'json'; packageFiles?: boolean; handlers?: string; breaking?: Config['breaking'] };
+  const value = file.source?.value as { specs: string[]; out?: string; format?: 'text' | 'json'; packageFiles?: boolean; handlers?: string; breaking?: Config['breaking']; targets?: ProviderTarget[] };
   return {
     dir: dirname(file.path),
     specs: value.specs,
@@ -52,5 +55,6 @@ export function toConfig(file: ConfigFile): Config {
     packageFiles: value.packageFiles ?? true,
     ...(value.handlers !== undefined ? { handlers: value.handlers } : {}),
     ...(value.breaking !== undefined ? { breaking: value.breaking } : {}),
+    ...(value.targets !== undefined ? { targets: value.targets } : {}),
   };
 }

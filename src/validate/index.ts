@@ -13,6 +13,8 @@ import { checkPrompts, checkResources } from './rules/resources.js';
 import { checkTasks } from './rules/tasks.js';
 import { checkToolsets } from './rules/toolsets.js';
 import { checkDiscovery } from './rules/discovery.js';
+import { checkProviderTargets } from './rules/provider-targets.js';
+import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 import { checkUriFields } from './rules/uris.js';
 import { checkMcpHeaders } from './rules/x-mcp-header.js';
 import { validateSpecFormat } from './spec-format.js';
@@ -44,8 +46,11 @@ export interface ValidationResult {
   readonly view: SpecView | undefined;
 }
 
-/** Every rule over every file; entries with format errors are left out of the MCP rules, not the report. */
-export function validateSpec(spec: LoadedSpec): ValidationResult {
+/**
+ * Every rule over every file; entries with format errors are left out of the MCP rules, not the report.
+ * `targets`: model providers to check the tools against (`check --target`; warnings only).
+ */
+export function validateSpec(spec: LoadedSpec, targets: readonly ProviderTarget[] = []): ValidationResult {
   const diagnostics: Diagnostic[] = [];
   const sanitize = (source: SourceFile, role: 'root' | 'include'): SourceFile | undefined => {
     const format = validateSpecFormat(source, role);
@@ -57,6 +62,7 @@ export function validateSpec(spec: LoadedSpec): ValidationResult {
   if (root === undefined) return { diagnostics, view: undefined };
   const view = buildView(root, includes, spec.appFiles);
   for (const rule of RULES) diagnostics.push(...rule(view));
+  if (targets.length > 0) diagnostics.push(...checkProviderTargets(view, targets));
   return { diagnostics, view: hasErrors(diagnostics) ? undefined : view };
 }
 

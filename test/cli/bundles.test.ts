@@ -36,14 +36,15 @@ describe('check from the bundle', () => {
 
   it('reports what the in-process CLI reports, on every invalid fixture and example spec', async () => {
     expect(fixtures.length).toBeGreaterThan(40);
-    const args = ['check', '--format', 'json', ...fixtures, ...specs];
+    // With every provider target: the bundle carries the provider rules too.
+    const args = ['check', '--format', 'json', '--target', 'openai-strict,anthropic,gemini', ...fixtures, ...specs];
     const expected = await cli(args);
     const got = bin(args);
     expect(got.stderr).toBe(expected.stderr);
     expect(got.stdout).toBe(expected.stdout);
     expect(got.code).toBe(expected.code);
     // Schemas outside the plain subset reached ajv's compiler in the bundle too.
-    for (const code of ['MCPG019', 'MCPG022', 'MCPG040']) expect(got.stdout).toContain(`"${code}"`);
+    for (const code of ['MCPG019', 'MCPG022', 'MCPG040', 'MCPG167', 'MCPG168', 'MCPG169', 'MCPG170']) expect(got.stdout).toContain(`"${code}"`);
   });
 
   it('reports the same text for a schema only ajv can judge, checked on its own', async () => {

@@ -28,6 +28,8 @@ const PRELUDES: Record<string, string> = {
   'docs/authorization.md import { createSecureNotesServer }': '',
   'docs/openapi.md import { httpProxy': '',
   'docs/generated-code.md import OpenAI from': "import { WeatherClient } from './generated/weather/client.js';\ndeclare const openai: OpenAI; declare const model: string; declare const client: WeatherClient;\n",
+  'docs/providers.md import type { Content }': "import type { GoogleGenAI } from '@google/genai';\nimport { WeatherClient } from './generated/weather/client.js';\ndeclare const ai: GoogleGenAI; declare const model: string; declare const client: WeatherClient;\n",
+  'docs/providers.md import type { MessageParam }': "import type Anthropic from '@anthropic-ai/sdk';\nimport { WeatherClient } from './generated/weather/client.js';\ndeclare const anthropic: Anthropic; declare const model: string; declare const client: WeatherClient;\n",
   'docs/tasks.md const jobs =': "import { JobsClient } from './generated/jobs/client.js';\ndeclare const url: string;\n",
   'docs/tasks.md const started =': "import { JobsClient } from './generated/jobs/client.js';\ndeclare const jobs: JobsClient;\n",
 };

@@ -4,14 +4,13 @@
 // on a generated server (main.js over HTTP), and the loop ends with the model's text.
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WeatherClient } from '../../generated/weather/client.js';
 import { ROOT } from '../helpers.js';
 import { FakeOpenAi } from '../support/fake-openai.js';
 import { chatToolLoop, responsesToolLoop } from '../support/openai-loops.js';
 import { startHttp, type HttpProcess } from '../support/servers.js';
-import { STRICT_COMPILER_OPTIONS } from '../support/strict-compiler.js';
+import { assertionsIn, diagnosticsByFile } from '../support/type-check.js';
 
 const LOOPS = join(ROOT, 'test/support/openai-loops.ts');
 /** A loop written against what openai.ts exported before (a readonly tools array, function calls only): must not compile. */
@@ -27,36 +26,10 @@ const CONTROL_TEXT = [
   '}',
 ].join('\n');
 
-/** Both files in one program (the openai types load once); CONTROL exists only in memory. */
-function diagnosticsByFile(): Map<string, string[]> {
-  const options = { ...STRICT_COMPILER_OPTIONS, noEmit: true };
-  const host = ts.createCompilerHost(options);
-  const read = host.readFile.bind(host);
-  const exists = host.fileExists.bind(host);
-  const getSource = host.getSourceFile.bind(host);
-  host.readFile = (f) => (f === CONTROL ? CONTROL_TEXT : read(f));
-  host.fileExists = (f) => f === CONTROL || exists(f);
-  host.getSourceFile = (f, v, ...rest) => (f === CONTROL ? ts.createSourceFile(f, CONTROL_TEXT, v) : getSource(f, v, ...rest));
-  const program = ts.createProgram([LOOPS, CONTROL], options, host);
-  return new Map([LOOPS, CONTROL].map((f) => [f, ts.getPreEmitDiagnostics(program, program.getSourceFile(f)).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'))]));
-}
-
-/** Type assertions (`x as T`, `<T>x`, `x!`, `satisfies`) anywhere in a source file. */
-function assertionsIn(file: string): string[] {
-  const source = ts.createSourceFile(file, ts.sys.readFile(file)!, ts.ScriptTarget.ES2022, true);
-  const found: string[] = [];
-  const visit = (node: ts.Node) => {
-    if (ts.isAsExpression(node) || ts.isTypeAssertionExpression(node) || ts.isNonNullExpression(node) || ts.isSatisfiesExpression(node)) found.push(node.getText(source));
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
 describe('generated openai.ts against the openai package types', () => {
   it('a chat-completions loop and a Responses API loop compile under the strict options, without casts; the old shapes do not', () => {
     expect(assertionsIn(LOOPS)).toEqual([]);
-    const diagnostics = diagnosticsByFile();
+    const diagnostics = diagnosticsByFile([LOOPS], new Map([[CONTROL, CONTROL_TEXT]]));
     expect(diagnostics.get(LOOPS)).toEqual([]);
     // The control: the same compiler catches what the issue reported, so the check above can fail.
     const control = diagnostics.get(CONTROL)!.join('\n');

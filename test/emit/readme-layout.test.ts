@@ -30,9 +30,13 @@ describe('generated README and index', () => {
     const index = files.find((f) => f.path === 'index.ts')!.content;
     expect(index).not.toContain('client.js');
     expect(index).not.toContain('openai.js');
+    expect(index).not.toContain('anthropic.js');
+    expect(index).not.toContain('gemini.js');
     const pkg = JSON.parse(files.find((f) => f.path === 'package.json')!.content) as { exports: Record<string, { default: string }> };
     expect(pkg.exports['.']!.default).toBe('./dist/index.js');
     expect(pkg.exports['./client']!.default).toBe('./dist/client.js');
     expect(pkg.exports['./openai']!.default).toBe('./dist/openai.js');
+    expect(pkg.exports['./anthropic']!.default).toBe('./dist/anthropic.js');
+    expect(pkg.exports['./gemini']!.default).toBe('./dist/gemini.js');
   });
 });

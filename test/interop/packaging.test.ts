@@ -159,7 +159,7 @@ describe('a downstream service, set up as README says', () => {
       await indexServer.stop();
     }
     const generatedPackage = JSON.parse(readFileSync(join(svc, 'generated/hello/package.json'), 'utf8')) as { exports: Record<string, unknown> };
-    expect(Object.keys(generatedPackage.exports)).toEqual(['.', './client', './openai', './package.json']);
+    expect(Object.keys(generatedPackage.exports)).toEqual(['.', './client', './openai', './anthropic', './gemini', './package.json']);
 
     // Size against servers written on the SDK alone (BENCHMARKS.md): the same install commands, SDK only.
     const sizes: Record<string, number> = { mcpgen: bytesUnder(join(svc, 'node_modules')) };

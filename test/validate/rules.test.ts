@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { check } from '../../src/pipeline.js';
 import { CODES } from '../../src/diagnostics/codes.js';
+import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 import { checkText, ROOT } from '../helpers.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/invalid');
@@ -106,6 +107,21 @@ const CASES: Record<string, Want[]> = {
   'MCPG164-discovery-initial.yaml': [{ code: 'MCPG164', line: 14, column: 13, message: 'discovery.initial names toolset "isues", which the spec does not declare; did you mean "issues"?', path: 'discovery.initial[0]' }],
   'MCPG165-discovery-tool-name.yaml': [{ code: 'MCPG165', line: 7, column: 11, message: 'tool "enable_toolset" has the name (or client method name) of a tool the server adds', path: 'tools[1].name' }],
   'MCPG166-discovery-all-initial.yaml': [{ code: 'MCPG166', line: 11, column: 1, message: 'every toolset is initial', path: 'discovery' }],
+  'MCPG167-openai-strict.yaml': [
+    { code: 'MCPG167', line: 10, column: 32, message: 'tool "search": OpenAI strict mode drops this: `minLength`: not in strict mode\'s supported subset', path: 'tools[0].input.properties.query.minLength' },
+    { code: 'MCPG167', line: 11, column: 9, message: 'optional "limit" is sent as required and nullable; a null is mapped back to "not given" before the handler', path: 'tools[0].input.properties.limit' },
+  ],
+  'MCPG168-anthropic.yaml': [{ code: 'MCPG168', line: 12, column: 7, message: 'tool "lookup": Anthropic drops this: Anthropic refuses `anyOf` at the root of input_schema', path: 'tools[0].input.anyOf' }],
+  'MCPG169-gemini.yaml': [
+    { code: 'MCPG169', line: 7, column: 5, message: '$defs "Unit" (used by tool "convert"): Gemini changes this: `const`', path: '$defs.Unit.const' },
+    { code: 'MCPG169', line: 13, column: 17, message: 'the target is inlined', path: 'tools[0].input.properties.unit.$ref' },
+    { code: 'MCPG169', line: 14, column: 9, message: 'Gemini refuses this: parameter name "user-id" is refused', path: 'tools[0].input.properties.user-id' },
+    { code: 'MCPG169', line: 15, column: 17, message: 'a type list is sent as `anyOf`', path: 'tools[0].input.properties.note.type' },
+  ],
+  'MCPG170-provider-name.yaml': [
+    { code: 'MCPG170', line: 6, column: 11, message: 'tool "files.read": OpenAI strict mode refuses this function name (^[a-zA-Z0-9_-]{1,64}$): the bridge sends "files_read" and maps it back', path: 'tools[0].name' },
+    { code: 'MCPG170', line: 7, column: 11, message: 'tool "2fa_check": Gemini refuses this function name', path: 'tools[1].name' },
+  ],
   'MCPG099-skill-scheme.yaml': [{ code: 'MCPG099', line: 6, column: 12, message: 'resource "skill://notes/SKILL.md" uses the skill:// scheme', path: 'resources[0].uri' }],
 };
 
@@ -118,6 +134,13 @@ beforeAll(() => {
 afterAll(() => rmSync(FILLER, { recursive: true, force: true }));
 
 const ACROSS_SPECS = ['MCPG100', 'MCPG101', 'MCPG102'];
+/** Fixtures checked with `--target` (the provider rules run only when asked for). */
+const TARGETS: Readonly<Record<string, readonly ProviderTarget[]>> = {
+  'MCPG167-openai-strict.yaml': ['openai-strict'],
+  'MCPG168-anthropic.yaml': ['anthropic'],
+  'MCPG169-gemini.yaml': ['gemini'],
+  'MCPG170-provider-name.yaml': ['openai-strict', 'gemini'],
+};
 // `import openapi` reads OpenAPI descriptions, not specs: its fixtures are test/fixtures/openapi/MCPG13x-*.yaml.
 const IMPORT_OPENAPI = ['MCPG130', 'MCPG131', 'MCPG132'];
 
@@ -133,7 +156,7 @@ describe('one fixture per rule', () => {
   for (const [fixture, wants] of Object.entries(CASES)) {
     it(`${fixture} → ${wants.map((w) => `${w.code}@${w.line}:${w.column}`).join(', ')}`, () => {
       const file = join(FIXTURES, fixture);
-      const result = check([file], ROOT);
+      const result = check([file], ROOT, undefined, undefined, TARGETS[fixture]);
       const got = result.diagnostics.map((d) => ({ code: d.code, line: d.line, column: d.column, file: d.file, path: d.path, message: d.message }));
       expect(got).toHaveLength(wants.length);
       wants.forEach((w, i) => {

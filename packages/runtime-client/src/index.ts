@@ -9,6 +9,9 @@ export { InsufficientScopeError, ProtocolError, UnauthorizedError, type OAuthCli
 export { providerNames, isProviderSafeName, type ProviderNames } from './bridges/provider-names.js';
 export { fromStrictArguments, toStrictSchema, type StrictNote, type StrictSchema } from './bridges/strict-schema.js';
 export { dispatchToolCalls, toOpenAiTools, type OpenAiToolsOptions, type OpenAiFunctionToolCall, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './bridges/openai.js';
+export { dispatchGeminiCalls, toGeminiFunctionDeclarations, type GeminiFunctionCall, type GeminiFunctionDeclaration, type GeminiFunctionResponsePart, type GeminiTool } from './bridges/gemini.js';
+export { toGeminiSchema } from './bridges/gemini-schema.js';
+export { dispatchToolUses, toAnthropicTools, type AnthropicContentBlock, type AnthropicTool, type AnthropicToolResult } from './bridges/anthropic.js';
 export { dispatchFunctionCalls, toOpenAiResponsesTools, type OpenAiCustomToolCallOutput, type OpenAiFunctionCallOutput, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool } from './bridges/openai-responses.js';
 export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '@mcpgen/runtime/shared';
 export type { Tool, ContentBlock, CallToolResult, ReadResourceResult, GetPromptResult, PromptMessage } from '@modelcontextprotocol/client';

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { providerNames } from './provider-names.js';
-import { fromStrictArguments, toStrictSchema } from './strict-schema.js';
+import { toStrictSchema } from './strict-schema.js';
+import { callTool, mcpToolName, type OpenAiCaller } from './call-tool.js';
 
 // The host loop's half of function calling: a model's tool_calls → the typed client → role:"tool" messages.
 // Chat Completions here, the Responses API in openai-responses.ts. The types are structural and assignable
@@ -42,19 +43,22 @@ export interface OpenAiToolMessage {
  * MCP-only `x-mcp-header` annotations are dropped.
  */
 export function toOpenAiTools(tools: readonly Tool[], options: OpenAiToolsOptions = {}): OpenAiTool[] {
-  const strip = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(strip) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'x-mcp-header').map(([k, x]) => [k, strip(x)])) : v;
   // Names over 64 characters or with dots get provider-safe ones; dispatch maps them back (provider-names.ts).
   const names = providerNames(tools.map((t) => t.name)).toProvider;
   return tools.map((t) => {
     const description = t.description ?? t.title;
     const strict = options.strict === true ? toStrictSchema(t.inputSchema) : undefined;
-    const parameters = (strict?.strict === true ? strict.schema : strip(t.inputSchema)) as Record<string, unknown>;
+    const parameters = (strict?.strict === true ? strict.schema : plainSchema(t.inputSchema)) as Record<string, unknown>;
     return { type: 'function', function: { name: names.get(t.name) ?? t.name, ...(description !== undefined ? { description } : {}), parameters, ...(strict !== undefined ? { strict: strict.strict } : {}) } };
   });
 }
 
-export type OpenAiCaller = (args: unknown) => Promise<{ isError: boolean; content: readonly { type: string; text?: string }[]; structuredContent?: unknown }>;
+export type { OpenAiCaller } from './call-tool.js';
+
+/** A tool's input schema as plain JSON Schema: the MCP-only `x-mcp-header` annotations dropped (providers refuse unknown keys). */
+export function plainSchema(v: unknown): unknown {
+  return Array.isArray(v) ? v.map(plainSchema) : typeof v === 'object' && v !== null ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== 'x-mcp-header').map(([k, x]) => [k, plainSchema(x)])) : v;
+}
 
 /**
  * Run each call (in order) and answer each with a tool message. Bad JSON, unknown tools, tool errors
@@ -77,24 +81,14 @@ export function refusal(kind: string | undefined): string {
 
 /** One function call by name with its JSON arguments text → the text the model reads (errors included). */
 export async function runToolCall(callers: Readonly<Record<string, OpenAiCaller>>, providerName: string, argumentsText: string, tools?: readonly Tool[]): Promise<string> {
-  // The provider name back to the MCP one: the same pure mapping toOpenAiTools used, over the same names.
-  const name = providerNames(Object.keys(callers)).fromProvider.get(providerName) ?? providerName;
-  const caller = Object.hasOwn(callers, name) ? callers[name] : undefined;
-  if (caller === undefined) return JSON.stringify({ error: `unknown tool ${providerName}` });
   let args: unknown;
   try {
     args = argumentsText.trim() === '' ? {} : JSON.parse(argumentsText);
   } catch {
+    // An unknown tool is named as such even when its arguments are broken too.
+    if (!Object.hasOwn(callers, mcpToolName(callers, providerName))) return JSON.stringify({ error: `unknown tool ${providerName}` });
     return JSON.stringify({ error: 'arguments are not valid JSON' });
   }
-  // With the definitions, nulls a strict-mode model sent for "not given" become absent again.
-  const schema = tools?.find((t) => t.name === name)?.inputSchema;
-  if (schema !== undefined) args = fromStrictArguments(schema, args);
-  try {
-    const result = await caller(args);
-    const text = result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : result.content.map((c) => (c.type === 'text' ? c.text : JSON.stringify(c))).join('\n');
-    return result.isError ? JSON.stringify({ error: text }) : text;
-  } catch (e) {
-    return JSON.stringify({ error: e instanceof Error ? e.message : String(e) });
-  }
+  const answer = await callTool(callers, providerName, args, tools);
+  return answer.isError ? JSON.stringify({ error: answer.text }) : answer.text;
 }

@@ -5,10 +5,12 @@
 // those nulls back into absent properties, so the handler receives exactly what a non-strict call gives
 // (defaults are then filled by the server as usual). What cannot be made strict is reported, not guessed.
 
+import { OPENAI_STRICT_DROPPED, OPENAI_STRICT_FORMATS } from '@mcpgen/runtime/shared/provider-rules';
+
 type Schema = Readonly<Record<string, unknown>>;
 
-/** Keywords OpenAI's strict mode refuses; dropping them is safe because the MCP server still validates. */
-const DROPPED = ['allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'patternProperties', 'unevaluatedProperties', 'propertyNames', 'minProperties', 'maxProperties', 'contains', 'minContains', 'maxContains', 'uniqueItems', 'unevaluatedItems', 'prefixItems', 'default', 'examples', 'x-mcp-header', '$schema', '$id', '$comment', 'readOnly', 'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding', 'oneOf'] as const;
+/** Keywords OpenAI's strict mode refuses (shared with `mcpgen check --target openai-strict`); `oneOf` becomes `anyOf`. */
+const DROPPED: readonly string[] = [...OPENAI_STRICT_DROPPED, 'x-mcp-header', 'oneOf'];
 
 export interface StrictNote {
   /** JSON Pointer into the original schema. */
@@ -38,7 +40,7 @@ export function toStrictSchema(input: Schema): StrictSchema {
 function walk(s: Schema, path: string, notes: StrictNote[]): Schema {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(s)) {
-    if ((DROPPED as readonly string[]).includes(key)) {
+    if (DROPPED.includes(key) || (key === 'format' && !OPENAI_STRICT_FORMATS.includes(String(value)))) {
       // oneOf → anyOf keeps the choice (strict mode has anyOf only); the server still checks "exactly one".
       if (key === 'oneOf' && Array.isArray(value)) out.anyOf = value.map((v, i) => (isObject(v) ? walk(v, `${path}/oneOf/${i}`, notes) : v));
       else if (key !== 'x-mcp-header') notes.push({ path: `${path}/${key}`, kind: 'dropped', message: `\`${key}\` is not in strict mode's subset: dropped from what the model sees (the server still checks it)` });

@@ -1,0 +1,59 @@
+// What each model provider refuses or changes in a tool's input schema, as data: read by the bridges that
+// convert schemas (runtime-client/bridges) and by `mcpgen check --target` (src/validate), so the report and
+// the conversion cannot drift apart. Sources are the providers' published rules:
+// - OpenAI strict mode: platform.openai.com/docs/guides/structured-outputs#supported-schemas
+// - Anthropic: docs.anthropic.com tool use (`name` ^[a-zA-Z0-9_-]{1,64}$, input_schema `type: object`) and
+//   the API's 400 "input_schema does not support oneOf, allOf, or anyOf at the top level"
+// - Gemini: the `Schema` of FunctionDeclaration.parameters (an OpenAPI 3.0 subset: @google/genai's Schema type;
+//   ai.google.dev/api/caching#Schema), and its parameter-name rule.
+
+export const PROVIDER_TARGETS = ['openai-strict', 'anthropic', 'gemini'] as const;
+export type ProviderTarget = (typeof PROVIDER_TARGETS)[number];
+
+/** `refused`: the provider rejects it and the bridge cannot convert it; `dropped`: left out of what the model sees (the server still checks it); `changed`: converted, with the same meaning. */
+export type Effect = 'refused' | 'dropped' | 'changed';
+
+export interface KeywordRule {
+  readonly effect: Effect;
+  readonly why: string;
+}
+
+/** Keywords outside OpenAI strict mode's subset: dropped from the strict schema (the server still validates them). */
+export const OPENAI_STRICT_DROPPED: readonly string[] = [
+  'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'patternProperties', 'unevaluatedProperties', 'propertyNames',
+  'minProperties', 'maxProperties', 'contains', 'minContains', 'maxContains', 'uniqueItems', 'unevaluatedItems', 'prefixItems', 'minLength', 'maxLength',
+  'default', 'examples', '$schema', '$id', '$comment', 'readOnly', 'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding',
+];
+
+/** The `format` values strict mode accepts; any other is dropped. */
+export const OPENAI_STRICT_FORMATS: readonly string[] = ['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
+
+/** Root keywords Anthropic's input_schema refuses. */
+export const ANTHROPIC_ROOT_REFUSED: readonly string[] = ['anyOf', 'oneOf', 'allOf'];
+
+/** Keywords Gemini's Schema (OpenAPI 3.0 subset) does not have: dropped (the server still validates them). */
+export const GEMINI_DROPPED: readonly string[] = [
+  'allOf', 'not', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas', 'patternProperties', 'unevaluatedProperties', 'unevaluatedItems',
+  'propertyNames', 'contains', 'minContains', 'maxContains', 'uniqueItems', 'prefixItems', 'multipleOf', 'exclusiveMinimum', 'exclusiveMaximum',
+  'additionalProperties', 'examples', '$schema', '$id', '$comment', '$anchor', 'readOnly', 'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding',
+];
+
+/** Gemini parameter (property) names: a letter or `_` first, then letters, digits and `_`; 64 at most. */
+export const GEMINI_PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+const dropped = (list: readonly string[], why: string): Record<string, KeywordRule> => Object.fromEntries(list.map((k) => [k, { effect: 'dropped', why }]));
+
+/** Per target, keyword → what happens to it anywhere in an input schema (root-only and object rules are in the check). */
+export const KEYWORD_RULES: Readonly<Record<ProviderTarget, Readonly<Record<string, KeywordRule>>>> = {
+  'openai-strict': {
+    ...dropped(OPENAI_STRICT_DROPPED, 'not in strict mode\'s supported subset'),
+    oneOf: { effect: 'changed', why: 'strict mode has `anyOf` only: sent as `anyOf` (the server still checks "exactly one")' },
+  },
+  anthropic: {},
+  gemini: {
+    ...dropped(GEMINI_DROPPED, 'not in Gemini\'s Schema (an OpenAPI 3.0 subset)'),
+    $ref: { effect: 'changed', why: 'Gemini\'s Schema has no references: the target is inlined' },
+    const: { effect: 'changed', why: 'Gemini\'s Schema has no `const`: sent as a one-value `enum`' },
+    oneOf: { effect: 'changed', why: 'Gemini\'s Schema has `anyOf` only: sent as `anyOf` (the server still checks "exactly one")' },
+  },
+};

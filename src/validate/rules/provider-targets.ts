@@ -1,0 +1,107 @@
+// `mcpgen check --target openai-strict,anthropic,gemini`: per tool, what each provider would refuse or the
+// generated bridge changes, at the schema keyword it concerns. The rules are data shared with the bridges
+// (@mcpgen/runtime/shared/provider-rules), the names come from the same mapping the bridges send.
+import { isObjectSchema, specDefsUsed, walkSchema, type SchemaPath } from '../../common/json-schema.js';
+import type { DiagnosticCode } from '../../diagnostics/codes.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diagnosticAt } from '../../parse/source.js';
+import type { JsonSchema } from '../spec-types.js';
+import type { Located, SpecView } from '../view.js';
+import { GEMINI_NAMES, OPENAI_NAMES, providerNames } from '@mcpgen/runtime/shared/provider-names';
+import { ANTHROPIC_ROOT_REFUSED, GEMINI_PROPERTY_NAME, KEYWORD_RULES, OPENAI_STRICT_FORMATS, type Effect, type ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
+
+const CODE: Readonly<Record<ProviderTarget, DiagnosticCode>> = { 'openai-strict': 'MCPG167', anthropic: 'MCPG168', gemini: 'MCPG169' };
+const LABEL: Readonly<Record<ProviderTarget, string>> = { 'openai-strict': 'OpenAI strict mode', anthropic: 'Anthropic', gemini: 'Gemini' };
+
+/** One thing a provider refuses or the bridge changes, at a path inside the schema. */
+export interface SchemaFinding {
+  readonly path: SchemaPath;
+  readonly effect: Effect;
+  readonly why: string;
+}
+
+/** Everything `target` refuses or changes in one input schema (its own `$defs` included), in document order. */
+export function schemaFindings(schema: JsonSchema, target: ProviderTarget): SchemaFinding[] {
+  const out: SchemaFinding[] = [];
+  // What is inside a dropped keyword (`not: { const: … }`) is not sent at all: nothing more to report there.
+  const gone: string[] = [];
+  walkSchema(schema, ({ schema: node, path }) => {
+    const at = path.join('\u0000');
+    if (!isObjectSchema(node) || gone.some((g) => at === g || at.startsWith(`${g}\u0000`))) return;
+    for (const [key, value] of Object.entries(node)) {
+      const found = keywordFinding(target, key, value, path.length === 0);
+      if (found === undefined) continue;
+      out.push({ path: [...path, key], ...found });
+      if (found.effect === 'dropped') gone.push([...path, key].join('\u0000'));
+    }
+    const objectLike = node.type === 'object' || isObjectSchema(node.properties);
+    if (target === 'openai-strict' && objectLike) out.push(...strictObject(node, path));
+    if (target === 'gemini' && isObjectSchema(node.properties)) {
+      for (const name of Object.keys(node.properties)) {
+        if (!GEMINI_PROPERTY_NAME.test(name)) out.push({ path: [...path, 'properties', name], effect: 'refused', why: `parameter name "${name}" is refused: Gemini's start with a letter or "_" and hold only letters, digits and "_" (64 at most)` });
+      }
+    }
+  });
+  return out;
+}
+
+function keywordFinding(target: ProviderTarget, key: string, value: unknown, root: boolean): Omit<SchemaFinding, 'path'> | undefined {
+  if (target === 'anthropic' && root && ANTHROPIC_ROOT_REFUSED.includes(key)) return { effect: 'dropped', why: `Anthropic refuses \`${key}\` at the root of input_schema: left out (the server still checks it)` };
+  if (target === 'openai-strict' && root && key === 'anyOf') return { effect: 'refused', why: 'strict mode needs an object at the root, not `anyOf`: the tool goes out with `strict: false`' };
+  if (target === 'openai-strict' && key === 'format' && !OPENAI_STRICT_FORMATS.includes(String(value))) return { effect: 'dropped', why: `\`format: ${String(value)}\` is not one of strict mode's formats: left out (the server still checks it)` };
+  if (target === 'gemini' && key === 'type' && Array.isArray(value)) return { effect: 'changed', why: 'Gemini\'s Schema has one type per schema: a type list is sent as `anyOf` of single types' };
+  const rule = Object.hasOwn(KEYWORD_RULES[target], key) ? KEYWORD_RULES[target][key] : undefined;
+  if (rule === undefined) return undefined;
+  return { effect: rule.effect, why: `\`${key}\`: ${rule.why}${rule.effect === 'dropped' ? ': left out (the server still checks it)' : ''}` };
+}
+
+/** Strict mode: every object closed and every property required; maps have no strict form. */
+function strictObject(node: Readonly<Record<string, unknown>>, path: SchemaPath): SchemaFinding[] {
+  const props = isObjectSchema(node.properties) ? node.properties : {};
+  const extra = node.additionalProperties;
+  if (extra !== undefined && extra !== false && Object.keys(props).length === 0) {
+    return [{ path: [...path, 'additionalProperties'], effect: 'refused', why: 'an object with open keys (a map) has no strict form: the tool goes out with `strict: false`' }];
+  }
+  const out: SchemaFinding[] = [];
+  if (extra !== false) out.push({ path, effect: 'changed', why: 'strict mode needs `additionalProperties: false`: the object is closed, so the model sends only the listed properties' });
+  const required = new Set(Array.isArray(node.required) ? node.required : []);
+  for (const name of Object.keys(props)) {
+    if (!required.has(name)) out.push({ path: [...path, 'properties', name], effect: 'changed', why: `optional "${name}" is sent as required and nullable; a null is mapped back to "not given" before the handler` });
+  }
+  return out;
+}
+
+/** The diagnostics of `check --target`: tool names, then each tool's input schema and the spec `$defs` it uses (once). */
+export function checkProviderTargets(view: SpecView, targets: readonly ProviderTarget[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const specDefs = new Map(view.defs.map((d) => [String(d.path[1]), d]));
+  const defSchemas = new Map([...specDefs].map(([name, d]) => [name, d.value]));
+  for (const target of targets) {
+    const names = providerNames(view.tools.map((t) => t.value.name), target === 'gemini' ? GEMINI_NAMES : OPENAI_NAMES).toProvider;
+    const defsDone = new Set<string>();
+    for (const tool of view.tools) {
+      const sent = names.get(tool.value.name);
+      if (sent !== undefined && sent !== tool.value.name) {
+        out.push(diagnosticAt(tool.source, [...tool.path, 'name'], 'MCPG170', `tool "${tool.value.name}": ${LABEL[target]} refuses this function name (${target === 'gemini' ? 'a letter or "_" first, then [A-Za-z0-9_.:-], 64 at most' : '^[a-zA-Z0-9_-]{1,64}$'}): the bridge sends "${sent}" and maps it back`));
+      }
+      const input = tool.value.input;
+      if (input === undefined) continue;
+      report(out, target, { value: input, source: tool.source, path: [...tool.path, 'input'] }, `tool "${tool.value.name}"`);
+      for (const name of specDefsUsed(input, defSchemas)) {
+        const def = specDefs.get(name);
+        if (def === undefined || defsDone.has(name)) continue;
+        defsDone.add(name);
+        report(out, target, def, `$defs "${name}" (used by tool "${tool.value.name}")`, false);
+      }
+    }
+  }
+  return out;
+}
+
+function report(out: Diagnostic[], target: ProviderTarget, schema: Located<JsonSchema>, what: string, isRoot = true): void {
+  for (const f of schemaFindings(schema.value, target)) {
+    // Root-only rules do not apply inside a spec `$defs` entry: it is never an input schema's root.
+    if (!isRoot && f.path.length === 1 && (ANTHROPIC_ROOT_REFUSED.includes(String(f.path[0])) || String(f.path[0]) === 'anyOf')) continue;
+    out.push(diagnosticAt(schema.source, [...schema.path, ...f.path], CODE[target], `${what}: ${LABEL[target]} ${f.effect === 'refused' ? 'refuses this' : f.effect === 'dropped' ? 'drops this' : 'changes this'}: ${f.why}`, 'key'));
+  }
+}
