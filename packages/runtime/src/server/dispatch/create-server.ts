@@ -35,6 +35,8 @@ export type ServerFactory = (() => Server) & {
   readonly fast?: FastServerHooks;
   /** Shutdown of the tasks run here (tasks/runner.ts drain); absent when no tool runs as a task. */
   readonly drainTasks?: (graceMs: number) => Promise<void>;
+  /** How many task handlers run here now (the running-tasks gauge). */
+  readonly runningTasks?: () => number;
 };
 
 export function createServerFactory(spec: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
@@ -76,7 +78,7 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
     },
     callTool: (name, args, ctx) => callTool(name, args, ctx, identity) as Promise<unknown>,
   };
-  return Object.assign(build, { fast, ...(taskRunner !== undefined ? { drainTasks: (graceMs: number) => taskRunner.drain(graceMs) } : {}) });
+  return Object.assign(build, { fast, ...(taskRunner !== undefined ? { drainTasks: (graceMs: number) => taskRunner.drain(graceMs), runningTasks: () => taskRunner.runningCount } : {}) });
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */

@@ -7,6 +7,7 @@ import { exposedDefinition } from '../core/exposure.js';
 import { createHttpHandler, type HttpHandler, type HttpOptions } from '../transport/http.js';
 import { listen, type ListenOptions, type RunningServer } from '../transport/node-http.js';
 import { serveStdio } from '../transport/stdio.js';
+import { createServerMetrics } from '../ops/server-metrics.js';
 import { entryArgsOrExit, exposureWarning, httpEntryOptions, isEntryArgs, type EntryArgs } from './entry-args.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
@@ -43,15 +44,21 @@ export function createMcpgenServer(spec: ServerDefinition, handlers: object, opt
   };
   // One task store per server, shared by the factory (tasks/*) and the HTTP face (notifications/tasks).
   const taskStore = options.taskStore ?? (definition.tools.some((t) => t.task !== undefined) ? new MemoryTaskStore() : undefined);
-  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}) });
+  // With telemetry: refusals counted on both faces (one limiter), the task and listen-stream gauges.
+  const metrics = options.telemetry === undefined ? undefined : createServerMetrics(options.telemetry);
+  const rateLimiter = options.rateLimiter === undefined || metrics === undefined ? options.rateLimiter : metrics.countRefusals(options.rateLimiter);
+  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}), ...(rateLimiter !== undefined ? { rateLimiter } : {}) });
+  if (metrics !== undefined && factory.runningTasks !== undefined) metrics.observeTasks(factory.runningTasks);
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
   const legacy = options.legacy ?? true;
   const http = (httpOptions: HttpOptions = {}) => {
     // Auth settings of the entry point (issuers, resource per environment) refine the server's, never drop them.
     const auth = options.auth !== undefined || httpOptions.auth !== undefined ? { auth: { ...options.auth, ...httpOptions.auth } } : {};
     const readiness = [...(options.readiness ?? []), ...(httpOptions.readiness ?? [])];
-    const limits = options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {};
-    return createHttpHandler(factory, definition, { legacy, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...limits, ...httpOptions, ...auth, readiness });
+    const limits = rateLimiter !== undefined ? { rateLimiter } : {};
+    const handler = createHttpHandler(factory, definition, { legacy, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...limits, ...httpOptions, ...auth, readiness });
+    if (metrics === undefined) return handler;
+    return { ...handler, fetch: async (request: Request) => metrics.countListenStream(request, await handler.fetch(request)) };
   };
   return {
     factory,
