@@ -91,6 +91,14 @@ export interface ServerDefinition {
   readonly apps?: readonly AppSpec[];
   /** The spec's `toolsets:` by name; a deployment exposes the chosen ones (core/exposure.ts). */
   readonly toolsets?: Readonly<Record<string, ToolsetSpec>>;
+  /** The spec's `rateLimit`s per caller: server-wide and per tool (MCPGEN_RATE_LIMIT… override them). */
+  readonly rateLimits?: { readonly server?: RateSpec; readonly tools?: Readonly<Record<string, RateSpec>> };
+}
+
+/** `points` requests per `durationSeconds`. */
+export interface RateSpec {
+  readonly points: number;
+  readonly durationSeconds: number;
 }
 
 /** A named group of members: tools and prompts by name, resources by URI, templates by URI template. */

@@ -17,21 +17,22 @@ import { parseKeyList, RequestStateKeyRing } from '../scale/request-state.js';
 import { skillsFromFolder } from '../extensions/skills-folder.js';
 import { createRedisTaskStore } from '../tasks/redis-store.js';
 import { loadOpenTelemetry } from '../ops/telemetry.js';
-import { createRateLimiter, type RateLimitSettings } from '../ops/rate-limit.js';
+import { createRateLimiter, mergeRateLimits, type RateLimitSettings } from '../ops/rate-limit.js';
+import type { ServerDefinition } from '../core/definition.js';
 import { jsonAccessLog } from '../ops/access-log.js';
 import { isError, rateRule, toolRates } from './settings.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
-export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {
+export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env, declaredLimits?: ServerDefinition['rateLimits']): Promise<ServerOptions> {
   try {
-    return await readOptions(serverName, env);
+    return await readOptions(serverName, env, declaredLimits);
   } catch (e) {
     process.stderr.write(`mcpgen: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   }
 }
 
-export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): Promise<ServerOptions> {
+export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, declaredLimits?: ServerDefinition['rateLimits']): Promise<ServerOptions> {
   const options: { -readonly [K in keyof ServerOptions]: ServerOptions[K] } = {};
   const ttlSeconds = positiveSeconds('MCPGEN_REQUEST_STATE_TTL_SECONDS', env.MCPGEN_REQUEST_STATE_TTL_SECONDS);
   if (env.MCPGEN_REQUEST_STATE_KEYS) options.requestStateKeys = new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), ttlSeconds);
@@ -50,7 +51,8 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
   const retry = positiveMs(env, 'MCPGEN_TASK_RESULT_RETRY_MS');
   if (retry !== undefined) options.taskResultRetryMs = retry;
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
-  const limits = rateLimitsFromEnv(env);
+  // The spec's limits (the generated main.ts passes them) under the environment's, shared through Redis too.
+  const limits = mergeRateLimits(declaredLimits, rateLimitsFromEnv(env));
   if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
   const accessLog = env.MCPGEN_ACCESS_LOG ?? '';
   if (accessLog === 'json') options.accessLog = jsonAccessLog();

@@ -8,6 +8,7 @@ import { createHttpHandler, type HttpHandler, type HttpOptions } from '../transp
 import { listen, type ListenOptions, type RunningServer } from '../transport/node-http.js';
 import { serveStdio } from '../transport/stdio.js';
 import { createServerMetrics } from '../ops/server-metrics.js';
+import { lazyRateLimiter } from '../ops/rate-limit.js';
 import { entryArgsOrExit, exposureWarning, httpEntryOptions, isEntryArgs, type EntryArgs } from './entry-args.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
@@ -37,8 +38,9 @@ export function createMcpgenServer(spec: ServerDefinition, handlers: object, opt
     resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
   };
   // A limit for a tool the spec lacks would never apply: a typo, refused when serving (runMain: one line, exit 1).
-  const unknownTool = options.rateLimiter?.tools.find((name) => !definition.tools.some((t) => t.definition.name === name));
-  const configError = unknownTool === undefined ? undefined : `rate limit for unknown tool ${JSON.stringify(unknownTool)} (the server's tools: ${definition.tools.map((t) => t.definition.name).join(', ')})`;
+  // (A tool the spec has but this deployment does not expose is no typo: its limit stays, unused.)
+  const unknownTool = options.rateLimiter?.tools.find((name) => !spec.tools.some((t) => t.definition.name === name));
+  const configError = unknownTool === undefined ? undefined : `rate limit for unknown tool ${JSON.stringify(unknownTool)} (the server's tools: ${spec.tools.map((t) => t.definition.name).join(', ')})`;
   const refuseBadConfig = () => {
     if (configError !== undefined) throw new Error(configError);
   };
@@ -46,7 +48,9 @@ export function createMcpgenServer(spec: ServerDefinition, handlers: object, opt
   const taskStore = options.taskStore ?? (definition.tools.some((t) => t.task !== undefined) ? new MemoryTaskStore() : undefined);
   // With telemetry: refusals counted on both faces (one limiter), the task and listen-stream gauges.
   const metrics = options.telemetry === undefined ? undefined : createServerMetrics(options.telemetry);
-  const rateLimiter = options.rateLimiter === undefined || metrics === undefined ? options.rateLimiter : metrics.countRefusals(options.rateLimiter);
+  // The spec's limits, counted in this process, when no limiter was handed in (serverOptionsFromEnv makes one with them).
+  const given = options.rateLimiter ?? (spec.rateLimits !== undefined ? lazyRateLimiter(spec.rateLimits, spec.info.name) : undefined);
+  const rateLimiter = given === undefined || metrics === undefined ? given : metrics.countRefusals(given);
   const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}), ...(rateLimiter !== undefined ? { rateLimiter } : {}) });
   if (metrics !== undefined && factory.runningTasks !== undefined) metrics.observeTasks(factory.runningTasks);
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
