@@ -23,14 +23,13 @@ import type { ListenOptions } from '../transport/node-http.js';
 import { isLoopbackHost } from './loopback.js';
 import { hostList, isError, issuerList, type HostList, originList, probePath, resourceUrl, seconds, type Setting } from './settings.js';
 import { printableConfig } from './print-config.js';
+import { entryUsage, type EntryFeatures } from './usage.js';
+import { configFileSettings, withFileDefaults } from './config-file.js';
+
+export { entryUsage, type EntryFeatures };
 
 export { isLoopbackHost };
 
-/** What the generated server has, so flags for what it lacks are unknown and --help lists only what applies. */
-export interface EntryFeatures {
-  /** The spec declares `auth:` (the auth flags exist). */
-  readonly auth?: boolean;
-}
 
 export interface HttpEntryArgs {
   readonly transport: 'http';
@@ -69,56 +68,6 @@ type ValueFlag = (typeof VALUE_FLAGS)[number];
 
 function valueFlags(features: EntryFeatures): readonly string[] {
   return VALUE_FLAGS.filter((f) => features.auth === true || !AUTH_FLAGS.includes(f));
-}
-
-export function entryUsage(program = 'main.js', features: EntryFeatures = {}): string {
-  return [
-    `Usage: node ${program} [--stdio | --http] [options]`,
-    '',
-    'Serves this MCP server over stdio (default) or Streamable HTTP.',
-    '',
-    'Options (flags win over the environment variable in parentheses):',
-    '  --stdio                   newline-delimited JSON-RPC on stdin/stdout (default)',
-    '  --http                    Streamable HTTP; the endpoint is /mcp',
-    '  --host <address>          address to bind (HOST; default 127.0.0.1, loopback only)',
-    '  --port <n>                port to listen on (PORT; default 3000, 0 picks a free one)',
-    '  --allowed-hosts <list>    comma-separated hostnames accepted in the Host header besides',
-    '                            localhost, 127.0.0.1 and [::1] (MCPGEN_ALLOWED_HOSTS); * turns',
-    '                            the check off. Needed to serve a non-loopback --host by its name.',
-    '  --allowed-origins <list>  comma-separated hostnames accepted in the Origin header of browser',
-    '                            requests besides the localhost names (MCPGEN_ALLOWED_ORIGINS);',
-    '                            * turns the check off',
-    '  --toolsets <list>         comma-separated toolsets to expose (MCPGEN_TOOLSETS); `all` exposes',
-    '                            every toolset; default: the toolsets the spec marks default',
-    '  --read-only               expose only tools annotated readOnlyHint (MCPGEN_READ_ONLY=1)',
-    '  --health-path <path>      liveness probe, 200 while serving (MCPGEN_HEALTH_PATH; default',
-    '                            /healthz; off turns it off). Outside the Host check and the token gate.',
-    '  --ready-path <path>       readiness probe, 503 while draining, while Redis is unreachable',
-    '                            or before the authorization server was discovered',
-    '                            (MCPGEN_READY_PATH; default /readyz; off turns it off)',
-    '  --shutdown-delay <s>      after SIGTERM, answer the readiness probe 503 but keep serving for',
-    '                            this many seconds before draining (MCPGEN_SHUTDOWN_DELAY_SECONDS; default 0)',
-    '  --cors-origins <list>     comma-separated browser origins (https://app.example) allowed to call',
-    '                            this server cross-origin, CORS (MCPGEN_CORS_ORIGINS; default none)',
-    ...(features.auth === true
-      ? [
-          '  --auth-issuers <list>     comma-separated issuer URLs of the authorization servers whose',
-          '                            tokens are accepted, replacing the spec\'s (MCPGEN_AUTH_ISSUERS)',
-          '  --auth-resource <url>     this server\'s resource identifier, the audience tokens must name',
-          '                            (MCPGEN_AUTH_RESOURCE; default: the spec\'s, else the URL requested)',
-        ]
-      : []),
-    '  --print-config            print the settings this command line and environment give, with',
-    '                            where secrets are masked, as JSON, and exit (0, or 1 on a wrong value)',
-    '  -h, --help                print this and exit',
-    '',
-    'Deployment settings also come from the environment: REDIS_URL, MCPGEN_REDIS_CHANNEL,',
-    'MCPGEN_REQUEST_STATE_KEYS, MCPGEN_REQUEST_STATE_TTL_SECONDS, MCPGEN_SKILLS_DIR,',
-    'MCPGEN_TELEMETRY (otel: OpenTelemetry spans and metrics; default off), MCPGEN_ACCESS_LOG',
-    '(json: one JSON line per request on stderr; default off),',
-    'MCPGEN_RATE_LIMIT (requests per caller, e.g. 100/1m) and MCPGEN_RATE_LIMIT_TOOLS (add=5/1s,…).',
-    'A wrong value is one line on stderr and exit 1; a wrong flag prints this and exits 2.',
-  ].join('\n');
 }
 
 /** Parse a generated entry point's argv (without node and the script) and environment. Never throws. */
@@ -260,7 +209,14 @@ export function entryArgsOrExit(
   // `entryArgsOrExit({ auth: true })` (generated main.ts): this process's argv with the server's features.
   const argv = Array.isArray(argvOrFeatures) ? argvOrFeatures : process.argv.slice(2);
   const has = Array.isArray(argvOrFeatures) ? features : (argvOrFeatures as EntryFeatures);
-  const command = parseEntryArgs(argv, env, has);
+  // A --config file (or MCPGEN_CONFIG) fills in the variables not set: serverOptionsFromEnv reads them later.
+  const file = configFileSettings(argv, env);
+  if ('error' in file) {
+    process.stderr.write(`${program}: ${file.error}\n`);
+    process.exit(1);
+  }
+  if (file.settings !== undefined) withFileDefaults(env as Record<string, string | undefined>, file.settings);
+  const command = parseEntryArgs(file.argv, env, has);
   if (command.kind === 'run') return command.args;
   if (command.kind === 'help') {
     process.stdout.write(`${entryUsage(program, has)}\n`);

@@ -1,0 +1,60 @@
+// `main.js --help`: the usage of a generated entry point, naming every flag and every variable it reads
+// (config-file.ts accepts the same variable names in a --config file).
+/** What the generated server has, so flags for what it lacks are unknown and --help lists only what applies. */
+export interface EntryFeatures {
+  /** The spec declares `auth:` (the auth flags exist). */
+  readonly auth?: boolean;
+}
+
+export function entryUsage(program = 'main.js', features: EntryFeatures = {}): string {
+  return [
+    `Usage: node ${program} [--stdio | --http] [options]`,
+    '',
+    'Serves this MCP server over stdio (default) or Streamable HTTP.',
+    '',
+    'Options (flags win over the environment variable in parentheses):',
+    '  --stdio                   newline-delimited JSON-RPC on stdin/stdout (default)',
+    '  --http                    Streamable HTTP; the endpoint is /mcp',
+    '  --host <address>          address to bind (HOST; default 127.0.0.1, loopback only)',
+    '  --port <n>                port to listen on (PORT; default 3000, 0 picks a free one)',
+    '  --allowed-hosts <list>    comma-separated hostnames accepted in the Host header besides',
+    '                            localhost, 127.0.0.1 and [::1] (MCPGEN_ALLOWED_HOSTS); * turns',
+    '                            the check off. Needed to serve a non-loopback --host by its name.',
+    '  --allowed-origins <list>  comma-separated hostnames accepted in the Origin header of browser',
+    '                            requests besides the localhost names (MCPGEN_ALLOWED_ORIGINS);',
+    '                            * turns the check off',
+    '  --toolsets <list>         comma-separated toolsets to expose (MCPGEN_TOOLSETS); `all` exposes',
+    '                            every toolset; default: the toolsets the spec marks default',
+    '  --read-only               expose only tools annotated readOnlyHint (MCPGEN_READ_ONLY=1)',
+    '  --health-path <path>      liveness probe, 200 while serving (MCPGEN_HEALTH_PATH; default',
+    '                            /healthz; off turns it off). Outside the Host check and the token gate.',
+    '  --ready-path <path>       readiness probe, 503 while draining, while Redis is unreachable',
+    '                            or before the authorization server was discovered',
+    '                            (MCPGEN_READY_PATH; default /readyz; off turns it off)',
+    '  --shutdown-delay <s>      after SIGTERM, answer the readiness probe 503 but keep serving for',
+    '                            this many seconds before draining (MCPGEN_SHUTDOWN_DELAY_SECONDS; default 0)',
+    '  --cors-origins <list>     comma-separated browser origins (https://app.example) allowed to call',
+    '                            this server cross-origin, CORS (MCPGEN_CORS_ORIGINS; default none)',
+    ...(features.auth === true
+      ? [
+          '  --auth-issuers <list>     comma-separated issuer URLs of the authorization servers whose',
+          '                            tokens are accepted, replacing the spec\'s (MCPGEN_AUTH_ISSUERS)',
+          '  --auth-resource <url>     this server\'s resource identifier, the audience tokens must name',
+          '                            (MCPGEN_AUTH_RESOURCE; default: the spec\'s, else the URL requested)',
+        ]
+      : []),
+    '  --config <file>           settings from a JSON object keyed by the variable names here',
+    '                            (MCPGEN_CONFIG); the environment and the flags win over it',
+    '  --print-config            print the settings this command line and environment give, with',
+    '                            where secrets are masked, as JSON, and exit (0, or 1 on a wrong value)',
+    '  -h, --help                print this and exit',
+    '',
+    'Deployment settings also come from the environment: REDIS_URL, MCPGEN_REDIS_CHANNEL,',
+    'MCPGEN_REQUEST_STATE_KEYS, MCPGEN_REQUEST_STATE_TTL_SECONDS, MCPGEN_TASK_LEASE_MS,',
+    'MCPGEN_TASK_RESULT_RETRY_MS, MCPGEN_SKILLS_DIR,',
+    'MCPGEN_TELEMETRY (otel: OpenTelemetry spans and metrics; default off), MCPGEN_ACCESS_LOG',
+    '(json: one JSON line per request on stderr; default off),',
+    'MCPGEN_RATE_LIMIT (requests per caller, e.g. 100/1m) and MCPGEN_RATE_LIMIT_TOOLS (add=5/1s,…).',
+    'A wrong value is one line on stderr and exit 1; a wrong flag prints this and exits 2.',
+  ].join('\n');
+}
