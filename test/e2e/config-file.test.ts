@@ -48,6 +48,8 @@ describe('main.js --config / MCPGEN_CONFIG', () => {
     ['rate.json', '{"MCPGEN_RATE_LIMIT": "lots"}', /^mcpgen: MCPGEN_RATE_LIMIT: "lots" is not a rate/],
     ['ttl.json', '{"MCPGEN_REQUEST_STATE_TTL_SECONDS": 0}', /^mcpgen: MCPGEN_REQUEST_STATE_TTL_SECONDS must be a positive whole number of seconds, not "0"$/],
     ['redis.json', '{"REDIS_URL": "http://user:secret@127.0.0.1:6379"}', /^mcpgen: REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    ['log-level.json', '{"MCPGEN_LOG_LEVEL": "loud"}', /^mcpgen: MCPGEN_LOG_LEVEL must be debug, info, warn, error, got "loud"$/],
+    ['log-format.json', '{"MCPGEN_LOG_FORMAT": "xml"}', /^mcpgen: MCPGEN_LOG_FORMAT must be text or json, got "xml"$/],
     ['telemetry.json', '{"MCPGEN_TELEMETRY": "yes"}', /^mcpgen: MCPGEN_TELEMETRY must be otel or off, got "yes"$/],
   ])('a bad %s is one line on stderr and exit 1', (name, text, line) => {
     const path = text === undefined ? join(DIR, name) : file(name, text);

@@ -9,6 +9,7 @@ import { listen, type ListenOptions, type RunningServer } from '../transport/nod
 import { serveStdio } from '../transport/stdio.js';
 import { createServerMetrics } from '../ops/server-metrics.js';
 import { lazyRateLimiter } from '../ops/rate-limit.js';
+import { logFormat, logLine } from '../core/log.js';
 import { entryArgsOrExit, exposureWarning, httpEntryOptions, isEntryArgs, type EntryArgs } from './entry-args.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
@@ -107,7 +108,9 @@ export async function runMain(server: McpgenServer, argv: readonly string[] | En
     process.stderr.write(`cannot listen on ${args.host}:${args.port}: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   });
-  process.stderr.write(`listening on ${running.url}\n`);
+  // Text: the bare line scripts and tests wait for; JSON: the URL as a field.
+  if (logFormat() === 'json') logLine('info', 'listening', { url: running.url });
+  else process.stderr.write(`listening on ${running.url}\n`);
   const stop = () => {
     // Readiness goes 503 at once; with a shutdown delay the server keeps serving while the balancer notices.
     running.startDraining();

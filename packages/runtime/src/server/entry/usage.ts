@@ -53,7 +53,9 @@ export function entryUsage(program = 'main.js', features: EntryFeatures = {}): s
     'MCPGEN_REQUEST_STATE_KEYS, MCPGEN_REQUEST_STATE_TTL_SECONDS, MCPGEN_TASK_LEASE_MS,',
     'MCPGEN_TASK_RESULT_RETRY_MS, MCPGEN_SKILLS_DIR,',
     'MCPGEN_TELEMETRY (otel: OpenTelemetry spans and metrics; default off), MCPGEN_ACCESS_LOG',
-    '(json: one JSON line per request on stderr; default off),',
+    '(json: one JSON line per request on stderr; default off), MCPGEN_LOG_FORMAT (json: the',
+    "runtime's stderr lines as JSON objects; default text), MCPGEN_LOG_LEVEL (debug, info, warn,",
+    'error; default info),',
     'MCPGEN_RATE_LIMIT (requests per caller, e.g. 100/1m) and MCPGEN_RATE_LIMIT_TOOLS (add=5/1s,…).',
     'A wrong value is one line on stderr and exit 1; a wrong flag prints this and exits 2.',
   ].join('\n');
