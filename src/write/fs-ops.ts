@@ -1,8 +1,8 @@
 // Every change the write stage makes on disk goes through these few functions, for two reasons:
 // an errno becomes one clear EnvironmentError line (exit 1), never a stack trace; and the crash-safety
 // tests can stop the real CLI at any single file event (see MCPGEN_TEST_FAULT below).
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, closeSync, copyFileSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { EnvironmentError } from '../errors.js';
 import { displayPath } from '../common/portable-path.js';
 
@@ -124,6 +124,59 @@ export function removePath(path: string): void {
     rmSync(path, { recursive: true, force: true });
   } catch (e) {
     throw environmentError('remove', path, e);
+  }
+}
+
+/**
+ * Give `to` (a new, empty folder) what `from` holds, except the relative paths `skip` names: files are
+ * hard-linked (the same inode, so an edit through either name is the same edit; copied where links are
+ * impossible), symlinks recreated, folders recreated with their mode. One file event for the whole tree.
+ */
+export function linkTree(from: string, to: string, skip: (rel: string) => boolean): void {
+  fileEvent('link', to);
+  const walk = (rel: string) => {
+    const src = join(from, rel);
+    let names: string[];
+    try {
+      names = readdirSync(src).sort();
+    } catch (e) {
+      throw environmentError('read directory', src, e);
+    }
+    for (const name of names) {
+      const child = rel === '' ? name : `${rel}/${name}`;
+      if (skip(child)) continue;
+      const source = join(from, child);
+      const target = join(to, child);
+      try {
+        const stat = lstatSync(source);
+        if (stat.isDirectory()) {
+          mkdirSync(target);
+          chmodSync(target, stat.mode & 0o7777);
+          walk(child);
+          syncDir(target);
+        } else if (stat.isSymbolicLink()) symlinkSync(readlinkSync(source), target);
+        else if (stat.isFile()) linkOrCopy(source, target);
+        // sockets, fifos: not linked; finishing the switch moves them over from the old folder
+      } catch (e) {
+        throw environmentError('copy', source, e);
+      }
+    }
+  };
+  walk('');
+  syncDir(to);
+}
+
+function linkOrCopy(source: string, target: string): void {
+  try {
+    linkSync(source, target);
+  } catch {
+    copyFileSync(source, target); // a file system without hard links (or past its link limit)
+    const fd = openSync(target, 'r+');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   }
 }
 

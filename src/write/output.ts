@@ -1,5 +1,5 @@
 // What `generate` changes on disk, decided before anything is touched, then written per package through
-// the crash-safe transaction (transaction.ts). Only files named in a manifest of mcpgen's (manifest.ts)
+// the crash-safe folder switch (switch.ts). Only files named in a manifest of mcpgen's (manifest.ts)
 // are ever removed, and only in the folders of the servers this run generates.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -9,7 +9,8 @@ import { portablePath } from '../common/portable-path.js';
 import { writeFilesAtomically } from './atomic.js';
 import { environmentError, shown } from './fs-ops.js';
 import { MANIFEST_FILE, MANIFEST_VERSION, parseManifest, renderManifest, sha256, type Manifest, type ManifestEntry } from './manifest.js';
-import { abandon, commitPackage, isDir, JOURNAL_FILE, leftovers, recoverPackage, STAGING_DIR, stagePackage, type PackageChange } from './transaction.js';
+import { abandon, commitPackage, committed, leftovers, recoverSwitch, stagePackage, switchingPackage, type PackageChange } from './switch.js';
+import { isDir, JOURNAL_FILE, recoverPackage, STAGING_DIR } from './transaction.js';
 
 export interface OutputFile {
   readonly path: string;
@@ -231,10 +232,11 @@ function readFileIfAny(path: string): string | undefined {
   }
 }
 
+/** Folders in `outDir`, not counting the ones a switch in progress keeps beside a package folder. */
 function childDirs(outDir: string): string[] {
   if (!isDir(outDir)) return [];
   try {
-    return readdirSync(outDir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => resolve(outDir, e.name)).sort();
+    return readdirSync(outDir, { withFileTypes: true }).filter((e) => e.isDirectory() && switchingPackage(e.name) === undefined).map((e) => resolve(outDir, e.name)).sort();
   } catch (e) {
     throw environmentError('read directory', outDir, e);
   }
@@ -262,28 +264,36 @@ function manifestDirs(projectDir: string, skip: ReadonlySet<string>): string[] {
   return found.sort();
 }
 
-/** This run's package folders and every folder next to them that mcpgen manages (manifest, journal, staging). */
+/**
+ * This run's package folders and every folder next to them that mcpgen manages (manifest, an older
+ * version's journal or staging folder inside, a switch in progress beside it — the folder may be gone).
+ */
 function mcpgenDirs(outDir: string, packageDirs: ReadonlySet<string>): string[] {
   const marks = [MANIFEST_FILE, JOURNAL_FILE, STAGING_DIR];
   const found = new Set(packageDirs);
   for (const dir of childDirs(outDir)) if (marks.some((m) => existsSync(join(dir, m)))) found.add(dir);
+  for (const name of isDir(outDir) ? readdirSync(outDir) : []) {
+    const pkg = switchingPackage(name);
+    if (pkg !== undefined) found.add(resolve(outDir, pkg));
+  }
   return [...found].sort();
 }
 
 /** Finish or undo what crashed runs left; the folders recovered. Runs before planning. */
 export function recoverOutput(outDir: string, packageDirs: readonly string[]): string[] {
-  return mcpgenDirs(outDir, new Set(packageDirs.map((d) => resolve(d)))).filter(recoverPackage);
+  // A switch first: it may bring the package folder back; then what an older version left inside.
+  return mcpgenDirs(outDir, new Set(packageDirs.map((d) => resolve(d)))).filter((d) => [recoverSwitch(d), recoverPackage(d)].includes(true));
 }
 
 /**
  * Write the plan: stage every package first (a failure there leaves every package as it was), then
- * commit them one by one. Each package is all old or all new after any crash once the next run recovered it.
+ * switch them one by one. Each package folder is all old or all new at every instant, crash or not.
  */
 export function applyPlan(plan: OutputPlan): void {
   const changes = plan.packages.filter((p) => p.write.size > 0 || p.remove.length > 0);
   const pending = [...changes];
   const undo = () => {
-    for (const c of pending) if (!existsSync(join(c.dir, JOURNAL_FILE))) tryAbandon(c);
+    for (const c of pending) if (!committed(c.dir)) tryAbandon(c);
   };
   try {
     for (const c of changes) stagePackage(c);

@@ -17,7 +17,7 @@ import { expandGlob } from '../load/glob.js';
 import { mcpgenCacheDir } from '../common/cache-dir.js';
 import { displayPath } from '../common/portable-path.js';
 import { sha256 } from './manifest.js';
-import { leftovers } from './transaction.js';
+import { leftovers } from './switch.js';
 
 export const RECORD_VERSION = 2;
 

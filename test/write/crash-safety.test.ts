@@ -2,14 +2,14 @@
 // cleans up what the crashed one left. Crashes are not timed: MCPGEN_TEST_FAULT (src/write/fs-ops.ts)
 // makes the real CLI kill itself with SIGKILL just before its Nth file event, for every N of the write.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recoverOutput } from '../../src/write/output.js';
 import { cli, tempDir } from '../helpers.js';
 import { pool, project, runCli, snapshot } from './support.js';
 
-const LEFTOVER = /(^|\/)(\.mcpgen-staging|\.mcpgen-journal\.json)(\/|$)|\.mcpgen-tmp$/;
+const LEFTOVER = /(^|\/)(\.mcpgen-staging|\.mcpgen-journal\.json|\.[^/]+\.mcpgen-(next|old|switch\.json))(\/|$)|\.mcpgen-tmp$/;
 
 interface Scenario {
   /** A project whose generated/ is the old output and whose specs have changed since. */
@@ -85,8 +85,8 @@ describe('crash safety of generate', () => {
 
   it('killed (SIGKILL) at each file event: all old or all new once recovered, and the next run cleans up', async () => {
     const events = await traceEvents(one.base);
-    const commit = events.findIndex((l) => / rename .*weather\/\.mcpgen-journal\.json$/.test(l)) + 1;
-    expect(events.length).toBeGreaterThan(20);
+    const commit = events.findIndex((l) => / rename .*\/\.weather\.mcpgen-switch\.json$/.test(l)) + 1;
+    expect(events.length).toBeGreaterThan(15);
     expect(commit).toBeGreaterThan(10);
     // Every event gets the crash and a recovery; these also get --check and a whole next run (in-process
     // runs cost a second each on a shared machine).
@@ -100,8 +100,8 @@ describe('crash safety of generate', () => {
       const crashed = snapshot(out);
       const left = Object.keys(crashed).some((p) => LEFTOVER.test(p));
       expect(left, `event ${n} leaves something to clean up`).toBe(n > 1); // event 1 creates the staging folder
-      // Without a journal the run either never committed or had finished applying: old or new, never mixed.
-      if (!existsSync(join(out, 'weather/.mcpgen-journal.json'))) expect(classify(withoutLeftovers(crashed)), `event ${n}`).not.toBe('mixed');
+      // Without a journal the run either never committed or had finished switching: old or new, never mixed.
+      if (!existsSync(join(out, '.weather.mcpgen-switch.json'))) expect(classify(withoutLeftovers(crashed)), `event ${n}`).not.toBe('mixed');
       const copy = clone(dir);
       if (full.has(n)) {
         // Whatever the crash left, --check never calls the output current; the next run cleans it all up.
@@ -126,15 +126,16 @@ describe('crash safety of generate', () => {
     const two = await scenario(['weather.yaml', 'sql.yaml']);
     const events = await traceEvents(two.base);
     const pick = (re: RegExp, from = 0) => events.findIndex((l, i) => i >= from && re.test(l)) + 1;
-    const commitSql = pick(/ rename .*sql\/\.mcpgen-journal\.json$/);
+    const commitSql = pick(/ rename .*\/\.sql\.mcpgen-switch\.json$/);
     const cases = {
       'first mkdir': 1,
-      'a staged file (half written)': pick(/ write .*sql\/\.mcpgen-staging\/server\.ts$/),
-      'the second package\'s staging': pick(/ write .*weather\/\.mcpgen-staging\/types\.ts$/),
-      'the journal': pick(/ write .*sql\/\.mcpgen-staging\/\.mcpgen-journal\.json$/),
+      'a staged file (half written)': pick(/ write .*\/\.sql\.mcpgen-next\/server\.ts$/),
+      'the second package\'s staging': pick(/ write .*\/\.weather\.mcpgen-next\/types\.ts$/),
+      'the journal': pick(/ write .*\/\.sql\.mcpgen-next\/\.mcpgen-switch\.json$/),
       'the commit rename': commitSql,
-      'a rename after the commit': commitSql + 2,
-      'removing a stale file after the commit': pick(/ remove .*weather\/legacy\.ts$/),
+      'the old folder aside': commitSql + 1,
+      'the new folder in place': commitSql + 2,
+      'removing the old folder after the switch': pick(/ remove .*\/\.weather\.mcpgen-old$/),
     };
     for (const [what, n] of Object.entries(cases)) {
       expect(n, what).toBeGreaterThan(0);
@@ -145,7 +146,9 @@ describe('crash safety of generate', () => {
       const lines = r.stderr.trimEnd().split('\n');
       expect(lines.at(-1), what).toMatch(/^mcpgen: cannot (write|replace|remove|create directory) .+: no space left on device \(ENOSPC\)/);
       expect(r.stderr, what).not.toMatch(/internal error|^\s+at /m);
-      const committed = ['weather', 'sql'].some((p) => existsSync(join(out, p, '.mcpgen-journal.json')));
+      const committed = ['weather', 'sql'].some((p) => existsSync(join(out, `.${p}.mcpgen-switch.json`)));
+      // a failed switch never leaves a package folder missing: the old one goes back in place
+      expect(['weather', 'sql'].filter((p) => !existsSync(join(out, p, '.mcpgen-manifest.json'))), what).toEqual([]);
       if (n <= commitSql) {
         // failed before the commit: the failing run itself removed everything it had staged
         expect(committed, what).toBe(false);
@@ -177,13 +180,27 @@ describe('crash safety of generate', () => {
     expect((await cli(['generate', '--check'], dir)).code).toBe(0);
   });
 
+  it('finishes the per-file journal an older mcpgen left inside a package folder, then switches the folder', async () => {
+    const dir = clone(one.base);
+    const pkg = join(dir, 'generated/weather');
+    mkdirSync(join(pkg, '.mcpgen-staging'));
+    writeFileSync(join(pkg, '.mcpgen-staging/types.ts'), '// staged by an older mcpgen\n');
+    writeFileSync(join(pkg, '.mcpgen-journal.json'), JSON.stringify({ version: 1, write: ['types.ts'], remove: ['legacy.ts'] }));
+    expect((await cli(['generate', '--check'], dir)).stderr).toContain('generated/weather/.mcpgen-journal.json (left by an interrupted run');
+    const r = await cli(['generate'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('recovered what an interrupted earlier run left in generated/weather');
+    expect(snapshot(join(dir, 'generated'))).toEqual(one.fresh);
+  });
+
   it('a subset run also finishes a committed write that a crash left in another package folder', async () => {
     const events = await traceEvents(one.base);
-    const firstMove = events.findIndex((l) => / rename .*weather\/\.mcpgen-journal\.json$/.test(l)) + 2;
+    const oldAside = events.findIndex((l) => / rename .*\/\.weather\.mcpgen-switch\.json$/.test(l)) + 2;
     const crashed = clone(one.base);
-    expect((await runCli(['generate'], crashed, { MCPGEN_TEST_FAULT: `kill@${firstMove + 1}` })).signal).toBe('SIGKILL');
-    // one file moved, the rest still staged: mixed until recovered — by a run that generates only sql
-    expect(existsSync(join(crashed, 'generated/weather/.mcpgen-journal.json'))).toBe(true);
+    expect((await runCli(['generate'], crashed, { MCPGEN_TEST_FAULT: `kill@${oldAside + 1}` })).signal).toBe('SIGKILL');
+    // killed between the two renames: no weather folder until recovered — by a run that generates only sql
+    expect(existsSync(join(crashed, 'generated/.weather.mcpgen-switch.json'))).toBe(true);
+    expect(existsSync(join(crashed, 'generated/weather'))).toBe(false);
     const r = await cli(['generate', 'specs/sql.yaml', '--out', 'generated'], crashed);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('recovered what an interrupted earlier run left in generated/weather');

@@ -125,7 +125,7 @@ describe('environment errors: exit 1 with one line', () => {
       // root may write anywhere: run the CLI as nobody then, so the permission is real
       const r = await runCli(['generate'], dir, {}, process.getuid?.() === 0 ? 65534 : undefined);
       expect(r.code, r.stderr).toBe(1);
-      expect(oneLine(r.stderr)).toBe('mcpgen: cannot create directory generated/weather/.mcpgen-staging: permission denied (EACCES)');
+      expect(oneLine(r.stderr)).toBe('mcpgen: cannot write into generated/weather: permission denied (EACCES)');
     } finally {
       chmodSync(join(dir, 'generated/weather'), 0o755);
     }
