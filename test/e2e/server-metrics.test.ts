@@ -4,6 +4,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import * as api from '@opentelemetry/api';
 import { MeterProvider, MetricReader, type ResourceMetrics } from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/ports.js';
 import { importCompiled } from '../support/servers.js';
@@ -18,9 +19,11 @@ class TestReader extends MetricReader {
   }
 }
 const reader = new TestReader();
+const spans = new InMemorySpanExporter();
 
 beforeAll(() => {
   api.metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  api.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
 });
 
 type Point = { attributes: Record<string, unknown>; value: number };
@@ -71,7 +74,7 @@ describe('server metrics (MCPGEN_TELEMETRY / ServerOptions.telemetry)', () => {
     }
   });
 
-  it('reports open listen streams and running tasks as gauges', async () => {
+  it('reports open listen streams and running tasks as gauges; task methods get server spans', async () => {
     const { createJobsServer } = await importCompiled<{ createJobsServer: Factory }>('jobs', 'server.js');
     const { handlers } = await importCompiled<{ handlers: object }>('jobs', 'handlers.js');
     const { JobsClient } = await importCompiled<{ JobsClient: { connect(t: object, o?: object): Promise<{ render(a: object): Promise<unknown>; close(): Promise<void> }> } }>('jobs', 'client.js');
@@ -87,6 +90,10 @@ describe('server metrics (MCPGEN_TELEMETRY / ServerOptions.telemetry)', () => {
       await waitFor(async () => (await total('mcpgen.server.tasks.running')) === 1);
       await rendering;
       expect(await total('mcpgen.server.tasks.running')).toBe(0);
+      // The task methods (registered by the runtime, not the SDK) have server spans too: the client polled.
+      const polls = spans.getFinishedSpans().filter((s) => s.name === 'tasks/get' && s.kind === api.SpanKind.SERVER);
+      expect(polls.length).toBeGreaterThan(0);
+      expect(polls[0]!.attributes['mcp.method.name']).toBe('tasks/get');
 
       await c.connect(new StreamableHTTPClientTransport(new URL(listening.url)));
       expect(await total('mcpgen.server.listen.streams')).toBe(0);

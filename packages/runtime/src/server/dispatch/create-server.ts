@@ -131,7 +131,8 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
           const tool = tools.get(toolName);
           return tool === undefined ? undefined : answerProblem(tool, responses);
         };
-        registerTaskMethods(server, { store: taskRunner.store, ownerOf: principalKey, answerProblem: answers });
+        const hooks = { store: taskRunner.store, ownerOf: principalKey, answerProblem: answers };
+        registerTaskMethods(server, observe === undefined ? hooks : { ...hooks, observe: (method, ctx, run) => observe(method, ctx, {}, run) });
       }
     }
     if (def.capabilities.resources || skills !== undefined) {
