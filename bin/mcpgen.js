@@ -24,9 +24,12 @@ const noOpt = args[0] === 'check' && specBytes(args.slice(1)) < 256 * 1024;
 if (noOpt) v8.setFlagsFromString('--no-opt');
 // On Node without a compile cache of its own, the bundle comes through V8's code cache, written after the
 // command ran (dist/cli/code-cache.cjs); anything amiss there, and it is required as usual.
+// `import` loads the official MCP client and the OpenAPI parser with import() (json-schema-ref-parser's
+// `await import('fs')`), and code compiled through vm.Script (the code cache) has no import() on Node 20
+// without an experimental flag ("A dynamic import callback was not specified"): that command is required as usual.
 let cli;
 try {
-  cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '');
+  cli = args[0] === 'import' ? undefined : require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '');
 } catch {
   cli = undefined;
 }

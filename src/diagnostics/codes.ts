@@ -74,6 +74,10 @@ export const CODES = {
   MCPG160: { severity: 'error', title: 'a toolset names a tool, resource, resource template or prompt the spec does not declare' },
   MCPG161: { severity: 'error', title: 'a toolset is named `all` (reserved: `--toolsets all` chooses every toolset)' },
   MCPG162: { severity: 'warning', title: 'a toolset has no members' },
+  MCPG163: { severity: 'error', title: '`discovery:` in a spec without toolsets (there is nothing to enable)' },
+  MCPG164: { severity: 'error', title: '`discovery.initial` names a toolset the spec does not declare' },
+  MCPG165: { severity: 'error', title: 'a tool is named like a discovery tool (list_toolsets, enable_toolset, disable_toolset) in a spec with `discovery:`' },
+  MCPG166: { severity: 'warning', title: 'every toolset is initial: discovery has nothing left to enable' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

@@ -6,7 +6,7 @@ import type { ServerModel, ToolModel } from '../model/ir.js';
 import { jsonLiteral } from './definition-file.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
-import { emitClientToolsets } from './client-toolsets.js';
+import { discoveryMethods, emitClientToolsets } from './client-toolsets.js';
 
 export function clientClassName(model: ServerModel): string {
   return stemNames(model.typeStem).client;
@@ -68,6 +68,9 @@ export function emitClient(model: ServerModel, file: FileSink): void {
       statements: [`return this.getPrompt(${literal(p.name)}, ${noArgs ? 'args ?? {}' : 'args'}, options);`],
     });
   }
+  const discovery = discoveryMethods(model);
+  if (discovery.length > 0) runtime.add('type ToolCallResult');
+  methods.push(...discovery);
   const taskTools = model.tools.filter((t) => t.task !== undefined);
   if (taskTools.length > 0) {
     runtime.add('type ToolStart');

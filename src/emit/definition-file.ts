@@ -52,6 +52,7 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
     ...compact({
     info: compact({ name: model.name, version: model.version, title: model.title, description: model.description, websiteUrl: model.websiteUrl, icons: model.icons }),
     instructions: model.instructions,
+    meta: model.meta,
     capabilities: compact({
       tools: caps.tools ? (caps.tools.listChanged ? { listChanged: true } : {}) : undefined,
       resources: caps.resources ? compact({ subscribe: caps.resources.subscribe || undefined, listChanged: caps.resources.listChanged || undefined }) : undefined,
@@ -77,6 +78,7 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
     ...(model.apps.length > 0 ? { apps: model.apps.map(appData) } : {}),
     ...(model.toolsets.length > 0 ? { toolsets: Object.fromEntries(model.toolsets.map((t) => [t.name, toolsetData(t)])) } : {}),
     ...(model.rateLimits !== undefined ? { rateLimits: model.rateLimits } : {}),
+    ...(model.discovery !== undefined ? { discovery: { initial: [...model.discovery.initial] } } : {}),
   };
 }
 

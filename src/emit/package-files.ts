@@ -42,6 +42,7 @@ export function readme(model: ServerModel, options: { readonly packageFiles?: bo
     fileTemplates: model.resourceTemplates.some((t) => t.uriTemplate.startsWith('file://')),
     // What each deployment can choose (docs/toolsets.md): the same membership the runtime filters by.
     toolsets: model.toolsets.map((t) => ({ name: codeSpan(t.name), isDefault: t.default, summary: summary(t.description), members: [...t.tools, ...t.resources, ...t.resourceTemplates, ...t.prompts].map(codeSpan).join(', ') })),
+    ...(model.discovery !== undefined ? { discovery: { initial: model.discovery.initial.length > 0 ? model.discovery.initial.map(codeSpan).join(', ') : 'none' } } : {}),
   });
 }
 

@@ -87,6 +87,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     ...opt('instructions', server.instructions),
     ...opt('websiteUrl', server.websiteUrl),
     icons: server.icons ?? [],
+    ...opt('meta', server._meta),
     typeStem: pascalCase(server.name),
     protocolVersion: spec.protocol?.version ?? '2026-07-28',
     legacy: spec.protocol?.legacy ?? true,
@@ -105,6 +106,8 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     ...opt('skills', skills?.map(skillFileModel)),
     toolsets: toolsetModels(spec.toolsets),
     ...opt('rateLimits', rateLimitsModel(spec.rateLimit, view.tools.map((t) => t.value))),
+    // Without `initial`: the toolsets marked default (none when none is: with discovery each caller starts small).
+    ...opt('discovery', spec.discovery === undefined ? undefined : { initial: spec.discovery.initial ?? Object.entries(spec.toolsets ?? {}).filter(([, t]) => t.default === true).map(([n]) => n) }),
   };
   return deepFreeze(model);
 }

@@ -22,6 +22,8 @@ export interface ServerModel {
   readonly instructions?: string;
   readonly websiteUrl?: string;
   readonly icons: readonly RawIcon[];
+  /** The spec's server `_meta`: the initialize and server/discover results carry it. */
+  readonly meta?: Readonly<Record<string, unknown>>;
   /** The output folder and `{server}` of the handlers path: `name` itself when it is already a safe folder name (serverFolder). */
   readonly folder: string;
   /** PascalCase stem for generated names: `weather` → `Weather` (`WeatherHandlers`, `createWeatherServer`). */
@@ -46,6 +48,8 @@ export interface ServerModel {
   readonly toolsets: readonly ToolsetModel[];
   /** The spec's `rateLimit`s: server-wide and per tool (by tool name); absent when none is declared. */
   readonly rateLimits?: RateLimitsModel;
+  /** `discovery:` (docs/toolsets.md#dynamic-discovery): the toolsets every caller starts with, resolved. */
+  readonly discovery?: { readonly initial: readonly string[] };
 }
 
 /** A rate per caller. */

@@ -13,6 +13,7 @@ import { checkPrompts, checkResources } from './rules/resources.js';
 import { checkRateLimits } from './rules/rate-limits.js';
 import { checkTasks } from './rules/tasks.js';
 import { checkToolsets } from './rules/toolsets.js';
+import { checkDiscovery } from './rules/discovery.js';
 import { checkUriFields } from './rules/uris.js';
 import { checkMcpHeaders } from './rules/x-mcp-header.js';
 import { validateSpecFormat } from './spec-format.js';
@@ -36,6 +37,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkMeta,
   checkToolsets,
   checkRateLimits,
+  checkDiscovery,
 ];
 
 export interface ValidationResult {

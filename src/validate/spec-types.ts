@@ -22,6 +22,7 @@ export interface RawServer {
   readonly instructions?: string;
   readonly websiteUrl?: string;
   readonly icons?: readonly RawIcon[];
+  readonly _meta?: RawMeta;
 }
 
 export interface RawElicit {
@@ -186,6 +187,8 @@ export interface RawSpecFile {
   readonly skills?: string;
   /** Named groups a deployment chooses from (docs/toolsets.md). Root file only. */
   readonly toolsets?: { readonly [name: string]: RawToolset };
+  /** Dynamic discovery (docs/toolsets.md#dynamic-discovery). Root file only. */
+  readonly discovery?: { readonly initial?: readonly string[] };
 }
 
 /** `toolsets.<name>`: members by tool name, resource URI, template and prompt name. */

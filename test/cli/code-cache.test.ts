@@ -72,4 +72,17 @@ describe.skipIf(nodeHasCompileCache())('V8 code caches (Node without a compile c
     expect(cacheFiles(cacheDir).map(kind)).toEqual(['check-bundle', 'check-bundle-no-opt']);
     expect(statSync(cache).mtimeMs).toBe(written);
   });
+
+  it('leaves `import openapi` out of the cache: its bundled code imports dynamically', () => {
+    // json-schema-ref-parser (bundled) reads files with `await import('fs')`: through the code cache every
+    // import after the first failed with MCPG130 "A dynamic import callback was not specified".
+    const cacheDir = tempDir('mcpgen-import-cache-');
+    const out = tempDir('mcpgen-import-out-');
+    const petstore = join(ROOT, 'test/fixtures/openapi/oas-examples/openapi-3.0-petstore.json');
+    for (const name of ['pets', 'pets2']) {
+      const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'import', 'openapi', petstore, '--name', name], { cwd: out, encoding: 'utf8', env: { ...process.env, MCPGEN_CACHE_DIR: cacheDir } });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`wrote specs/${name}.yaml (20 tools)`);
+    }
+  });
 });

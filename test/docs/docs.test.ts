@@ -26,6 +26,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
 /** TypeScript blocks compiled here, with what the page leaves to the reader's program declared first. */
 const PRELUDES: Record<string, string> = {
   'docs/authorization.md import { createSecureNotesServer }': '',
+  'docs/openapi.md import { httpProxy': '',
   'docs/generated-code.md import OpenAI from': "import { WeatherClient } from './generated/weather/client.js';\ndeclare const openai: OpenAI; declare const model: string; declare const client: WeatherClient;\n",
   'docs/tasks.md const jobs =': "import { JobsClient } from './generated/jobs/client.js';\ndeclare const url: string;\n",
   'docs/tasks.md const started =': "import { JobsClient } from './generated/jobs/client.js';\ndeclare const jobs: JobsClient;\n",

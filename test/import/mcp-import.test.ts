@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -25,9 +26,17 @@ describe('import mcp over stdio (2025 era, paged lists)', () => {
     expect(dump.resources).toHaveLength(3);
     expect(dump.prompts).toHaveLength(3);
     const spec = parse(yaml);
-    expect(spec.server).toEqual({ name: 'Paged Server', version: '3.1.0', instructions: 'Use it.' });
+    // The initialize result's `_meta` (the client does not keep it; import reads it off the wire), reserved keys left out.
+    expect(spec.server).toEqual({ name: 'Paged Server', version: '3.1.0', instructions: 'Use it.', _meta: { 'com.example/region': 'eu' } });
     expect(spec.tools).toHaveLength(5);
     expect(spec.prompts[0].arguments).toEqual([{ name: 'a', required: false }]);
+  }, 30_000);
+
+  it('runs from bin/mcpgen.js, whose code cache on Node 20 has no import() for the official client', () => {
+    const r = spawnSync(process.execPath, [fileURLToPath(new URL('../../bin/mcpgen.js', import.meta.url)), 'import', 'mcp', '--era', '2025', '--', process.execPath, PAGED], { encoding: 'utf8' });
+    expect(r.stderr).not.toMatch(/needs the official MCP client/);
+    expect(r.status).toBe(0);
+    expect(parse(r.stdout).tools).toHaveLength(5);
   }, 30_000);
 
   it('refuses a server whose cursor repeats instead of looping', async () => {
@@ -45,6 +54,7 @@ describe('import mcp over stdio (2025 era, paged lists)', () => {
     const { leniency } = await importMcp({ target: stdio(), era: '2025' });
     const lines = leniency.map((e) => `${e.item}|${e.kind}|${e.path}`);
     expect(lines).toContain('server|dropped|/capabilities/logging');
+    expect(lines).toContain('server|dropped|/_meta/io.modelcontextprotocol/future');
     expect(lines).toContain('tool tool_3|dropped|/extraField');
     expect(lines).toContain('tool tool_4|changed|/execution');
     expect(lines).toContain('tool tool_5|behaviour|');

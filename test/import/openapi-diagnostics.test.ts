@@ -6,10 +6,10 @@ import { ROOT } from '../helpers.js';
 
 const CASES: Record<string, { code: string; line: number; column: number; message: RegExp; path: string }[]> = {
   'MCPG130-not-openapi.yaml': [{ code: 'MCPG130', line: 2, column: 1, message: /^not a readable OpenAPI description: Unsupported OpenAPI version: undefined/, path: '$' }],
-  'MCPG131-multipart.yaml': [{ code: 'MCPG131', line: 9, column: 11, message: /^POST \/files skipped: request body types multipart\/form-data are not proxied yet/, path: 'paths["/files"].post.requestBody.content' }],
+  'MCPG131-media-range.yaml': [{ code: 'MCPG131', line: 9, column: 11, message: /^POST \/files skipped: no request body type the proxy can send among image\/\*$/, path: 'paths["/files"].post.requestBody.content' }],
   'MCPG132-security.yaml': [
-    { code: 'MCPG132', line: 13, column: 7, message: /^security scheme "oauth" \(oauth2\): the proxy sends the access token in SECURED_OAUTH as a bearer token; it does not run the OAuth flow$/, path: 'components.securitySchemes.oauth' },
-    { code: 'MCPG132', line: 15, column: 10, message: /^security scheme "tls" \(mutualTLS\) is not filled by the proxy yet/, path: 'components.securitySchemes.tls' },
+    { code: 'MCPG132', line: 18, column: 10, message: /^security scheme "tls" \(mutualTLS\) is not filled by the proxy yet/, path: 'components.securitySchemes.tls' },
+    { code: 'MCPG132', line: 16, column: 7, message: /^security scheme "user" \(oauth2\) has no client credentials flow: the proxy sends the access token in SECURED_USER as a bearer token$/, path: 'components.securitySchemes.user' },
   ],
 };
 
@@ -24,7 +24,12 @@ describe('import openapi diagnostics', () => {
   }
 
   it('an operation skipped is only that one: the others become tools', async () => {
-    const result = await importOpenApi(join(ROOT, 'test/fixtures/openapi/MCPG131-multipart.yaml'), ROOT);
+    const result = await importOpenApi(join(ROOT, 'test/fixtures/openapi/MCPG131-media-range.yaml'), ROOT);
     expect((result.spec.tools as { name: string }[]).map((t) => t.name)).toEqual(['listFiles']);
+  });
+
+  it('an OAuth 2 client credentials scheme is run by the proxy: its token URL is in the binding, no warning', async () => {
+    const result = await importOpenApi('test/fixtures/openapi/MCPG132-security.yaml', ROOT);
+    expect(result.auth).toContainEqual({ type: 'oauth2', tokenUrl: 'https://auth.example.com/token', env: 'SECURED_SERVICE' });
   });
 });

@@ -28,19 +28,29 @@ describe('convertSchema (OpenAPI Schema Object → JSON Schema 2020-12)', () => 
 });
 
 describe('mcpgen import openapi', () => {
-  it('writes the spec and the proxy handlers, checks the spec, and says what was skipped', async () => {
+  it('writes the spec and the proxy handlers, checks the spec', async () => {
     const dir = tempDir();
     const r = await cli(['import', 'openapi', PETSTORE, '--name', 'pets', '--tag', 'pet', '--method', 'get,post'], dir);
     expect(r.code, r.stderr).toBe(0);
     const spec = readFileSync(join(dir, 'specs/pets.yaml'), 'utf8');
     expect(spec).toMatch(/^# Written by `mcpgen import openapi`/);
     const names = [...spec.matchAll(/^ {2}- name: (\S+)$/gm)].map((m) => m[1]);
-    expect(names).toEqual(['addPet', 'findPetsByStatus', 'findPetsByTags', 'getPetById', 'updatePetWithForm']);
+    expect(names).toEqual(['addPet', 'findPetsByStatus', 'findPetsByTags', 'getPetById', 'updatePetWithForm', 'uploadFile']);
     expect(readFileSync(join(dir, 'generated/pets/handlers.ts'), 'utf8')).toMatch(/^\/\/ Written by `mcpgen import openapi`[^]*httpProxy<PetsHandlers>/);
-    expect(r.stderr).toMatch(/warning MCPG131 POST \/pet\/\{petId\}\/uploadImage skipped/);
-    expect(r.stderr).toContain('wrote specs/pets.yaml (5 tools)');
+    // uploadFile's application/octet-stream body is raw bytes, given as base64: no operation is skipped.
+    expect(r.stderr).not.toContain('MCPG131');
+    expect(spec).toMatch(/contentEncoding: base64/);
+    expect(r.stderr).toContain('wrote specs/pets.yaml (6 tools)');
     const check = await cli(['check', 'specs/pets.yaml'], dir);
     expect(check.code, check.stderr).toBe(0);
+  });
+
+  it("Swagger 2.0: the body parameter named `body` is the `body` argument (no parameter takes the name)", async () => {
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const imported = await importOpenApi('test/fixtures/openapi/oas-examples/swagger-2.0-petstore.json', ROOT);
+    const addPet = (imported.spec.tools as { name: string; input: { properties: Record<string, unknown> } }[]).find((t) => t.name === 'addPet')!;
+    expect(Object.keys(addPet.input.properties)).toEqual(['body']);
+    expect(imported.bindings.addPet!.body).toEqual({ arg: 'body', contentType: 'application/json' });
   });
 
   it('a re-import replaces its own handlers file but never one the team made its own (without --force)', async () => {

@@ -3,7 +3,7 @@
 // import → check → generate → tsc (strict) → serve on 127.0.0.1 → every tool called through the official
 // SDK client with arguments made from its input schema → the request the fake upstream (also on
 // 127.0.0.1) received is checked against the operation: method, path, query, headers, body, credentials.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -14,19 +14,14 @@ import { importOpenApi } from '../../src/import/openapi/index.js';
 import { pascalCase } from '../../src/common/names.js';
 import { generateAndCompile } from '../support/generated-package.js';
 import { sample } from '../support/schema-sample.js';
+import { expectRequest, type Binding, type Seen } from '../support/openapi-expect.js';
 import { ROOT } from '../helpers.js';
 
-interface Seen {
-  readonly method: string;
-  readonly url: URL;
-  readonly headers: IncomingMessage['headers'];
-  readonly body: string;
-}
 
 const CASES = [
-  { file: 'swagger-2.0-petstore.json', name: 'petstore20', tools: 18, base: '/v2' },
-  { file: 'openapi-3.0-petstore.json', name: 'petstore30', tools: 19, base: '/v3' },
-  { file: 'openapi-3.1-petstore.json', name: 'petstore31', tools: 19, base: '/v3' },
+  { file: 'swagger-2.0-petstore.json', name: 'petstore20', tools: 20, base: '/v2' },
+  { file: 'openapi-3.0-petstore.json', name: 'petstore30', tools: 20, base: '/v3' },
+  { file: 'openapi-3.1-petstore.json', name: 'petstore31', tools: 20, base: '/v3' },
   { file: 'openapi-3.1-train-travel.json', name: 'train', tools: 7, base: '/api' },
   { file: 'openapi-3.0-uspto.json', name: 'uspto', tools: 3, base: '/ds-api' },
 ];
@@ -38,10 +33,11 @@ let answer: { status: number; body: unknown; headers?: Record<string, string> } 
 
 beforeAll(async () => {
   upstream = createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: new URL(req.url!, 'http://upstream'), headers: req.headers, body });
+      const bytes = Buffer.concat(chunks);
+      seen.push({ method: req.method!, url: new URL(req.url!, 'http://upstream'), headers: req.headers, body: bytes.toString(), bytes });
       res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body));
     });
   });
@@ -50,7 +46,6 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
 
-type Binding = { method: string; path: string; params: { arg: string; name: string; in: string }[]; body?: { arg: string; contentType: string }; output: boolean };
 
 describe('import openapi → generate → serve → proxy to a fake upstream', () => {
   for (const c of CASES) {
@@ -82,7 +77,7 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
           const result = await client.callTool({ name: tool.name, arguments: args });
           expect(result.isError, `${tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
           expect(seen, tool.name).toHaveLength(1);
-          expectRequest(seen[0]!, binding, args, c.base, imported.auth, tool.name);
+          await expectRequest(seen[0]!, binding, args, c.base, imported.auth, tool.name);
           if (tool.outputSchema) expect(result.structuredContent, tool.name).toEqual(answer.body);
           else expect((result.content as { text: string }[])[0]!.text).toBe(JSON.stringify(answer.body));
         }
@@ -97,44 +92,13 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
     const { callUpstream } = await import('@mcpgen/runtime/server');
     const binding = { method: 'GET', path: '/pets/{id}', params: [{ arg: 'id', name: 'id', in: 'path' as const }], output: true };
     answer = { status: 404, body: { message: 'no pet 7' } };
-    const notFound = (await callUpstream(binding, { id: 7 }, { baseUrl: upstreamUrl })) as { isError: boolean; content: { text: string }[] };
+    const notFound = (await callUpstream(binding, { id: 7 }, { baseUrl: upstreamUrl })) as unknown as { isError: boolean; content: { text: string }[] };
     expect(notFound.isError).toBe(true);
     expect(notFound.content[0]!.text).toBe('upstream GET /pets/{id} answered 404 Not Found: {"message":"no pet 7"}');
     answer = { status: 503, body: { message: 'busy' }, headers: { 'retry-after': '30' } };
-    const busy = (await callUpstream(binding, { id: 'a/b' }, { baseUrl: upstreamUrl })) as { isError: boolean; content: { text: string }[] };
+    const busy = (await callUpstream(binding, { id: 'a/b' }, { baseUrl: upstreamUrl })) as unknown as { isError: boolean; content: { text: string }[] };
     expect(busy.isError).toBe(true);
     expect(busy.content[0]!.text).toBe('upstream GET /pets/{id} answered 503 Service Unavailable (Retry-After: 30): {"message":"busy"}');
     expect(seen.at(-1)!.url.pathname).toBe('/pets/a%2Fb');
   });
 });
-
-function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown>, base: string, auth: readonly { type: string; env: string; in?: string; name?: string }[], tool: string): void {
-  expect(req.method, tool).toBe(binding.method);
-  let path = binding.path;
-  for (const p of binding.params.filter((p) => p.in === 'path')) path = path.replace(`{${p.name}}`, encodeURIComponent(String(args[p.arg])));
-  expect(req.url.pathname, tool).toBe(`${base}${path}`);
-  for (const p of binding.params) {
-    const v = args[p.arg];
-    if (v === undefined) continue;
-    const want = (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
-    if (p.in === 'query') expect(req.url.searchParams.getAll(p.name), `${tool} query ${p.name}`).toEqual(want);
-    // A header that is also an API key credential (the petstores' `api_key`) carries the configured
-    // secret: the model's argument never replaces a credential (checked with the credentials below).
-    const credential = auth.some((a) => a.type === 'apiKey' && a.in === 'header' && a.name!.toLowerCase() === p.name.toLowerCase());
-    if (p.in === 'header' && !credential) expect(req.headers[p.name.toLowerCase()], `${tool} header ${p.name}`).toBe(want.join(','));
-  }
-  if (binding.body !== undefined && args[binding.body.arg] !== undefined) {
-    expect(req.headers['content-type'], tool).toBe(binding.body.contentType);
-    const sent = binding.body.contentType === 'application/json' ? JSON.parse(req.body) : Object.fromEntries(new URLSearchParams(req.body));
-    const want = args[binding.body.arg] as Record<string, unknown>;
-    expect(sent, `${tool} body`).toEqual(binding.body.contentType === 'application/json' ? want : Object.fromEntries(Object.entries(want).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])));
-  }
-  for (const a of auth) {
-    const secret = `secret-${a.env}`;
-    if (a.type === 'bearer') expect(req.headers.authorization, tool).toBe(`Bearer ${secret}`);
-    else if (a.type === 'apiKey' && a.in === 'header') expect(req.headers[a.name!.toLowerCase()], tool).toBe(secret);
-    else if (a.type === 'apiKey' && a.in === 'query') expect(req.url.searchParams.get(a.name!), tool).toBe(secret);
-  }
-  // The MCP caller's own credentials never reach the upstream: only configured ones are there.
-  expect(req.headers['mcp-protocol-version'], tool).toBeUndefined();
-}

@@ -20,7 +20,7 @@ export function sample(schema: unknown, defs: Readonly<Record<string, unknown>>,
   if (schema === true || schema === undefined) return 'x';
   if (typeof schema !== 'object' || schema === null) return null;
   const s = schema as Obj;
-  if (typeof s.$ref === 'string') return sample(defs[s.$ref.replace('#/$defs/', '')], defs, depth);
+  if (typeof s.$ref === 'string') return sample(defs[s.$ref.replace(/^#\/(\$defs|definitions)\//, '')], defs, depth);
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum)) return s.enum.find((v) => v !== null) ?? s.enum[0];
   if (s.default !== undefined && depth > 0) return s.default;

@@ -48,7 +48,10 @@ const CASES: Record<string, Want[]> = {
   'MCPG018-input-not-object.yaml': [{ code: 'MCPG018', line: 8, column: 13, message: 'must have "type: object" at its root' }],
   'MCPG110-dialect.yaml': [{ code: 'MCPG110', line: 8, column: 16, message: 'input schema of tool "t" names the JSON Schema dialect "http://json-schema.org/draft-04/schema#", which mcpgen does not support; use one of https://json-schema.org/draft/2020-12/schema, https://json-schema.org/draft/2019-09/schema, http://json-schema.org/draft-07/schema#, or leave "$schema" out for 2020-12', path: 'tools[0].input.$schema' }],
   'MCPG112-annotation.yaml': [{ code: 'MCPG112', line: 9, column: 7, message: 'annotation "readonlyHnt" of tool "t" is not an MCP tool hint: it is sent as written, but hosts do not read it; did you mean "readOnlyHint"?', path: 'tools[0].annotations.readonlyHnt' }],
-  'MCPG113-meta-reserved.yaml': [{ code: 'MCPG113', line: 9, column: 7, message: '_meta key "io.modelcontextprotocol/ui" is under a prefix MCP reserves', path: 'tools[0]._meta["io.modelcontextprotocol/ui"]' }],
+  'MCPG113-meta-reserved.yaml': [
+    { code: 'MCPG113', line: 7, column: 5, message: '_meta key "dev.mcp/owner" is under a prefix MCP reserves', path: 'server._meta["dev.mcp/owner"]' },
+    { code: 'MCPG113', line: 12, column: 7, message: '_meta key "io.modelcontextprotocol/ui" is under a prefix MCP reserves', path: 'tools[0]._meta["io.modelcontextprotocol/ui"]' },
+  ],
   'MCPG111-unknown-format.yaml': [{ code: 'MCPG111', line: 10, column: 39, message: 'unknown format "timestamp" in input schema of tool "t" is not checked (values are accepted as if it were absent); known formats: ', path: 'tools[0].input.properties.when.format' }],
   'MCPG019-type-int.yaml': [{ code: 'MCPG019', line: 10, column: 24, message: '"int" is not a JSON Schema type in input schema of tool "t"; did you mean "integer"?', path: 'tools[0].input.properties.count.type' }],
   'MCPG019-pattern.yaml': [{ code: 'MCPG019', line: 10, column: 40, message: 'pattern "([A-Z]+" cannot be used in input schema of tool "t": Unterminated group', path: 'tools[0].input.properties.code.pattern' }],
@@ -103,6 +106,10 @@ const CASES: Record<string, Want[]> = {
   'MCPG160-toolset-member.yaml': [{ code: 'MCPG160', line: 10, column: 26, message: 'toolset "issues" lists tool "create_isue", which the spec does not declare; did you mean "create_issue"?', path: 'toolsets.issues.tools[1]' }],
   'MCPG161-toolset-all.yaml': [{ code: 'MCPG161', line: 8, column: 3, message: 'toolset "all" is reserved', path: 'toolsets.all' }],
   'MCPG162-toolset-empty.yaml': [{ code: 'MCPG162', line: 10, column: 3, message: 'toolset "later" has no members', path: 'toolsets.later' }],
+  'MCPG163-discovery-no-toolsets.yaml': [{ code: 'MCPG163', line: 7, column: 1, message: '`discovery:` needs `toolsets:`', path: 'discovery' }],
+  'MCPG164-discovery-initial.yaml': [{ code: 'MCPG164', line: 14, column: 13, message: 'discovery.initial names toolset "isues", which the spec does not declare; did you mean "issues"?', path: 'discovery.initial[0]' }],
+  'MCPG165-discovery-tool-name.yaml': [{ code: 'MCPG165', line: 7, column: 11, message: 'tool "enable_toolset" has the name (or client method name) of a tool the server adds', path: 'tools[1].name' }],
+  'MCPG166-discovery-all-initial.yaml': [{ code: 'MCPG166', line: 11, column: 1, message: 'every toolset is initial', path: 'discovery' }],
   'MCPG099-skill-scheme.yaml': [{ code: 'MCPG099', line: 6, column: 12, message: 'resource "skill://notes/SKILL.md" uses the skill:// scheme', path: 'resources[0].uri' }],
 };
 

@@ -15,6 +15,8 @@ export interface RawClient {
   instructions(): string | undefined;
   capabilities(): Record<string, unknown> | undefined;
   protocolVersion(): string | undefined;
+  /** The `_meta` of the initialize or server/discover result: what the server says about itself beside serverInfo. */
+  resultMeta(): Record<string, unknown> | undefined;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function connect(target: ServerTarget, era: Era, timeoutMs: number)
   const mode = era === 'auto' ? 'auto' : era === '2026' ? { pin: '2026-07-28' } : 'legacy';
   const client = new sdk.client.Client({ name: 'mcpgen-import', version: '1' }, { versionNegotiation: { mode, probe: { timeoutMs } } });
   const transport = target.kind === 'http' ? httpTransport(sdk.client, target) : stdioTransport(sdk.stdio, target);
+  const initializeMeta = captureInitializeMeta(transport);
   try {
     await client.connect(transport, { timeout: timeoutMs });
   } catch (e) {
@@ -48,8 +51,34 @@ export async function connect(target: ServerTarget, era: Era, timeoutMs: number)
     instructions: () => client.getInstructions(),
     capabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
     protocolVersion: () => client.getNegotiatedProtocolVersion(),
+    resultMeta: () => (client.getDiscoverResult()?._meta as Record<string, unknown> | undefined) ?? initializeMeta(),
     close: () => client.close(),
   };
+}
+
+interface Received {
+  onmessage?: ((message: unknown, extra?: unknown) => void) | undefined;
+}
+
+/**
+ * The client keeps the initialize result's serverInfo and instructions but not its `_meta`, so that is read
+ * off the wire: every handler the client sets on the transport first passes the message by here.
+ */
+function captureInitializeMeta(transport: object): () => Record<string, unknown> | undefined {
+  let meta: Record<string, unknown> | undefined;
+  let handler: Received['onmessage'];
+  const record = (message: unknown) => {
+    const result = (message as { result?: { serverInfo?: unknown; protocolVersion?: unknown; _meta?: unknown } }).result;
+    if (meta === undefined && result?.serverInfo !== undefined && result.protocolVersion !== undefined && typeof result._meta === 'object' && result._meta !== null) meta = result._meta as Record<string, unknown>;
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => handler,
+    set: (next: Received['onmessage']) => {
+      handler = next === undefined ? undefined : (message, extra) => (record(message), next(message, extra));
+    },
+  });
+  return () => meta;
 }
 
 function httpTransport(sdk: typeof import('@modelcontextprotocol/client'), target: Extract<ServerTarget, { kind: 'http' }>) {

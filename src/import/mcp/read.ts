@@ -8,6 +8,8 @@ export interface ServerDump {
   readonly protocolVersion: string | undefined;
   readonly serverInfo: Json;
   readonly instructions: string | undefined;
+  /** The initialize/discover result's `_meta` without `io.modelcontextprotocol/serverInfo` (serverInfo again); absent when nothing else is left. */
+  readonly meta?: Json;
   readonly capabilities: Json;
   readonly tools: readonly Json[];
   readonly resources: readonly Json[];
@@ -22,6 +24,9 @@ const LISTS = [
   { key: 'prompts', method: 'prompts/list', capability: 'prompts' },
 ] as const;
 
+// The 2026 era's copy of serverInfo on every result: the dump has serverInfo already.
+const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+
 // A server that hands back cursors forever would keep the import running; no real list is this long.
 const MAX_PAGES = 10_000;
 
@@ -35,12 +40,18 @@ export async function readServer(client: RawClient): Promise<ServerDump> {
     protocolVersion: client.protocolVersion(),
     serverInfo: client.serverInfo() ?? {},
     instructions: client.instructions(),
+    ...serverMeta(client.resultMeta()),
     capabilities,
     tools: lists.tools!,
     resources: lists.resources!,
     resourceTemplates: lists.resourceTemplates!,
     prompts: lists.prompts!,
   };
+}
+
+function serverMeta(sent: Json | undefined): { meta?: Json } {
+  const { [SERVER_INFO]: _serverInfo, ...rest } = sent ?? {};
+  return Object.keys(rest).length > 0 ? { meta: rest } : {};
 }
 
 /** Follows nextCursor until the server stops sending one; a cursor seen before is a server bug, not a loop to run. */

@@ -1,3 +1,4 @@
+import { reservedPrefix } from '../../common/meta-keys.js';
 import { Leniency, reviewInputSchema } from './leniency.js';
 import type { ServerDump } from './read.js';
 
@@ -45,6 +46,12 @@ function server(dump: ServerDump, report: Leniency): Json {
     report.add('server', 'changed', '/version', 'the server sent no version; `0.0.0` written');
   }
   if (dump.instructions !== undefined) out.instructions = dump.instructions;
+  const meta = Object.entries(dump.meta ?? {}).filter(([key]) => {
+    if (!reservedPrefix(key)) return true;
+    report.add('server', 'dropped', `/_meta/${key}`, 'a key under a prefix MCP reserves: the generated server writes those itself (MCPG113)');
+    return false;
+  });
+  if (meta.length > 0) out._meta = Object.fromEntries(meta);
   return out;
 }
 

@@ -1,6 +1,7 @@
 // Each OpenAPI operation → one tool of the spec plus the HTTP binding its proxy handler follows.
 import { convertSchema, isObj, type RefMap } from './schema.js';
 import type { ImportNote } from './notes.js';
+import { requestBody } from './bodies.js';
 
 type Obj = Record<string, unknown>;
 
@@ -14,7 +15,7 @@ export interface ParamBinding {
 
 export interface MappedOperation {
   readonly tool: Obj;
-  readonly binding: { method: string; path: string; params: ParamBinding[]; body?: { arg: string; contentType: string }; output: boolean };
+  readonly binding: { method: string; path: string; params: ParamBinding[]; body?: { arg: string; contentType: string; files?: readonly string[] }; output: boolean };
 }
 
 export interface OperationRef {
@@ -36,7 +37,8 @@ export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[
   const properties: Obj = {};
   const required: string[] = [];
   const bindings: ParamBinding[] = [];
-  const taken = new Set(params.map((p) => String(p.name)));
+  // Swagger 2.0's body parameter is itself often called `body`: only path, query, header and cookie names count.
+  const taken = new Set(params.filter((p) => p.in !== 'body' && p.in !== 'formData').map((p) => String(p.name)));
   for (const p of params) {
     const where = p.in as string;
     if (where === 'body' || where === 'formData') continue;
@@ -52,7 +54,7 @@ export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[
     const arg = taken.has('body') ? 'request_body' : 'body';
     properties[arg] = body.schema;
     if (body.required) required.push(arg);
-    bodyBinding = { arg, contentType: body.contentType };
+    bodyBinding = { arg, contentType: body.contentType, ...(body.files !== undefined ? { files: body.files } : {}) };
   }
   const output = responseSchema(ref);
   const tool: Obj = { name, ...describe(ref.op), annotations: annotations(ref.method), input: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) } };
@@ -94,28 +96,6 @@ function paramSchema(p: Obj, ref: OperationRef): unknown {
 }
 
 const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/i;
-
-/** undefined: no body; null: the operation is skipped (a body type the proxy cannot send). */
-function requestBody(ref: OperationRef, params: readonly Obj[], notes: ImportNote[]): { schema: unknown; required: boolean; contentType: string } | undefined | null {
-  if (ref.swagger2) {
-    const body = params.find((p) => p.in === 'body');
-    if (params.some((p) => p.in === 'formData')) {
-      notes.push({ code: 'MCPG131', pointer: [...ref.pointer], message: `${ref.method.toUpperCase()} ${ref.path} skipped: formData parameters (form or file upload) are not proxied yet` });
-      return null;
-    }
-    return body === undefined ? undefined : { schema: convertSchema(body.schema, ref.refs), required: body.required === true, contentType: 'application/json' };
-  }
-  const rb = ref.deref(ref.op.requestBody);
-  if (!isObj(rb) || !isObj(rb.content)) return undefined;
-  const types = Object.keys(rb.content);
-  const json = types.find((t) => JSON_TYPE.test(t)) ?? types.find((t) => t === 'application/x-www-form-urlencoded');
-  if (json === undefined) {
-    notes.push({ code: 'MCPG131', pointer: [...ref.pointer, 'requestBody', 'content'], message: `${ref.method.toUpperCase()} ${ref.path} skipped: request body types ${types.join(', ')} are not proxied yet (JSON and form bodies are)` });
-    return null;
-  }
-  const media = rb.content[json];
-  return { schema: convertSchema(isObj(media) ? (media.schema ?? {}) : {}, ref.refs), required: rb.required === true, contentType: json.split(';')[0]!.trim() };
-}
 
 /** The first 2xx answer's JSON schema (2.0: `schema` on the response). */
 function responseSchema(ref: OperationRef): unknown {

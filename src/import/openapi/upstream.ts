@@ -8,7 +8,8 @@ type Obj = Record<string, unknown>;
 export type AuthBinding =
   | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string; readonly env: string }
   | { readonly type: 'bearer'; readonly env: string }
-  | { readonly type: 'basic'; readonly env: string };
+  | { readonly type: 'basic'; readonly env: string }
+  | { readonly type: 'oauth2'; readonly tokenUrl: string; readonly env: string };
 
 /** The first server URL (2.0: scheme, host and basePath); a relative one stays relative to nothing: ''. */
 export function upstreamBaseUrl(doc: Obj, swagger2: boolean): string {
@@ -43,13 +44,25 @@ export function upstreamAuth(doc: Obj, swagger2: boolean, server: string, notes:
     const env = envName(server, key);
     if (s.type === 'apiKey' && typeof s.name === 'string' && (s.in === 'header' || s.in === 'query' || s.in === 'cookie')) out.push({ type: 'apiKey', in: s.in, name: s.name, env });
     else if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') out.push({ type: 'bearer', env });
+    else if (s.type === 'oauth2' && clientCredentialsUrl(s, doc, swagger2) !== undefined) out.push({ type: 'oauth2', tokenUrl: clientCredentialsUrl(s, doc, swagger2)!, env });
     else if (s.type === 'oauth2' || s.type === 'openIdConnect') {
-      // No OAuth flow runs in the proxy yet: a token obtained elsewhere is sent as a bearer token.
+      // A flow with a user in it (authorization code, implicit) cannot run in a server: a token obtained elsewhere is sent.
       out.push({ type: 'bearer', env });
-      notes.push({ code: 'MCPG132', pointer: [...at, key], message: `security scheme "${key}" (${s.type}): the proxy sends the access token in ${env} as a bearer token; it does not run the OAuth flow` });
+      notes.push({ code: 'MCPG132', pointer: [...at, key], message: `security scheme "${key}" (${s.type}) has no client credentials flow: the proxy sends the access token in ${env} as a bearer token` });
     }
     else if ((s.type === 'http' && String(s.scheme).toLowerCase() === 'basic') || s.type === 'basic') out.push({ type: 'basic', env });
     else notes.push({ code: 'MCPG132', pointer: [...at, key], message: `security scheme "${key}" (${String(s.type)}) is not filled by the proxy yet; set the upstream credentials another way` });
   }
   return out;
+}
+
+/** The client credentials flow's token URL (2.0: `flow: application`), made absolute against the server URL. */
+function clientCredentialsUrl(s: Obj, doc: Obj, swagger2: boolean): string | undefined {
+  const url = swagger2 ? (s.flow === 'application' ? s.tokenUrl : undefined) : isObj(s.flows) && isObj(s.flows.clientCredentials) ? s.flows.clientCredentials.tokenUrl : undefined;
+  if (typeof url !== 'string' || url === '') return undefined;
+  try {
+    return new URL(url, upstreamBaseUrl(doc, swagger2) || undefined).href;
+  } catch {
+    return url; // relative to a server URL that is itself relative: <ENV>_TOKEN_URL sets it
+  }
 }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { reservedPrefix } from '../../common/meta-keys.js';
 import { didYouMean, editDistance } from '../../common/suggest.js';
 import { report } from '../report.js';
 import type { RawMeta } from '../spec-types.js';
@@ -27,12 +28,16 @@ export function checkAnnotations(view: SpecView): Diagnostic[] {
   return out;
 }
 
-/**
- * MCP reserves `_meta` key prefixes whose second label is `modelcontextprotocol` or `mcp`
- * (`io.modelcontextprotocol/`, `dev.mcp/`; not `com.example.mcp/`): a spec may not write under them.
- */
+/** A spec may not write `_meta` keys under a prefix MCP reserves (common/meta-keys.ts); the server's included. */
 export function checkMeta(view: SpecView): Diagnostic[] {
-  const holders: Located<{ readonly _meta?: RawMeta }>[] = [...view.tools, ...view.resources, ...view.resourceTemplates, ...view.prompts];
+  const server = view.spec.server;
+  const holders: Located<{ readonly _meta?: RawMeta }>[] = [
+    ...(server !== undefined ? [{ value: server, source: view.root, path: ['server'] }] : []),
+    ...view.tools,
+    ...view.resources,
+    ...view.resourceTemplates,
+    ...view.prompts,
+  ];
   const out: Diagnostic[] = [];
   for (const h of holders) {
     const meta = h.value._meta;
@@ -42,11 +47,4 @@ export function checkMeta(view: SpecView): Diagnostic[] {
     }
   }
   return out;
-}
-
-function reservedPrefix(key: string): boolean {
-  const slash = key.indexOf('/');
-  if (slash < 0) return false;
-  const second = key.slice(0, slash).split('.')[1];
-  return second === 'modelcontextprotocol' || second === 'mcp';
 }

@@ -4,14 +4,16 @@ export { AuthUnavailableError, InvalidTokenError, type AuthOptions, type TokenVe
 export type { AuthPrincipal } from './core/principal.js';
 export { createJwtVerifier } from './auth/jwt-verifier.js';
 export { chosenToolsets, exposedDefinition, UnknownToolsetError, type ExposureOptions } from './core/exposure.js';
-export type { ToolsetSpec } from './core/definition.js';
+export type { DiscoverySpec, ToolsetSpec } from './core/definition.js';
+export { MemoryDiscoveryStore, type DiscoveryStore } from './core/discovery.js';
+export { createRedisDiscoveryStore, type RedisDiscoveryStore, type RedisDiscoveryStoreOptions } from './scale/discovery-redis.js';
 export type { AppSpec, AuthSpec, CacheHintSpec, ElicitSpec, PromptSpec, ResourceSpec, ResourceTemplateSpec, ServerDefinition, ToolSpec } from './core/definition.js';
 export type { ChangeNotifier, Elicitation, ElicitResponse, InputRequest, RequestContext, ToolContext } from './core/context.js';
 export { createHttpHandler, type HttpHandler, type HttpOptions } from './transport/http.js';
 export { listen, type ListenOptions, type RunningServer } from './transport/node-http.js';
 export { inputRequiredReply, notFound, protocolError, PublicError, reply, toolError, type InputRequiredReply, type PromptReply, type ResourceReply, type ToolReply, type ToolReturn, type ContentToolReturn } from './core/replies.js';
 export { serveStdio } from './transport/stdio.js';
-export { buildRequest, callUpstream, httpProxy, type HttpAuth, type HttpBinding, type HttpParamBinding, type HttpProxyOptions } from './extensions/http-proxy.js';
+export { buildRequest, callUpstream, httpProxy, type HttpAuth, type HttpBinding, type HttpParamBinding, type HttpProxyOptions, type ProxyCallContext, type UpstreamTokenRequest } from './extensions/http-proxy.js';
 export { realPathInRoot, resolveInRoot } from './core/paths.js';
 export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions, type RedisEventBusStats } from './scale/redis-bus.js';
 export { createRedisTaskStore, TaskStoreUnavailable, type RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-store.js';

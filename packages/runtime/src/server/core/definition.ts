@@ -79,6 +79,8 @@ export interface AuthSpec {
 export interface ServerDefinition {
   readonly info: Implementation;
   readonly instructions?: string;
+  /** The spec's server `_meta`, sent on the initialize and server/discover results. */
+  readonly meta?: Readonly<Record<string, unknown>>;
   readonly capabilities: ServerCapabilities;
   readonly listCache: CacheHintSpec;
   readonly tools: readonly ToolSpec[];
@@ -93,12 +95,19 @@ export interface ServerDefinition {
   readonly toolsets?: Readonly<Record<string, ToolsetSpec>>;
   /** The spec's `rateLimit`s per caller: server-wide and per tool (MCPGEN_RATE_LIMIT… override them). */
   readonly rateLimits?: { readonly server?: RateSpec; readonly tools?: Readonly<Record<string, RateSpec>> };
+  /** The spec's `discovery:` (core/discovery.ts): each principal starts with these toolsets and enables more. */
+  readonly discovery?: DiscoverySpec;
 }
 
 /** `points` requests per `durationSeconds`. */
 export interface RateSpec {
   readonly points: number;
   readonly durationSeconds: number;
+}
+
+/** The toolsets every principal starts with (the generator resolved the spec's default). */
+export interface DiscoverySpec {
+  readonly initial: readonly string[];
 }
 
 /** A named group of members: tools and prompts by name, resources by URI, templates by URI template. */

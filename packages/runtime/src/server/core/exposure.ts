@@ -4,6 +4,7 @@
 // everywhere (a call to it is refused as an unknown tool before any handler runs).
 import { didYouMean } from '../../shared/suggest.js';
 import type { ServerDefinition, ToolsetSpec } from './definition.js';
+import { isDiscoveryTool, withDiscoveryTools } from './discovery.js';
 
 export interface ExposureOptions {
   /**
@@ -26,19 +27,26 @@ type MemberKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 export function exposedDefinition(def: ServerDefinition, options: ExposureOptions = {}): ServerDefinition {
   const sets = def.toolsets ?? {};
   const names = Object.keys(sets);
-  const chosen = chosenToolsets(sets, options.toolsets);
-  if (chosen.length === names.length && options.readOnly !== true) return def;
+  const chosen = exposedToolsets(def, options);
+  if (chosen.length === names.length && options.readOnly !== true) return withDiscoveryTools(def, chosen);
   // Members of some toolset are hidden unless a chosen toolset lists them too.
   const grouped = memberSets(names.map((n) => sets[n]!));
   const exposed = memberSets(chosen.map((n) => sets[n]!));
   const keep = (kind: MemberKind, key: string) => !grouped[kind].has(key) || exposed[kind].has(key);
-  return {
+  // The discovery tools (already there when a filtered definition is filtered again) stay in read-only mode:
+  // they change what the caller sees, never the data behind the tools.
+  return withDiscoveryTools({
     ...def,
-    tools: def.tools.filter((t) => keep('tools', t.definition.name) && (options.readOnly !== true || t.definition.annotations?.readOnlyHint === true)),
+    tools: def.tools.filter((t) => isDiscoveryTool(t) || (keep('tools', t.definition.name) && (options.readOnly !== true || t.definition.annotations?.readOnlyHint === true))),
     resources: def.resources.filter((r) => keep('resources', r.definition.uri)),
     resourceTemplates: def.resourceTemplates.filter((t) => keep('resourceTemplates', t.definition.uriTemplate)),
     prompts: def.prompts.filter((p) => keep('prompts', p.definition.name)),
-  };
+  }, chosen);
+}
+
+/** The toolsets a deployment exposes; with discovery, choosing none means all (each principal starts with the initial ones). */
+export function exposedToolsets(def: ServerDefinition, options: ExposureOptions): string[] {
+  return chosenToolsets(def.toolsets ?? {}, options.toolsets ?? (def.discovery !== undefined ? 'all' : undefined));
 }
 
 /** The names a deployment chose, checked against the spec; none chosen: the default ones. */

@@ -5,7 +5,8 @@
 import type { CallToolResult, Server } from '@modelcontextprotocol/server';
 import type { ChangeNotifier } from '../core/context.js';
 import type { ServerDefinition } from '../core/definition.js';
-import { exposedDefinition } from '../core/exposure.js';
+import { discoveryPlan, MemoryDiscoveryStore } from '../core/discovery.js';
+import { exposedDefinition, exposedToolsets } from '../core/exposure.js';
 import { createValidatorCompiler } from '../core/validators.js';
 import { serverWithSkills } from '../extensions/skills.js';
 import { MemoryTaskStore } from '../tasks/memory-store.js';
@@ -20,7 +21,9 @@ import { page, paginate } from './pages.js';
 import { complete, promptGetter } from './prompts.js';
 import { principalKey, requestStateSeal } from './request-context.js';
 import { resourceReader } from './resources.js';
-import { answerProblem, prepareTools, toolCaller, toolPagesFor, toolRunner, type PreparedTool } from './tools.js';
+import { discoveryGate, type DiscoveryGate } from './discovery.js';
+import { answerProblem, prepareTools, toolCaller, toolListFor, toolRunner, type PreparedTool } from './tools.js';
+import { carryServerMeta } from './server-meta.js';
 import { taskResumer } from './tool-tasks.js';
 import { createTelemetry } from '../ops/telemetry.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
@@ -42,6 +45,7 @@ export type ServerFactory = (() => Server) & {
 export function createServerFactory(spec: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
   // Everything below sees only what this deployment exposes (toolsets, read-only mode).
   const def = exposedDefinition(spec, options);
+  const discovery = discoveryOf(def, options, spec);
   const d: Dispatch = {
     def,
     options,
@@ -50,6 +54,7 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
     pageSize: Math.max(1, options.pageSize ?? 100),
     ...errorReporting(options.onHandlerError),
     ...requestStateSeal(options.requestStateKeys, options.requestStateTtlSeconds),
+    ...(discovery !== undefined ? { discovery } : {}),
   };
   const tools = prepareTools(def.tools, createValidatorCompiler());
   // Built only when some tool can run as a task; shared by every per-request Server, like the store.
@@ -77,6 +82,7 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
       return t !== undefined && fastEligibleTool(t.spec);
     },
     callTool: (name, args, ctx) => callTool(name, args, ctx, identity) as Promise<unknown>,
+    ...(discovery !== undefined ? { changingLists: new Set(['tools/list']) } : {}),
   };
   return Object.assign(build, { fast, ...(taskRunner !== undefined ? { drainTasks: (graceMs: number) => taskRunner.drain(graceMs), runningTasks: () => taskRunner.runningCount } : {}) });
 }
@@ -87,7 +93,7 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
   // The spec's resources and the MCP Apps views; skill files join them per request (the catalog may reload()).
   const listedResources = [...def.resources.map((r) => r.definition), ...(def.apps ?? []).map((a) => a.definition)];
   const pages = { resources: paginate(listedResources, pageSize), resourceTemplates: paginate(def.resourceTemplates.map((t) => t.definition), pageSize), prompts: paginate(def.prompts.map((p) => p.definition), pageSize) };
-  const toolPages = toolPagesFor(d);
+  const toolPages = toolListFor(d);
   const readResource = resourceReader(d);
   const getPrompt = promptGetter(d);
   const serverOptions = {
@@ -97,7 +103,8 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
     cacheHints: {
       'server/discover': def.listCache,
       // A filtered list depends on the caller's token: never let a shared cache hand it to someone else.
-      'tools/list': options.hideForbiddenTools && def.auth !== undefined ? { ...def.listCache, cacheScope: 'private' as const } : def.listCache,
+      // With discovery it also changes whenever the caller enables a toolset: never fresh for long.
+      'tools/list': d.discovery !== undefined ? { ttlMs: 0, cacheScope: 'private' as const } : options.hideForbiddenTools && def.auth !== undefined ? { ...def.listCache, cacheScope: 'private' as const } : def.listCache,
       'resources/list': def.listCache,
       'resources/templates/list': def.listCache,
       'prompts/list': def.listCache,
@@ -110,6 +117,7 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
     // handler is registered (the subclass only overrides a method and holds no state of its own).
     if (withSkills !== undefined) Object.setPrototypeOf(withSkills.server, TaskAwareServer.prototype);
     const server = withSkills?.server ?? new TaskAwareServer(def.info, serverOptions);
+    if (def.meta !== undefined) carryServerMeta(server, def.meta);
     const skills = withSkills?.resources;
     // Registers a handler, inside its server span when telemetry is on (tools/call is traced in callTool).
     type Target = { tool?: string; prompt?: string; uri?: string };
@@ -119,7 +127,7 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
       server.setRequestHandler(method as never, run as never);
     };
     if (def.capabilities.tools) {
-      on('tools/list', (req, ctx) => page(toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
+      on('tools/list', async (req, ctx) => page(await toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
       server.setRequestHandler('tools/call', (req, ctx) => {
         // The fast path ran the tool already and hands its result to the SDK for encoding (transport/fast-path.ts).
         const pre = takePrecomputed(ctx);
@@ -149,6 +157,15 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
     if (def.capabilities.completions) on('completion/complete', (req, ctx) => complete(d, req.params, ctx));
     return server;
   };
+}
+
+/** The discovery gate of a spec with `discovery:`; enable/disable publish on the server's bus (every instance's listen streams). */
+function discoveryOf(def: ServerDefinition, options: ServerOptions, spec: ServerDefinition): DiscoveryGate | undefined {
+  const plan = discoveryPlan(def, exposedToolsets(spec, options));
+  if (plan === undefined) return undefined;
+  const bus = options.bus;
+  const notifier = options.notifier;
+  return discoveryGate(plan, options.discoveryStore ?? new MemoryDiscoveryStore(), (event) => (bus !== undefined ? bus.publish(event) : notifier?.toolsChanged()));
 }
 
 function isResultOf(value: unknown, resultType: string): boolean {

@@ -10,6 +10,8 @@ export interface FastServerHooks {
   eligible(name: string): boolean;
   /** Run a tool as the SDK's tools/call handler would, minus the SDK's 2026 projection (see fast-path.ts). */
   callTool(name: string, args: unknown, ctx: ServerContext): Promise<unknown>;
+  /** Lists whose answer changes per caller and over time (dynamic discovery: tools/list): never replayed. */
+  readonly changingLists?: ReadonlySet<string>;
 }
 
 /**

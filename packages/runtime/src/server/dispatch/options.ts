@@ -5,6 +5,7 @@ import type { SkillsExtension } from '@modelcontextprotocol/server/ext/skills';
 import type { AuthOptions } from '../auth/auth.js';
 import type { ChangeNotifier } from '../core/context.js';
 import type { ServerDefinition } from '../core/definition.js';
+import type { DiscoveryStore } from '../core/discovery.js';
 import type { ExposureOptions } from '../core/exposure.js';
 import type { RequestStateKey, RequestStateKeyRing } from '../scale/request-state.js';
 import type { TaskStore } from '../tasks/store.js';
@@ -15,6 +16,7 @@ import type { AccessLog } from '../ops/access-log.js';
 import { INTERNAL_ERROR, type ErrorReporting } from './errors.js';
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { RequestStateSeal } from './request-context.js';
+import type { DiscoveryGate } from './discovery.js';
 
 /** `toolsets` and `readOnly` (core/exposure.ts) choose what this deployment exposes of the spec. */
 export interface ServerOptions extends ExposureOptions {
@@ -89,6 +91,11 @@ export interface ServerOptions extends ExposureOptions {
    * JSON-RPC error 429. Default: none.
    */
   readonly rateLimiter?: RateLimiter;
+  /**
+   * Where each principal's enabled toolsets live, for a spec with `discovery:` (docs/toolsets.md). Default:
+   * in this process; serverOptionsFromEnv uses Redis with REDIS_URL, so every instance agrees.
+   */
+  readonly discoveryStore?: DiscoveryStore;
   /** One entry per handled request (`jsonAccessLog()`: JSON lines on stderr; MCPGEN_ACCESS_LOG=json). Default: none. */
   readonly accessLog?: AccessLog;
 }
@@ -103,6 +110,8 @@ export interface Dispatch extends ErrorReporting, RequestStateSeal {
   readonly handlers: HandlerTable;
   readonly notifier: ChangeNotifier;
   readonly pageSize: number;
+  /** Dynamic discovery (a spec with `discovery:`): what each caller sees and may call, and the discovery tools' handlers. */
+  readonly discovery?: DiscoveryGate;
 }
 
 /** The user's handler for a spec method, bound to its table; a missing one is -32603 (never a crash). */

@@ -106,6 +106,17 @@ export function toolPagesFor(d: Dispatch): (ctx: ServerContext) => Pages<ToolSpe
   };
 }
 
+/** tools/list as the caller sees it: with dynamic discovery, only the tools its principal has enabled. */
+export function toolListFor(d: Dispatch): (ctx: ServerContext) => Pages<ToolSpec['definition']> | Promise<Pages<ToolSpec['definition']>> {
+  const pages = toolPagesFor(d);
+  const gate = d.discovery;
+  if (gate === undefined) return pages;
+  return async (ctx) => {
+    const visible = await gate.visible(ctx);
+    return paginate(pages(ctx).pages.flat().filter((t) => visible.has(t.name)), d.pageSize);
+  };
+}
+
 export type CallTool = (name: string, args: unknown, ctx: ServerContext, server: Projector) => Promise<CallResult>;
 
 /** tools/call as one function of the factory's pieces (the SDK handler and the fast path both call it). */
@@ -114,7 +125,8 @@ export function toolCaller(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>
   const startTask = taskStarter(d, run, taskRunner);
   return async (name, args, ctx, server) => {
     const tool = tools.get(name);
-    if (tool === undefined) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
+    // A tool of a toolset the caller has not enabled is as unknown as one that never existed.
+    if (tool === undefined || (d.discovery !== undefined && !(await d.discovery.callable(name, ctx)))) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: ${name}`);
     const input = args ?? {};
     const invalid = tool.validateInput(input);
     if (invalid !== undefined) return errorResult(`Invalid arguments for tool ${name}: ${invalid}`);
@@ -192,7 +204,8 @@ export function toolRunner(d: Dispatch): RunTool {
     let timer: NodeJS.Timeout | undefined;
     try {
       // Defaults are filled in here, after validation and binding: both see the arguments as sent.
-      const run = Promise.resolve(handlerOf(d.handlers, tool.spec.method)(tool.withDefaults(input), context));
+      const handler = d.discovery?.handlers[tool.spec.method] ?? handlerOf(d.handlers, tool.spec.method);
+      const run = Promise.resolve(handler(tool.withDefaults(input), context));
       const out = timeoutMs === undefined ? await run : await Promise.race([run, new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           abort.abort(new Error('timeout'));

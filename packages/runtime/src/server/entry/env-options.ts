@@ -1,6 +1,6 @@
 // Server options a deployed entry point takes from its environment (the generated main.ts calls this),
 // so the same build runs as one instance or as many behind a balancer:
-//   REDIS_URL                           change notifications and tasks shared through Redis (default: in process)
+//   REDIS_URL                           change notifications, tasks and discovery's enabled toolsets shared through Redis (default: in process)
 //   MCPGEN_REDIS_CHANNEL                the pub/sub channel (default mcpgen:events:<server name>)
 //   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
@@ -15,6 +15,7 @@
 //   MCPGEN_LOG_LEVEL                    debug, info (default), warn or error: lines below it are dropped
 import type { ServerOptions } from '../dispatch/create-server.js';
 import { createRedisEventBus } from '../scale/redis-bus.js';
+import { createRedisDiscoveryStore } from '../scale/discovery-redis.js';
 import { parseKeyList, RequestStateKeyRing } from '../scale/request-state.js';
 import { skillsFromFolder } from '../extensions/skills-folder.js';
 import { createRedisTaskStore } from '../tasks/redis-store.js';
@@ -48,6 +49,8 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, de
     options.readiness = [{ name: 'redis', ready: () => bus.up() }];
     // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
     options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
+    // Each principal's enabled toolsets (a spec with `discovery:`); connects on first use only.
+    options.discoveryStore = createRedisDiscoveryStore({ url: env.REDIS_URL, serverName });
   }
   const lease = positiveMs(env, 'MCPGEN_TASK_LEASE_MS');
   if (lease !== undefined) options.taskLeaseMs = lease;

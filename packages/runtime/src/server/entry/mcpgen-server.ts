@@ -52,7 +52,7 @@ export function createMcpgenServer(spec: ServerDefinition, handlers: object, opt
   // The spec's limits, counted in this process, when no limiter was handed in (serverOptionsFromEnv makes one with them).
   const given = options.rateLimiter ?? (spec.rateLimits !== undefined ? lazyRateLimiter(spec.rateLimits, spec.info.name) : undefined);
   const rateLimiter = given === undefined || metrics === undefined ? given : metrics.countRefusals(given);
-  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, ...(taskStore !== undefined ? { taskStore } : {}), ...(rateLimiter !== undefined ? { rateLimiter } : {}) });
+  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...(rateLimiter !== undefined ? { rateLimiter } : {}) });
   if (metrics !== undefined && factory.runningTasks !== undefined) metrics.observeTasks(factory.runningTasks);
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
   const legacy = options.legacy ?? true;

@@ -1,44 +1,19 @@
 // Handlers that forward a tool call to the HTTP operation it was imported from (`mcpgen import openapi`).
-// The binding is plain data written by the importer; this file turns arguments into one upstream request
-// and the upstream answer into a tool result. The MCP caller's own token is never forwarded: upstream
-// credentials come from this process's environment (MCP authorization forbids token passthrough).
-import { reply, toolError, type ToolReply } from '../core/replies.js';
+// The binding is plain data written by the importer; this file runs the attempts of one call (retries,
+// OAuth token refresh); http-request builds the request and http-answer maps the answer. The MCP
+// caller's own token is never forwarded: upstream credentials come from this process's environment or
+// from the `upstreamToken` hook (MCP authorization forbids token passthrough; RFC 8693 exchange is the way).
+import { toolError, type ToolReply } from '../core/replies.js';
+import { readBounded, toToolResult, type Received } from './http-answer.js';
+import { ClientCredentials } from './http-oauth.js';
+import { buildRequest, type Secrets } from './http-request.js';
+import { isIdempotent, retryableStatus, retryDelay, sleep } from './http-retry.js';
+import type { HttpAuth, HttpBinding, HttpProxyOptions, ProxyCallContext, UpstreamTokenRequest } from './http-types.js';
 
-export interface HttpParamBinding {
-  /** The tool argument that holds the value. */
-  readonly arg: string;
-  /** The name on the wire (path template variable, query key, header or cookie name). */
-  readonly name: string;
-  readonly in: 'path' | 'query' | 'header' | 'cookie';
-}
+export { buildRequest } from './http-request.js';
+export type { HttpAuth, HttpBinding, HttpParamBinding, HttpProxyOptions, ProxyCallContext, UpstreamTokenRequest } from './http-types.js';
 
-export interface HttpBinding {
-  readonly method: string;
-  /** The OpenAPI path template, e.g. `/pets/{petId}`. */
-  readonly path: string;
-  readonly params: readonly HttpParamBinding[];
-  readonly body?: { readonly arg: string; readonly contentType: string };
-  /** The tool has an output schema: JSON answers go to structuredContent. */
-  readonly output: boolean;
-}
-
-/** Upstream credentials, each read from an environment variable at call time. */
-export type HttpAuth =
-  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string; readonly env: string }
-  | { readonly type: 'bearer'; readonly env: string }
-  | { readonly type: 'basic'; readonly env: string };
-
-export interface HttpProxyOptions {
-  readonly baseUrl: string;
-  readonly auth?: readonly HttpAuth[];
-  readonly timeoutMs?: number;
-  /** Answers larger than this are refused (default 8 MiB). */
-  readonly maxBytes?: number;
-  readonly fetch?: typeof fetch;
-  readonly env?: Readonly<Record<string, string | undefined>>;
-}
-
-type ProxyHandler = (args: Record<string, unknown>, ctx: { readonly signal: AbortSignal }) => Promise<unknown>;
+type ProxyHandler = (args: Record<string, unknown>, ctx: ProxyCallContext) => Promise<unknown>;
 
 /**
  * One handler per binding key (the handler method names of the generated server), typed as the server's
@@ -46,100 +21,81 @@ type ProxyHandler = (args: Record<string, unknown>, ctx: { readonly signal: Abor
  */
 export function httpProxy<H>(bindings: { readonly [K in keyof H]: HttpBinding }, options: HttpProxyOptions): H {
   const out: Record<string, ProxyHandler> = {};
-  for (const [method, binding] of Object.entries(bindings as Record<string, HttpBinding>)) out[method] = (args, ctx) => callUpstream(binding, args, options, ctx.signal);
+  const tokens = new ClientCredentials(options.fetch);
+  for (const [method, binding] of Object.entries(bindings as Record<string, HttpBinding>)) out[method] = (args, ctx) => callUpstream(binding, args, options, ctx, tokens);
   // The arguments were validated against the input schema before a handler runs; the answer is checked
   // against the output schema after: the runtime's guarantees stand in for the static types here.
   return out as H;
 }
 
-export async function callUpstream(binding: HttpBinding, args: Record<string, unknown>, options: HttpProxyOptions, signal?: AbortSignal): Promise<unknown> {
-  const request = buildRequest(binding, args, options);
-  const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
-  const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
-  let response: Response;
-  try {
-    response = await (options.fetch ?? fetch)(request.url, { method: binding.method.toUpperCase(), headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}), signal: both });
-  } catch (e) {
-    const why = timeout.aborted ? `timed out after ${options.timeoutMs ?? 30_000} ms` : (e as Error).message;
-    return toolError(`upstream ${binding.method.toUpperCase()} ${binding.path} failed: ${why}`);
-  }
-  return answer(binding, response, options.maxBytes ?? 8 * 1024 * 1024);
-}
+const sharedTokens = new ClientCredentials();
 
-interface BuiltRequest {
-  readonly url: string;
-  readonly headers: Headers;
-  readonly body?: string;
-}
-
-export function buildRequest(binding: HttpBinding, args: Record<string, unknown>, options: HttpProxyOptions): BuiltRequest {
-  let path = binding.path;
-  const query = new URLSearchParams();
-  const headers = new Headers();
-  const cookies: string[] = [];
-  for (const p of binding.params) {
-    const value = args[p.arg];
-    if (value === undefined) continue;
-    // Path values are one segment: RFC 6570 simple expansion escapes everything outside unreserved.
-    if (p.in === 'path') path = path.replaceAll(`{${p.name}}`, encodeURIComponent(scalar(value)));
-    else if (p.in === 'query') for (const v of Array.isArray(value) ? value : [value]) query.append(p.name, scalar(v)); // form style, explode
-    else if (p.in === 'header') headers.set(p.name, Array.isArray(value) ? value.map(scalar).join(',') : scalar(value));
-    else cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
-  }
-  const env = options.env ?? process.env;
-  // After the arguments: a configured credential replaces an argument of the same name (the model never chooses the key).
-  for (const a of options.auth ?? []) applyAuth(a, env[a.env], headers, query, cookies);
-  if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
-  headers.set('accept', 'application/json, text/*;q=0.9, */*;q=0.5');
-  let body: string | undefined;
-  const value = binding.body === undefined ? undefined : args[binding.body.arg];
-  if (binding.body !== undefined && value !== undefined) {
-    headers.set('content-type', binding.body.contentType);
-    body = binding.body.contentType === 'application/x-www-form-urlencoded' ? formBody(value) : JSON.stringify(value);
-  }
-  const qs = query.toString();
-  return { url: `${options.baseUrl.replace(/\/+$/, '')}${path}${qs === '' ? '' : `?${qs}`}`, headers, ...(body !== undefined ? { body } : {}) };
-}
-
-function applyAuth(a: HttpAuth, secret: string | undefined, headers: Headers, query: URLSearchParams, cookies: string[]): void {
-  if (secret === undefined || secret === '') return;
-  if (a.type === 'bearer') headers.set('authorization', `Bearer ${secret}`);
-  else if (a.type === 'basic') headers.set('authorization', `Basic ${Buffer.from(secret).toString('base64')}`);
-  else if (a.in === 'header') headers.set(a.name, secret);
-  else if (a.in === 'query') query.set(a.name, secret);
-  else cookies.push(`${a.name}=${encodeURIComponent(secret)}`);
-}
-
-function scalar(v: unknown): string {
-  return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-function formBody(value: unknown): string {
-  const form = new URLSearchParams();
-  if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) if (v !== undefined) form.append(k, scalar(v));
-  return form.toString();
-}
-
-async function answer(binding: HttpBinding, response: Response, maxBytes: number): Promise<ToolReply<unknown>> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) return toolError(`upstream answer is ${declared} bytes, over the ${maxBytes}-byte bound`);
-  const text = await response.text();
-  if (text.length > maxBytes) return toolError(`upstream answer is over the ${maxBytes}-byte bound`);
-  const status = `${response.status} ${response.statusText}`.trim();
-  if (!response.ok) {
-    const retry = response.headers.get('retry-after');
-    // A short summary the model can act on: the status and the start of the body.
-    return toolError(`upstream ${binding.method.toUpperCase()} ${binding.path} answered ${status}${retry !== null ? ` (Retry-After: ${retry})` : ''}: ${text.slice(0, 500)}`);
-  }
-  const type = response.headers.get('content-type') ?? '';
-  if (/[/+]json\b/i.test(type) && text !== '') {
-    let data: unknown;
+export async function callUpstream(binding: HttpBinding, args: Record<string, unknown>, options: HttpProxyOptions, ctx: ProxyCallContext | AbortSignal = {}, tokens = sharedTokens): Promise<ToolReply<unknown>> {
+  const call: ProxyCallContext = ctx instanceof AbortSignal ? { signal: ctx } : ctx;
+  const method = binding.method.toUpperCase();
+  let refreshed = false;
+  for (let attempt = 0; ; attempt++) {
+    let secrets: Secrets;
     try {
-      data = JSON.parse(text);
-    } catch {
-      return reply({ content: [{ type: 'text', text }] });
+      secrets = await resolveSecrets(binding, options, call, tokens, refreshed && attempt === 0);
+    } catch (e) {
+      return toolError(`upstream credentials for ${method} ${binding.path} could not be obtained: ${(e as Error).message}`);
     }
-    if (binding.output && typeof data === 'object' && data !== null && !Array.isArray(data)) return reply({ structuredContent: data, content: [{ type: 'text', text }] });
+    const request = buildRequest(binding, args, options, secrets);
+    const got = await send(method, request, options, call.signal);
+    if ('response' in got && got.response.status === 401 && !refreshed && refreshable(options)) {
+      // A 401 means the request was not acted on: one more try with a fresh token is safe for any method.
+      refreshed = true;
+      for (const a of options.auth ?? []) if (a.type === 'oauth2') tokens.forget(a, options.env ?? process.env);
+      attempt = -1;
+      continue;
+    }
+    const failedAgain = 'failed' in got ? got.retryable : retryableStatus(got.response.status);
+    const wait = failedAgain && isIdempotent(method) && call.signal?.aborted !== true ? retryDelay(options, attempt, 'response' in got ? got.response.headers.get('retry-after') : null) : undefined;
+    if (wait === undefined) return 'failed' in got ? toolError(`upstream ${method} ${binding.path} failed: ${got.failed}`) : toToolResult(binding, request.url, got.response, got.bytes);
+    await sleep(wait, call.signal);
   }
-  return reply({ content: [{ type: 'text', text: text === '' ? status : text }] });
+}
+
+function refreshable(options: HttpProxyOptions): boolean {
+  return options.upstreamToken !== undefined || (options.auth ?? []).some((a) => a.type === 'oauth2');
+}
+
+type Sent = Exclude<Received, { failed: string }> | { readonly failed: string; readonly retryable: boolean };
+
+/** One attempt: a timeout per attempt; a connection error or timeout may be retried, a cancellation not. */
+async function send(method: string, request: ReturnType<typeof buildRequest>, options: HttpProxyOptions, signal: AbortSignal | undefined): Promise<Sent> {
+  const ms = options.timeoutMs ?? 30_000;
+  const timeout = AbortSignal.timeout(ms);
+  const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
+  try {
+    const response = await (options.fetch ?? fetch)(request.url, { method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}), signal: both });
+    const read = await readBounded(response, options.maxBytes ?? 8 * 1024 * 1024);
+    return 'failed' in read ? { failed: read.failed, retryable: false } : read;
+  } catch (e) {
+    if (timeout.aborted) return { failed: `timed out after ${ms} ms`, retryable: true };
+    const cause = (e as { cause?: { code?: unknown } }).cause;
+    return { failed: `${(e as Error).message}${typeof cause?.code === 'string' ? ` (${cause.code})` : ''}`, retryable: signal?.aborted !== true };
+  }
+}
+
+/** The hook's token where it gives one, else client credentials for OAuth 2 schemes; other schemes read `env` when built. */
+async function resolveSecrets(binding: HttpBinding, options: HttpProxyOptions, call: ProxyCallContext, tokens: ClientCredentials, refresh: boolean): Promise<Secrets> {
+  const out = new Map<HttpAuth, string>();
+  const env = options.env ?? process.env;
+  for (const scheme of options.auth ?? []) {
+    let secret: string | undefined;
+    if (options.upstreamToken !== undefined && (scheme.type === 'bearer' || scheme.type === 'oauth2')) {
+      secret = await options.upstreamToken({ scheme, operation: { method: binding.method.toUpperCase(), path: binding.path }, caller: callerOf(call), refresh });
+    }
+    if (secret === undefined && scheme.type === 'oauth2') secret = await tokens.token(scheme, env, call.signal);
+    if (secret !== undefined) out.set(scheme, secret);
+  }
+  return out;
+}
+
+function callerOf(call: ProxyCallContext): UpstreamTokenRequest['caller'] {
+  const header = call.httpRequest?.headers.get('authorization') ?? '';
+  const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  return { ...(call.auth !== undefined ? { principal: call.auth } : {}), ...(token !== undefined ? { token } : {}) };
 }

@@ -128,6 +128,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     }
     const envelope = JSON.stringify(msg.meta);
     if (LISTS.has(msg.method)) {
+      if (hooks.changingLists?.has(msg.method)) return undefined;
       if (!hasOnly(msg.params, ['cursor', '_meta']) || (msg.params.cursor !== undefined && typeof msg.params.cursor !== 'string')) return undefined;
       const scopes = auth === undefined ? '' : [...auth.principal.scopes].sort().join(' ');
       const key = `${msg.method}\u0000${(msg.params.cursor as string | undefined) ?? ''}\u0000${scopes}`;

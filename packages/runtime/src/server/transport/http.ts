@@ -18,6 +18,8 @@ import type { ServerDefinition } from '../core/definition.js';
 import type { ServerFactory } from '../dispatch/create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
 import { serveTaskListen } from '../tasks/listen.js';
+import { inPrincipalScope, principalScope, scopedBus } from '../scale/principal-scope.js';
+import { NOT_UTF8, readLimited, TOO_LARGE } from './read-body.js';
 import type { TaskStore } from '../tasks/store.js';
 import type { ReadinessCheck } from '../ops/health.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
@@ -94,13 +96,15 @@ export interface HttpHandler {
 
 export function createHttpHandler(factory: ServerFactory, def: ServerDefinition, options: HttpOptions = {}): HttpHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  // Listen streams hear events scoped to another principal (dynamic discovery) not at all.
+  const bus = options.bus !== undefined ? scopedBus(options.bus) : undefined;
   const sdk: McpHttpHandler = createMcpHandler(() => factory(), {
     legacy: options.legacy === false ? 'reject' : 'stateless',
     responseMode: options.responseMode ?? 'auto',
     maxRequestBodySize: maxBodyBytes,
     ...(options.keepAliveMs !== undefined ? { keepAliveMs: options.keepAliveMs } : {}),
     onerror: options.legacy === false ? reportLegacyRefusals(options.onerror) : (options.onerror ?? (() => {})),
-    ...(options.bus !== undefined ? { bus: options.bus } : {}),
+    ...(bus !== undefined ? { bus } : {}),
     ...(options.maxListenStreams !== undefined ? { maxSubscriptions: options.maxListenStreams } : {}),
   });
   const headerTable = new Map<string, readonly HeaderDeclaration[]>();
@@ -149,11 +153,13 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       const mismatch = paramHeaderMismatch(body, request.headers, headerTable);
       if (mismatch !== undefined) return jsonRpcError(400, (body as { id?: unknown }).id ?? null, -32020, mismatch, { header: 'Mcp-Param' });
     }
-    if (options.taskStore !== undefined) {
-      const listen = await serveTaskListen(body, request, { store: options.taskStore, bus: options.bus, capabilities: def.capabilities, owner: principalKeyOf(auth?.principal), keepAliveMs: options.keepAliveMs ?? 15_000 });
-      if (listen !== undefined) return listen;
-    }
-    return withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
+    const serve = async () => {
+      const store = options.taskStore;
+      const listen = store && (await serveTaskListen(body, request, { store, bus, capabilities: def.capabilities, owner: principalKeyOf(auth?.principal), keepAliveMs: options.keepAliveMs ?? 15_000 }));
+      return listen || withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
+    };
+    // A listen stream is its caller's: it subscribes to the bus as that principal (scale/principal-scope.ts).
+    return (body as { method?: unknown }).method === 'subscriptions/listen' ? inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve();
   }
 
   const hooks = factory.fast;
@@ -219,31 +225,6 @@ function paramHeaderMismatch(body: unknown, headers: Headers, table: ReadonlyMap
   const name = headers.get('mcp-name');
   if (name === null || decodeHeaderValue(name) !== msg.params.name) return undefined;
   return checkParamHeaders(decls, msg.params.arguments, (h) => headers.get(h))?.message;
-}
-
-const TOO_LARGE = Symbol('too large');
-const NOT_UTF8 = Symbol('not UTF-8');
-
-async function readLimited(request: Request, limit: number): Promise<string | typeof TOO_LARGE | typeof NOT_UTF8> {
-  if (request.body === null) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return TOO_LARGE;
-    }
-    chunks.push(value);
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
-  } catch {
-    return NOT_UTF8;
-  }
 }
 
 /**

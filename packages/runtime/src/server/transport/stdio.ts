@@ -1,6 +1,7 @@
 // The SDK's stdio entry (its own chunk) loads when stdio is served, not at every server's start.
 import type { Server, ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
 import type { ServerFactory } from '../dispatch/create-server.js';
+import { scopedBus } from '../scale/principal-scope.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
 import { StdioWire, type StdioWireOptions } from './stdio-wire.js';
 
@@ -29,7 +30,8 @@ export function serveStdio(factory: ServerFactory, options: StdioOptions = {}): 
   // instance does not (that era has no listen; its unsolicited notifications are left as they were).
   const instance = ({ era }: { era?: string } = {}) => {
     const server = factory();
-    if (era === 'modern' && options.bus !== undefined) unsubscribe.push(forwardEvents(options.bus, server));
+    // Scoped: stdio has no auth, so its streams hear the anonymous principal's discovery events only.
+    if (era === 'modern' && options.bus !== undefined) unsubscribe.push(forwardEvents(scopedBus(options.bus), server));
     return server;
   };
   // stdin is read once the SDK starts the transport; lines arriving before wait in the stream.

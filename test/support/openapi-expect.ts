@@ -1,0 +1,63 @@
+// What the upstream of an imported OpenAPI description must have received for one tool call: method,
+// path, query, headers, body (in the operation's media type) and the configured credentials, never the
+// MCP caller's. Shared by the petstore cases and GitHub's description.
+import type { IncomingMessage } from 'node:http';
+import { expect } from 'vitest';
+
+export interface Seen {
+  readonly method: string;
+  readonly url: URL;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+  readonly bytes: Buffer;
+}
+
+export type Binding = { method: string; path: string; params: { arg: string; name: string; in: string }[]; body?: BodyBinding; output: boolean };
+export type BodyBinding = { arg: string; contentType: string; files?: readonly string[] };
+
+export async function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown>, base: string, auth: readonly { type: string; env: string; in?: string; name?: string }[], tool: string): Promise<void> {
+  expect(req.method, tool).toBe(binding.method);
+  let path = binding.path;
+  for (const p of binding.params.filter((p) => p.in === 'path')) path = path.replace(`{${p.name}}`, encodeURIComponent(String(args[p.arg])));
+  expect(req.url.pathname, tool).toBe(`${base}${path}`);
+  for (const p of binding.params) {
+    const v = args[p.arg];
+    if (v === undefined) continue;
+    const want = (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
+    if (p.in === 'query') expect(req.url.searchParams.getAll(p.name), `${tool} query ${p.name}`).toEqual(want);
+    // A header that is also an API key credential (the petstores' `api_key`) carries the configured
+    // secret: the model's argument never replaces a credential (checked with the credentials below).
+    const credential = auth.some((a) => a.type === 'apiKey' && a.in === 'header' && a.name!.toLowerCase() === p.name.toLowerCase());
+    if (p.in === 'header' && !credential) expect(req.headers[p.name.toLowerCase()], `${tool} header ${p.name}`).toBe(want.join(','));
+  }
+  if (binding.body !== undefined && args[binding.body.arg] !== undefined) await expectBody(req, binding.body, args[binding.body.arg], tool);
+  for (const a of auth) {
+    const secret = `secret-${a.env}`;
+    if (a.type === 'bearer') expect(req.headers.authorization, tool).toBe(`Bearer ${secret}`);
+    else if (a.type === 'apiKey' && a.in === 'header') expect(req.headers[a.name!.toLowerCase()], tool).toBe(secret);
+    else if (a.type === 'apiKey' && a.in === 'query') expect(req.url.searchParams.get(a.name!), tool).toBe(secret);
+  }
+  // The MCP caller's own credentials never reach the upstream: only configured ones are there.
+  expect(req.headers['mcp-protocol-version'], tool).toBeUndefined();
+}
+
+/** The body as the upstream got it, in the operation's media type, against the argument the model sent. */
+export async function expectBody(req: Seen, body: BodyBinding, value: unknown, tool: string): Promise<void> {
+  const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+  const fields = (v: unknown): [string, unknown][] => Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => (Array.isArray(x) ? x.map((i): [string, unknown] => [k, i]) : [[k, x]]));
+  if (body.contentType.startsWith('multipart/')) {
+    expect(req.headers['content-type'], tool).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await new Response(req.bytes, { headers: { 'content-type': req.headers['content-type']! } }).formData();
+    for (const [k, v] of fields(value)) {
+      const part = form.getAll(k).shift()!;
+      if (body.files?.includes(k)) expect(Buffer.from(await (part as Blob).arrayBuffer()), `${tool} file ${k}`).toEqual(Buffer.from(v as string, 'base64'));
+      else expect(typeof part === 'string' ? part : JSON.parse(await part.text()), `${tool} part ${k}`).toEqual(typeof v === 'object' && v !== null ? v : text(v));
+    }
+    return;
+  }
+  expect(req.headers['content-type'], tool).toBe(body.contentType);
+  if (/json/.test(body.contentType)) expect(JSON.parse(req.body), `${tool} body`).toEqual(value);
+  else if (body.contentType === 'application/x-www-form-urlencoded') expect([...new URLSearchParams(req.body)], `${tool} body`).toEqual(fields(value).map(([k, v]) => [k, text(v)]));
+  else if (/^text\/|xml/.test(body.contentType)) expect(req.body, `${tool} body`).toBe(text(value));
+  else expect(req.bytes, `${tool} body`).toEqual(Buffer.from(value as string, 'base64'));
+}
