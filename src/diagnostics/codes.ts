@@ -70,6 +70,7 @@ export const CODES = {
   MCPG130: { severity: 'error', title: '`import openapi`: the OpenAPI description cannot be read, parsed or bundled' },
   MCPG131: { severity: 'warning', title: '`import openapi`: an operation was skipped (a request body the proxy cannot send yet)' },
   MCPG132: { severity: 'warning', title: '`import openapi`: a security scheme the proxy does not fill from the environment, or fills only with a static token' },
+  MCPG150: { severity: 'error', title: 'a `rateLimit` is out of bounds (1 to 10^9 requests per 1 s to 24 h)' },
   MCPG160: { severity: 'error', title: 'a toolset names a tool, resource, resource template or prompt the spec does not declare' },
   MCPG161: { severity: 'error', title: 'a toolset is named `all` (reserved: `--toolsets all` chooses every toolset)' },
   MCPG162: { severity: 'warning', title: 'a toolset has no members' },

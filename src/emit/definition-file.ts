@@ -77,6 +77,7 @@ export function definitionData(model: ServerModel): Record<string, unknown> {
     ...(model.auth !== undefined ? { auth: authData(model.auth) } : {}),
     ...(model.apps.length > 0 ? { apps: model.apps.map(appData) } : {}),
     ...(model.toolsets.length > 0 ? { toolsets: Object.fromEntries(model.toolsets.map((t) => [t.name, toolsetData(t)])) } : {}),
+    ...(model.rateLimits !== undefined ? { rateLimits: model.rateLimits } : {}),
     ...(model.discovery !== undefined ? { discovery: { initial: [...model.discovery.initial] } } : {}),
   };
 }

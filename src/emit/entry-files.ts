@@ -40,7 +40,8 @@ export function emitMain(model: ServerModel, file: FileSink, handlersModule = '.
     '// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal\n' +
       '// aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.\n' +
       '// Deployment settings (REDIS_URL, MCPGEN_REQUEST_STATE_KEYS…) come from the environment.\n' +
-      `await runMain(${serverFactoryName(model)}(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv(${literal(model.name)})), ...exposureOrExit(args, definition) }), args);`,
+      // The spec's rate limits go through the environment's settings: MCPGEN_RATE_LIMIT… override them, REDIS_URL shares them.
+      `await runMain(${serverFactoryName(model)}(handlers, { toolTimeoutMs: 60_000, maxResponseBytes: 16 * 1024 * 1024, ...(await serverOptionsFromEnv(${literal(model.name)}${model.rateLimits !== undefined ? ', process.env, definition.rateLimits' : ''})), ...exposureOrExit(args, definition) }), args);`,
   ]);
 }
 

@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
 import { elicitContentType, pascalCase, serverFolder, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared/uri-template';
+import { parseRate } from '@mcpgen/runtime/shared/rate';
 import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/task-defaults.js';
 import type { JsonObjectSchema, JsonSchema, RawAuth, RawCacheHint, RawSpecFile, RawTool } from '../validate/spec-types.js';
 import type { SkillFile } from '../validate/skills.js';
 import type { SpecView } from '../validate/view.js';
-import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, ServerModel, SkillFileModel, TaskModel, ToolModel, ToolsetModel } from './ir.js';
+import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, RateLimitsModel, ServerModel, SkillFileModel, TaskModel, ToolModel, ToolsetModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
 export const DEFAULT_LIST_CACHE: CacheHintModel = { ttlMs: 0, cacheScope: 'public' };
@@ -104,6 +105,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     apps,
     ...opt('skills', skills?.map(skillFileModel)),
     toolsets: toolsetModels(spec.toolsets),
+    ...opt('rateLimits', rateLimitsModel(spec.rateLimit, view.tools.map((t) => t.value))),
     // Without `initial`: the toolsets marked default (none when none is: with discovery each caller starts small).
     ...opt('discovery', spec.discovery === undefined ? undefined : { initial: spec.discovery.initial ?? Object.entries(spec.toolsets ?? {}).filter(([, t]) => t.default === true).map(([n]) => n) }),
   };
@@ -278,4 +280,15 @@ function toolsetModels(raw: RawSpecFile['toolsets']): ToolsetModel[] {
     resourceTemplates: t.resourceTemplates ?? [],
     prompts: t.prompts ?? [],
   }));
+}
+
+/** The declared limits, parsed (validation refused any that is not a rate); undefined when none is declared. */
+function rateLimitsModel(server: string | undefined, tools: readonly { readonly name: string; readonly rateLimit?: string }[]): RateLimitsModel | undefined {
+  const serverRate = server === undefined ? undefined : parseRate(server);
+  const perTool = tools.flatMap((t) => {
+    const rate = t.rateLimit === undefined ? undefined : parseRate(t.rateLimit);
+    return rate === undefined ? [] : [[t.name, rate] as const];
+  });
+  if (serverRate === undefined && perTool.length === 0) return undefined;
+  return { ...(serverRate !== undefined ? { server: serverRate } : {}), ...(perTool.length > 0 ? { tools: Object.fromEntries(perTool) } : {}) };
 }

@@ -46,8 +46,21 @@ export interface ServerModel {
   readonly skills?: readonly SkillFileModel[];
   /** Named groups a deployment chooses from, in spec order (empty: everything is always exposed). */
   readonly toolsets: readonly ToolsetModel[];
+  /** The spec's `rateLimit`s: server-wide and per tool (by tool name); absent when none is declared. */
+  readonly rateLimits?: RateLimitsModel;
   /** `discovery:` (docs/toolsets.md#dynamic-discovery): the toolsets every caller starts with, resolved. */
   readonly discovery?: { readonly initial: readonly string[] };
+}
+
+/** A rate per caller. */
+export interface RateModel {
+  readonly points: number;
+  readonly durationSeconds: number;
+}
+
+export interface RateLimitsModel {
+  readonly server?: RateModel;
+  readonly tools?: Readonly<Record<string, RateModel>>;
 }
 
 /** A `toolsets:` entry: members by tool name, resource URI, URI template and prompt name. */

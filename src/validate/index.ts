@@ -10,6 +10,7 @@ import { checkJsonSchemas } from './rules/json-schema.js';
 import { checkAnnotations, checkMeta } from './rules/meta.js';
 import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
+import { checkRateLimits } from './rules/rate-limits.js';
 import { checkTasks } from './rules/tasks.js';
 import { checkToolsets } from './rules/toolsets.js';
 import { checkDiscovery } from './rules/discovery.js';
@@ -37,6 +38,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkAnnotations,
   checkMeta,
   checkToolsets,
+  checkRateLimits,
   checkDiscovery,
 ];
 

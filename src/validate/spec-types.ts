@@ -57,6 +57,8 @@ export interface RawTool {
   readonly elicit?: { readonly [key: string]: RawElicit };
   readonly progress?: boolean;
   readonly timeoutMs?: number;
+  /** tools/call of this tool per caller, `<requests>/<duration>` (MCPG150). */
+  readonly rateLimit?: string;
   readonly scopes?: readonly string[];
   /** MCP Apps: the ui:// resource of the tool's view (a string is `{ resource }`). */
   readonly ui?: string | RawToolUi;
@@ -171,6 +173,8 @@ export interface RawSpecFile {
   readonly protocol?: { readonly version?: '2026-07-28'; readonly legacy?: boolean };
   readonly capabilities?: RawCapabilities;
   readonly cache?: RawCacheHint;
+  /** Server-wide rate limit per caller, `<requests>/<duration>` (MCPG150). */
+  readonly rateLimit?: string;
   readonly auth?: RawAuth;
   readonly $defs?: { readonly [name: string]: JsonSchema };
   readonly include?: readonly string[];

@@ -20,6 +20,7 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'docs/authorization.md import { authorizationCode,': 'test/e2e/client-auth.test.ts compiles it',
   'docs/cli.md test/fixtures/invalid/MCPG014-header-duplicate.yaml:11:45': 'test/cli/cli.test.ts compares it with the real output',
   'docs/operations.md {"time":': 'test/e2e/telemetry.test.ts reads the access log lines (MCPGEN_ACCESS_LOG=json) of a served process',
+  'docs/operations.md { "PORT": 8080': 'test/e2e/config-file.test.ts serves main.js --config with a file of such settings (and refuses unknown keys)',
   'docs/operations.md $ MCPGEN_AUTH_ISSUERS=': 'test/e2e/operations.test.ts compares the refusal line and exit code of the generated main',
 };
 

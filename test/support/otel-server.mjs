@@ -1,12 +1,15 @@
 // The generated weather server with the real OpenTelemetry SDK registered (as an application would with
 // `node --import ./otel.js main.js`) and MCPGEN_TELEMETRY=otel: finished spans go to $OTEL_SPANS_FILE, one
-// JSON object a line. The `add` handler opens a span of its own, so a test can see it under the server span.
+// JSON object a line; or, with OTEL_EXPORTER_OTLP_TRACES_ENDPOINT set, the real OTLP/HTTP exporter behind a
+// batch processor (the SDK reads the endpoint itself). The `add` handler opens a span of its own, so a test
+// can see it under the server span.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { context, propagation, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { runMain, serverOptionsFromEnv } from '@mcpgen/runtime/server';
 
 const out = process.env.OTEL_SPANS_FILE;
@@ -20,7 +23,8 @@ const fileExporter = {
   },
   shutdown: async () => {},
 };
-trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(fileExporter)] }));
+const processor = process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? new BatchSpanProcessor(new OTLPTraceExporter(), { scheduledDelayMillis: 50 }) : new SimpleSpanProcessor(fileExporter);
+trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [processor] }));
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 propagation.setGlobalPropagator(new W3CTraceContextPropagator());
 

@@ -100,6 +100,10 @@ const CASES: Record<string, Want[]> = {
   'MCPG096-skill-frontmatter.yaml': [{ code: 'MCPG096', line: 2, column: 7, file: 'test/fixtures/invalid/MCPG096/report/SKILL.md', message: 'name "reports" must equal the skill\'s folder name "report"', path: 'name' }],
   'MCPG097-skill-limits.yaml': [{ code: 'MCPG097', line: 1, column: 1, file: 'test/fixtures/invalid/MCPG097/big/SKILL.md', message: 'skill "big" has 513 files' }],
   'MCPG098-skill-symlink.yaml': [{ code: 'MCPG098', line: 4, column: 9, message: 'skill "linked": "linked/outside" is a symbolic link (never followed)' }],
+  'MCPG150-rate-limit.yaml': [
+    { code: 'MCPG150', line: 5, column: 12, message: 'rateLimit "100/25h" is out of bounds (requests/duration, e.g. 100/60, 100/1m; 1 s to 24 h)', path: 'rateLimit' },
+    { code: 'MCPG150', line: 8, column: 16, message: 'tool "search": rateLimit "0/1m" is out of bounds', path: 'tools[0].rateLimit' },
+  ],
   'MCPG160-toolset-member.yaml': [{ code: 'MCPG160', line: 10, column: 26, message: 'toolset "issues" lists tool "create_isue", which the spec does not declare; did you mean "create_issue"?', path: 'toolsets.issues.tools[1]' }],
   'MCPG161-toolset-all.yaml': [{ code: 'MCPG161', line: 8, column: 3, message: 'toolset "all" is reserved', path: 'toolsets.all' }],
   'MCPG162-toolset-empty.yaml': [{ code: 'MCPG162', line: 10, column: 3, message: 'toolset "later" has no members', path: 'toolsets.later' }],

@@ -12,6 +12,7 @@ import { replayingFetch, replayPolicy, type ConnectionRetry } from '../transport
 import { skillsClientFor, type McpgenSkills } from '../extensions/skills.js';
 import { elicitRequestInfo, type ElicitAnswer, type ElicitRequestInfo } from '../core/elicit.js';
 import { interceptTaskAnswers, taskFromError, taskHandle, TASKS_EXTENSION, type TaskState, type ToolStart } from '../tasks/tasks.js';
+import { traceClientRequests, type ClientOpenTelemetryApi } from '../transport/client-spans.js';
 import { connectError, isUnreachable } from './connect-error.js';
 
 export type { ElicitAnswer, ElicitRequestInfo };
@@ -46,6 +47,11 @@ export interface ClientOptions {
    * tools/call of tools annotated readOnlyHint or idempotentHint; `'always'`; `'never'`.
    */
   readonly connectionRetry?: ConnectionRetry;
+  /**
+   * OpenTelemetry: pass the `@opentelemetry/api` module (`import * as api from '@opentelemetry/api'`) and every
+   * request after connect gets a CLIENT span whose context travels in `params._meta` (transport/client-spans.ts).
+   */
+  readonly telemetry?: ClientOpenTelemetryApi;
 }
 
 export interface CallOptions {
@@ -128,6 +134,8 @@ export abstract class McpgenClient {
       throw 'url' in target && isUnreachable(error) ? connectError(target.url, error) : error;
     }
     interceptTaskAnswers(transport);
+    // After the task tap, so the span tap sits outermost and sees a task answer as the success it is.
+    if (options.telemetry !== undefined) traceClientRequests(options.telemetry, transport, 'url' in target ? new URL(target.url) : 'command' in target ? 'stdio' : undefined);
     this.#sdk = sdk;
   }
 

@@ -25,6 +25,7 @@ export { exposureOf, exposureOrExit } from './entry/exposure-args.js';
 export { entryArgsOrExit, entryUsage, parseEntryArgs, type EntryArgs, type EntryCommand, type EntryFeatures, type HttpEntryArgs } from './entry/entry-args.js';
 export type { HealthPaths, ReadinessCheck } from './ops/health.js';
 export { loadOpenTelemetry, type OpenTelemetryApi } from './ops/telemetry.js';
+export { configureLog, type LogFormat, type LogLevel } from './core/log.js';
 export { jsonAccessLog, type AccessEntry, type AccessLog } from './ops/access-log.js';
 export { createRateLimiter, RATE_LIMITED_CODE, type RateLimited, type RateLimiter, type RateLimitRule, type RateLimitSettings } from './ops/rate-limit.js';
 export type { CompleteRequestParams, ContentBlock, PromptMessage } from '@modelcontextprotocol/server';

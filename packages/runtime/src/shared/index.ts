@@ -7,3 +7,4 @@ export { checkParamHeaders, decodeHeaderValue, encodeHeaderValue, paramHeadersFo
 export { didYouMean, editDistance } from './suggest.js';
 export { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from './mcp-apps.js';
 export { applyDefaults, defaultsPlan, propertyDefault, type DefaultsPlan } from './input-defaults.js';
+export { parseRate, RATE_FORMAT, type Rate } from './rate.js';

@@ -93,8 +93,16 @@ export interface ServerDefinition {
   readonly apps?: readonly AppSpec[];
   /** The spec's `toolsets:` by name; a deployment exposes the chosen ones (core/exposure.ts). */
   readonly toolsets?: Readonly<Record<string, ToolsetSpec>>;
+  /** The spec's `rateLimit`s per caller: server-wide and per tool (MCPGEN_RATE_LIMIT… override them). */
+  readonly rateLimits?: { readonly server?: RateSpec; readonly tools?: Readonly<Record<string, RateSpec>> };
   /** The spec's `discovery:` (core/discovery.ts): each principal starts with these toolsets and enables more. */
   readonly discovery?: DiscoverySpec;
+}
+
+/** `points` requests per `durationSeconds`. */
+export interface RateSpec {
+  readonly points: number;
+  readonly durationSeconds: number;
 }
 
 /** The toolsets every principal starts with (the generator resolved the spec's default). */

@@ -40,6 +40,8 @@ export type ServerFactory = (() => Server) & {
   readonly drainTasks?: (graceMs: number) => Promise<void>;
   /** Makes this instance a task front or worker (tasks/runner.ts setRole; throws without a shared store). */
   readonly setTaskRole?: (role: TaskRole) => void;
+  /** How many task handlers run here now (the running-tasks gauge). */
+  readonly runningTasks?: () => number;
 };
 
 export function createServerFactory(spec: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
@@ -85,7 +87,7 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
     ...(discovery !== undefined ? { changingLists: new Set(['tools/list']) } : {}),
   };
   if (options.taskRole !== undefined) taskRunner?.setRole(options.taskRole, options.taskWorkerConcurrency);
-  const tasks = taskRunner === undefined ? {} : { drainTasks: (graceMs: number) => taskRunner.drain(graceMs), setTaskRole: (role: TaskRole) => taskRunner.setRole(role, options.taskWorkerConcurrency) };
+  const tasks = taskRunner === undefined ? {} : { drainTasks: (graceMs: number) => taskRunner.drain(graceMs), setTaskRole: (role: TaskRole) => taskRunner.setRole(role, options.taskWorkerConcurrency), runningTasks: () => taskRunner.runningCount };
   return Object.assign(build, { fast, ...tasks });
 }
 
@@ -141,7 +143,8 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
           const tool = tools.get(toolName);
           return tool === undefined ? undefined : answerProblem(tool, responses);
         };
-        registerTaskMethods(server, { store: taskRunner.store, ownerOf: principalKey, answerProblem: answers });
+        const hooks = { store: taskRunner.store, ownerOf: principalKey, answerProblem: answers };
+        registerTaskMethods(server, observe === undefined ? hooks : { ...hooks, observe: (method, ctx, run) => observe(method, ctx, {}, run) });
       }
     }
     if (def.capabilities.resources || skills !== undefined) {

@@ -3,6 +3,7 @@
 // generic message. Shared by every MCP area (tools, resources, prompts, completions).
 import { ProtocolError, type CallToolResult } from '@modelcontextprotocol/server';
 import { PublicError } from '../core/replies.js';
+import { logLine } from '../core/log.js';
 
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
@@ -58,7 +59,7 @@ export interface ErrorReporting {
 }
 
 export function errorReporting(onHandlerError: ((error: unknown, where: string) => void) | undefined): ErrorReporting {
-  const report = onHandlerError ?? ((e: unknown, where: string) => process.stderr.write(`[mcpgen] ${where}: ${describeError(e)}\n`));
+  const report = onHandlerError ?? ((e: unknown, where: string) => logLine('error', `${where}: ${describeError(e)}`, { where }));
   const onError = (e: unknown, where: string): void => {
     try {
       report(e, where);

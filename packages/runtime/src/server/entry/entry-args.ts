@@ -25,6 +25,7 @@ import { hostList, isError, issuerList, type HostList, originList, probePath, re
 import { printableConfig } from './print-config.js';
 import { taskRoleArg, type TaskRoleArg } from './role-args.js';
 import { entryUsage, type EntryFeatures } from './usage.js';
+import { configFileSettings, withFileDefaults } from './config-file.js';
 
 export { entryUsage, type EntryFeatures };
 
@@ -220,7 +221,14 @@ export function entryArgsOrExit(
   // `entryArgsOrExit({ auth: true })` (generated main.ts): this process's argv with the server's features.
   const argv = Array.isArray(argvOrFeatures) ? argvOrFeatures : process.argv.slice(2);
   const has = Array.isArray(argvOrFeatures) ? features : (argvOrFeatures as EntryFeatures);
-  const command = parseEntryArgs(argv, env, has);
+  // A --config file (or MCPGEN_CONFIG) fills in the variables not set: serverOptionsFromEnv reads them later.
+  const file = configFileSettings(argv, env);
+  if ('error' in file) {
+    process.stderr.write(`${program}: ${file.error}\n`);
+    process.exit(1);
+  }
+  if (file.settings !== undefined) withFileDefaults(env as Record<string, string | undefined>, file.settings);
+  const command = parseEntryArgs(file.argv, env, has);
   if (command.kind === 'run') return command.args;
   if (command.kind === 'help') {
     process.stdout.write(`${entryUsage(program, has)}\n`);

@@ -12,6 +12,8 @@
 //   MCPGEN_ACCESS_LOG                   `json`: one JSON line per request on stderr (method, tool, duration, outcome…); default off
 //   MCPGEN_RATE_LIMIT                   requests per caller, server-wide: `100/60` (per 60 s), `100/1m`
 //   MCPGEN_RATE_LIMIT_TOOLS             per caller and tool: `search=10/60,add=5/1s` (counted in Redis with REDIS_URL)
+//   MCPGEN_LOG_FORMAT                   `json`: the runtime's stderr lines as JSON objects; default text
+//   MCPGEN_LOG_LEVEL                    debug, info (default), warn or error: lines below it are dropped
 import type { ServerOptions } from '../dispatch/create-server.js';
 import { createRedisEventBus } from '../scale/redis-bus.js';
 import { createRedisDiscoveryStore } from '../scale/discovery-redis.js';
@@ -19,21 +21,23 @@ import { parseKeyList, RequestStateKeyRing } from '../scale/request-state.js';
 import { skillsFromFolder } from '../extensions/skills-folder.js';
 import { createRedisTaskStore } from '../tasks/redis-store.js';
 import { loadOpenTelemetry } from '../ops/telemetry.js';
-import { createRateLimiter, type RateLimitSettings } from '../ops/rate-limit.js';
+import { createRateLimiter, mergeRateLimits, type RateLimitSettings } from '../ops/rate-limit.js';
+import type { ServerDefinition } from '../core/definition.js';
 import { jsonAccessLog } from '../ops/access-log.js';
+import { configureLog, LOG_LEVELS, type LogFormat, type LogLevel } from '../core/log.js';
 import { isError, rateRule, toolRates } from './settings.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
-export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env): Promise<ServerOptions> {
+export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env, declaredLimits?: ServerDefinition['rateLimits']): Promise<ServerOptions> {
   try {
-    return await readOptions(serverName, env);
+    return await readOptions(serverName, env, declaredLimits);
   } catch (e) {
     process.stderr.write(`mcpgen: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   }
 }
 
-export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): Promise<ServerOptions> {
+export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, declaredLimits?: ServerDefinition['rateLimits']): Promise<ServerOptions> {
   const options: { -readonly [K in keyof ServerOptions]: ServerOptions[K] } = {};
   const ttlSeconds = positiveSeconds('MCPGEN_REQUEST_STATE_TTL_SECONDS', env.MCPGEN_REQUEST_STATE_TTL_SECONDS);
   if (env.MCPGEN_REQUEST_STATE_KEYS) options.requestStateKeys = new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), ttlSeconds);
@@ -56,8 +60,10 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv): P
   const concurrency = positiveMs(env, 'MCPGEN_WORKER_CONCURRENCY', 'handlers');
   if (concurrency !== undefined) options.taskWorkerConcurrency = concurrency;
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
-  const limits = rateLimitsFromEnv(env);
+  // The spec's limits (the generated main.ts passes them) under the environment's, shared through Redis too.
+  const limits = mergeRateLimits(declaredLimits, rateLimitsFromEnv(env));
   if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
+  configureLog(logSettings(env));
   const accessLog = env.MCPGEN_ACCESS_LOG ?? '';
   if (accessLog === 'json') options.accessLog = jsonAccessLog();
   else if (accessLog !== '' && accessLog !== 'off') throw new Error(`MCPGEN_ACCESS_LOG must be json or off, got ${JSON.stringify(accessLog)}`);
@@ -106,4 +112,13 @@ export function rateLimitsFromEnv(env: NodeJS.ProcessEnv): RateLimitSettings | u
   if (tools !== undefined && isError(tools)) throw new Error(tools.error);
   if (server === undefined && tools === undefined) return undefined;
   return { ...(server !== undefined ? { server } : {}), ...(tools !== undefined ? { tools } : {}) };
+}
+
+/** MCPGEN_LOG_FORMAT and MCPGEN_LOG_LEVEL, checked (unset: text, info). */
+function logSettings(env: NodeJS.ProcessEnv): { format: LogFormat; level: LogLevel } {
+  const format = env.MCPGEN_LOG_FORMAT || 'text';
+  if (format !== 'text' && format !== 'json') throw new Error(`MCPGEN_LOG_FORMAT must be text or json, got ${JSON.stringify(format)}`);
+  const level = env.MCPGEN_LOG_LEVEL || 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new Error(`MCPGEN_LOG_LEVEL must be ${LOG_LEVELS.join(', ')}, got ${JSON.stringify(level)}`);
+  return { format, level: level as LogLevel };
 }

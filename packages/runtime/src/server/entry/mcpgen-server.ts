@@ -8,6 +8,9 @@ import { createHttpHandler, type HttpHandler, type HttpOptions } from '../transp
 import { listen, type ListenOptions, type RunningServer } from '../transport/node-http.js';
 import { serveStdio } from '../transport/stdio.js';
 import { runWorker } from './worker.js';
+import { createServerMetrics } from '../ops/server-metrics.js';
+import { lazyRateLimiter } from '../ops/rate-limit.js';
+import { logFormat, logLine } from '../core/log.js';
 import { entryArgsOrExit, exposureWarning, httpEntryOptions, isEntryArgs, type EntryArgs } from './entry-args.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
@@ -37,22 +40,31 @@ export function createMcpgenServer(spec: ServerDefinition, handlers: object, opt
     resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
   };
   // A limit for a tool the spec lacks would never apply: a typo, refused when serving (runMain: one line, exit 1).
-  const unknownTool = options.rateLimiter?.tools.find((name) => !definition.tools.some((t) => t.definition.name === name));
-  const configError = unknownTool === undefined ? undefined : `rate limit for unknown tool ${JSON.stringify(unknownTool)} (the server's tools: ${definition.tools.map((t) => t.definition.name).join(', ')})`;
+  // (A tool the spec has but this deployment does not expose is no typo: its limit stays, unused.)
+  const unknownTool = options.rateLimiter?.tools.find((name) => !spec.tools.some((t) => t.definition.name === name));
+  const configError = unknownTool === undefined ? undefined : `rate limit for unknown tool ${JSON.stringify(unknownTool)} (the server's tools: ${spec.tools.map((t) => t.definition.name).join(', ')})`;
   const refuseBadConfig = () => {
     if (configError !== undefined) throw new Error(configError);
   };
   // One task store per server, shared by the factory (tasks/*) and the HTTP face (notifications/tasks).
   const taskStore = options.taskStore ?? (definition.tools.some((t) => t.task !== undefined) ? new MemoryTaskStore() : undefined);
-  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, bus, ...(taskStore !== undefined ? { taskStore } : {}) });
+  // With telemetry: refusals counted on both faces (one limiter), the task and listen-stream gauges.
+  const metrics = options.telemetry === undefined ? undefined : createServerMetrics(options.telemetry);
+  // The spec's limits, counted in this process, when no limiter was handed in (serverOptionsFromEnv makes one with them).
+  const given = options.rateLimiter ?? (spec.rateLimits !== undefined ? lazyRateLimiter(spec.rateLimits, spec.info.name) : undefined);
+  const rateLimiter = given === undefined || metrics === undefined ? given : metrics.countRefusals(given);
+  const factory = createServerFactory(definition, handlers as HandlerTable, { notifier, ...options, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...(rateLimiter !== undefined ? { rateLimiter } : {}) });
+  if (metrics !== undefined && factory.runningTasks !== undefined) metrics.observeTasks(factory.runningTasks);
   // Both eras by default, as the SDK's own entry points do: most hosts still open with 2025-11-25 initialize.
   const legacy = options.legacy ?? true;
   const http = (httpOptions: HttpOptions = {}) => {
     // Auth settings of the entry point (issuers, resource per environment) refine the server's, never drop them.
     const auth = options.auth !== undefined || httpOptions.auth !== undefined ? { auth: { ...options.auth, ...httpOptions.auth } } : {};
     const readiness = [...(options.readiness ?? []), ...(httpOptions.readiness ?? [])];
-    const limits = options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {};
-    return createHttpHandler(factory, definition, { legacy, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...limits, ...httpOptions, ...auth, readiness });
+    const limits = rateLimiter !== undefined ? { rateLimiter } : {};
+    const handler = createHttpHandler(factory, definition, { legacy, bus, ...(taskStore !== undefined ? { taskStore } : {}), ...limits, ...httpOptions, ...auth, readiness });
+    if (metrics === undefined) return handler;
+    return { ...handler, fetch: async (request: Request) => metrics.countListenStream(request, await handler.fetch(request)) };
   };
   return {
     factory,
@@ -99,7 +111,9 @@ export async function runMain(server: McpgenServer, argv: readonly string[] | En
     process.stderr.write(`cannot listen on ${args.host}:${args.port}: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   });
-  process.stderr.write(`listening on ${running.url}\n`);
+  // Text: the bare line scripts and tests wait for; JSON: the URL as a field.
+  if (logFormat() === 'json') logLine('info', 'listening', { url: running.url });
+  else process.stderr.write(`listening on ${running.url}\n`);
   const stop = () => {
     // Readiness goes 503 at once; with a shutdown delay the server keeps serving while the balancer notices.
     running.startDraining();

@@ -50,7 +50,10 @@ export function printableConfig(args: PrintedArgs, env: Env): Record<string, unk
     ...(set('MCPGEN_SKILLS_DIR') !== undefined ? { skillsDir: set('MCPGEN_SKILLS_DIR') } : {}),
     telemetry: set('MCPGEN_TELEMETRY') ?? 'off',
     accessLog: set('MCPGEN_ACCESS_LOG') ?? 'off',
-    rateLimits: rateLimitsFromEnv(env as NodeJS.ProcessEnv) ?? 'none',
+    logFormat: set('MCPGEN_LOG_FORMAT') ?? 'text',
+    logLevel: set('MCPGEN_LOG_LEVEL') ?? 'info',
+    // Limits declared in the spec apply under these (print-config reads no definition).
+    rateLimits: rateLimitsFromEnv(env as NodeJS.ProcessEnv) ?? "the spec's, if it declares any",
   };
 }
 

@@ -1,6 +1,7 @@
 // The values of a generated entry point's deployment settings, checked before anything starts: a wrong value
 // is one line naming the flag or variable it came from (exit 1), never a server that answers 401 to every
 // token or a probe path Kubernetes never finds.
+import { parseRate, RATE_FORMAT, type Rate } from '../../shared/rate.js';
 import { isLoopbackHost } from './loopback.js';
 
 /** Where a value came from (`--auth-issuers`, `MCPGEN_AUTH_ISSUERS`): named in the message. */
@@ -67,17 +68,9 @@ export function seconds(setting: Setting, max: number): Checked<number> {
   return n;
 }
 
-const UNIT_SECONDS: Readonly<Record<string, number>> = { '': 1, s: 1, m: 60, h: 3600 };
-
 /** A rate: `<requests>/<duration>`, the duration in seconds or with a unit (`100/60`, `100/1m`, `5/1s`). */
-export function rateRule(value: string, source: string): Checked<{ points: number; durationSeconds: number }> {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*([smh]?)\s*$/.exec(value);
-  const points = m === null ? NaN : Number(m[1]);
-  const durationSeconds = m === null ? NaN : Number(m[2]) * UNIT_SECONDS[m[3]!]!;
-  if (!(points >= 1 && points <= 1e9 && durationSeconds >= 1 && durationSeconds <= 86_400)) {
-    return { error: `${source}: ${JSON.stringify(value)} is not a rate (requests/duration, e.g. 100/60, 100/1m; 1 s to 24 h)` };
-  }
-  return { points, durationSeconds };
+export function rateRule(value: string, source: string): Checked<Rate> {
+  return parseRate(value) ?? { error: `${source}: ${JSON.stringify(value)} is not a rate (${RATE_FORMAT})` };
 }
 
 /** `tool=rate,…` (MCPGEN_RATE_LIMIT_TOOLS). */

@@ -1,5 +1,5 @@
-// The usage text of a generated main.js (`--help`), kept beside the parser in entry-args.ts.
-
+// `main.js --help`: the usage of a generated entry point, naming every flag and every variable it reads
+// (config-file.ts accepts the same variable names in a --config file).
 /** What the generated server has, so flags for what it lacks are unknown and --help lists only what applies. */
 export interface EntryFeatures {
   /** The spec declares `auth:` (the auth flags exist). */
@@ -48,14 +48,19 @@ export function entryUsage(program = 'main.js', features: EntryFeatures = {}): s
           '                            (MCPGEN_AUTH_RESOURCE; default: the spec\'s, else the URL requested)',
         ]
       : []),
+    '  --config <file>           settings from a JSON object keyed by the variable names here',
+    '                            (MCPGEN_CONFIG); the environment and the flags win over it',
     '  --print-config            print the settings this command line and environment give, with',
     '                            where secrets are masked, as JSON, and exit (0, or 1 on a wrong value)',
     '  -h, --help                print this and exit',
     '',
     'Deployment settings also come from the environment: REDIS_URL, MCPGEN_REDIS_CHANNEL,',
-    'MCPGEN_REQUEST_STATE_KEYS, MCPGEN_REQUEST_STATE_TTL_SECONDS, MCPGEN_SKILLS_DIR,',
+    'MCPGEN_REQUEST_STATE_KEYS, MCPGEN_REQUEST_STATE_TTL_SECONDS, MCPGEN_TASK_LEASE_MS,',
+    'MCPGEN_TASK_RESULT_RETRY_MS, MCPGEN_SKILLS_DIR,',
     'MCPGEN_TELEMETRY (otel: OpenTelemetry spans and metrics; default off), MCPGEN_ACCESS_LOG',
-    '(json: one JSON line per request on stderr; default off),',
+    '(json: one JSON line per request on stderr; default off), MCPGEN_LOG_FORMAT (json: the',
+    "runtime's stderr lines as JSON objects; default text), MCPGEN_LOG_LEVEL (debug, info, warn,",
+    'error; default info),',
     'MCPGEN_RATE_LIMIT (requests per caller, e.g. 100/1m) and MCPGEN_RATE_LIMIT_TOOLS (add=5/1s,…).',
     'A wrong value is one line on stderr and exit 1; a wrong flag prints this and exits 2.',
   ].join('\n');

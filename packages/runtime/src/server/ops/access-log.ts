@@ -3,6 +3,7 @@
 // library: the runtime writes nothing else per request, and the workerd and cold-start targets keep no
 // dependency for it. The caller appears only as a hash of its principal: never a token, subject or secret.
 import { createHash } from 'node:crypto';
+import { logJson } from '../core/log.js';
 
 export interface AccessEntry {
   readonly method: string;
@@ -23,7 +24,7 @@ export interface AccessEntry {
 export type AccessLog = (entry: AccessEntry) => void;
 
 /** JSON lines on `write` (default stderr): time, level, msg, then the entry's fields. */
-export function jsonAccessLog(write: (line: string) => void = (line) => void process.stderr.write(line)): AccessLog {
+export function jsonAccessLog(write?: (line: string) => void): AccessLog {
   return (e) => {
     const line = {
       time: new Date().toISOString(),
@@ -41,7 +42,9 @@ export function jsonAccessLog(write: (line: string) => void = (line) => void pro
       ...(e.traceId !== undefined ? { trace_id: e.traceId } : {}),
       transport: e.transport,
     };
-    write(`${JSON.stringify(line)}\n`);
+    // Without a writer of its own: stderr, through the log level (MCPGEN_LOG_LEVEL=warn keeps only errors).
+    if (write !== undefined) write(`${JSON.stringify(line)}\n`);
+    else logJson(line.level as 'info' | 'warn', line);
   };
 }
 

@@ -87,6 +87,28 @@ export async function createRateLimiter(settings: RateLimitSettings, serverName:
   };
 }
 
+/**
+ * The spec's limits for a server built in code without a limiter (createMcpgenServer is synchronous): the
+ * library is loaded on the first request, and counts are kept in this process.
+ */
+export function lazyRateLimiter(settings: RateLimitSettings, serverName: string): RateLimiter {
+  let made: Promise<RateLimiter> | undefined;
+  const limiter = () => (made ??= createRateLimiter(settings, serverName));
+  return {
+    tools: Object.keys(settings.tools ?? {}),
+    check: async (caller, tool) => (await limiter()).check(caller, tool),
+    close: async () => (made === undefined ? undefined : (await made).close()),
+  };
+}
+
+/** The spec's limits under the deployment's: its server-wide rule replaces the spec's, its tool rules replace those tools'. */
+export function mergeRateLimits(declared: Omit<RateLimitSettings, 'redisUrl'> | undefined, deployed: RateLimitSettings | undefined): RateLimitSettings | undefined {
+  if (declared === undefined) return deployed;
+  const server = deployed?.server ?? declared.server;
+  const tools = { ...declared.tools, ...deployed?.tools };
+  return { ...(server !== undefined ? { server } : {}), ...(Object.keys(tools).length > 0 ? { tools } : {}) };
+}
+
 /** One point; a refusal (the library rejects with a result carrying msBeforeNext) becomes RateLimited. */
 async function consume(limiter: Consumer, key: string, scope: RateLimited['scope']): Promise<RateLimited | undefined> {
   try {

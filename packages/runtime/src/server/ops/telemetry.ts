@@ -33,6 +33,10 @@ export interface OpenTelemetryApi {
   readonly metrics: {
     getMeter(name: string, version?: string): {
       createHistogram(name: string, options: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }): { record(value: number, attributes: Record<string, string | number>): void };
+      // The counters of server-metrics.ts.
+      createCounter(name: string, options: { description?: string; unit?: string }): { add(value: number, attributes?: Record<string, string>): void };
+      createUpDownCounter(name: string, options: { description?: string; unit?: string }): { add(value: number, attributes?: Record<string, string>): void };
+      createObservableUpDownCounter(name: string, options: { description?: string; unit?: string }): { addCallback(cb: (result: { observe(value: number, attributes?: Record<string, string>): void }) => void): void };
     };
   };
   readonly ROOT_CONTEXT: OtelContext;

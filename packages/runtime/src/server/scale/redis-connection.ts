@@ -4,6 +4,7 @@
 //
 // `@redis/client` (node-redis, Redis Inc.'s official client) is loaded only when a pair is opened, so servers
 // that run one instance need not install it.
+import { logLine } from '../core/log.js';
 
 /** The few node-redis client members used here (the package is an optional peer, loaded on demand). */
 export interface RedisConnection {
@@ -50,7 +51,7 @@ export async function openRedisPair(options: RedisPairOptions): Promise<RedisPai
   } catch {
     throw new Error(`The ${options.label} needs the @redis/client package: npm install @redis/client`);
   }
-  const report = options.onStateChange ?? ((state, detail) => process.stderr.write(`[mcpgen] ${options.label} ${state}${detail ? `: ${detail}` : ''}\n`));
+  const report = options.onStateChange ?? ((state, detail) => logLine(state === 'connected' ? 'info' : 'warn', `${options.label} ${state}${detail ? `: ${detail}` : ''}`, { component: options.label, state }));
   const client = redis.createClient({
     url: options.url,
     // Fail fast while disconnected: neither a notification nor a task request is worth an unbounded queue.

@@ -14,6 +14,8 @@ export interface TaskMethodHooks {
   readonly ownerOf: (ctx: ServerContext) => string;
   /** A malformed answer to one of the tool's own `elicit` keys (-32602), as on a tools/call retry. */
   readonly answerProblem: (toolName: string, responses: Record<string, unknown>) => { key: string; message: string } | undefined;
+  /** Runs around each of these requests when telemetry or the access log is on (their span, their line). */
+  readonly observe?: (method: string, ctx: ServerContext, run: () => Promise<unknown>) => Promise<unknown>;
 }
 
 interface TaskParams {
@@ -48,9 +50,15 @@ export function registerTaskMethods(server: Server, hooks: TaskMethodHooks): voi
     return record;
   }
 
-  server.setRequestHandler('tasks/get', { params: PARAMS }, async (params, ctx) => detailedTask(await taskOf('tasks/get', params.taskId, ctx)));
+  const observe = hooks.observe;
+  const on = (method: 'tasks/get' | 'tasks/update' | 'tasks/cancel', handler: (params: TaskParams, ctx: ServerContext) => Promise<object>): void => {
+    const run = observe === undefined ? handler : (params: TaskParams, ctx: ServerContext) => observe(method, ctx, () => handler(params, ctx)) as Promise<object>;
+    server.setRequestHandler(method as 'tasks/get', { params: PARAMS }, run as never);
+  };
 
-  server.setRequestHandler('tasks/update', { params: PARAMS }, async (params, ctx) => {
+  on('tasks/get', async (params, ctx) => detailedTask(await taskOf('tasks/get', params.taskId, ctx)));
+
+  on('tasks/update', async (params, ctx) => {
     const record = await taskOf('tasks/update', params.taskId, ctx);
     if (record.status !== 'input_required') return {};
     // Only keys still outstanding count; others (never issued, answered, superseded) are ignored.
@@ -71,7 +79,7 @@ export function registerTaskMethods(server: Server, hooks: TaskMethodHooks): voi
     return {};
   });
 
-  server.setRequestHandler('tasks/cancel', { params: PARAMS }, async (params, ctx) => {
+  on('tasks/cancel', async (params, ctx) => {
     const record = await taskOf('tasks/cancel', params.taskId, ctx);
     if (TERMINAL_STATUSES.has(record.status)) return {};
     // Marked at once (the status event stops the handler wherever it runs); a handler that finishes

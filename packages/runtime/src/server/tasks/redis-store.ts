@@ -14,6 +14,7 @@
 // Redis down: create/get/update/publish reject at once (no offline queue) — the caller answers an error rather
 // than a task nobody else can see; the connections come back by themselves and resubscribe. The connections
 // open on first use (a server without task tools never opens them).
+import { logLine } from '../core/log.js';
 import { randomUUID } from 'node:crypto';
 import { describeRedisError, openRedisPair, type RedisConnection, type RedisPair } from '../scale/redis-connection.js';
 import { redisTaskLiveness } from './redis-liveness.js';
@@ -151,7 +152,7 @@ function lazyConnection(options: RedisTaskStoreOptions, channel: string, onMessa
   let opened: { pair: Promise<RedisPair>; connected: Promise<void> } | undefined;
   // The last reason the connection went down, for the client-facing error.
   let downReason: string | undefined;
-  const report = options.onStateChange ?? ((state, detail) => process.stderr.write(`[mcpgen] redis task store ${state}${detail ? `: ${detail}` : ''}\n`));
+  const report = options.onStateChange ?? ((state, detail) => logLine(state === 'connected' ? 'info' : 'warn', `redis task store ${state}${detail ? `: ${detail}` : ''}`, { component: 'redis task store', state }));
   const onStateChange = (state: 'connected' | 'disconnected', detail?: string) => {
     downReason = state === 'connected' ? undefined : detail;
     report(state, detail);
@@ -163,7 +164,7 @@ function lazyConnection(options: RedisTaskStoreOptions, channel: string, onMessa
       await p.connected;
       await p.subscriber.subscribe(channel, onMessage);
     });
-    pair.catch((e: unknown) => process.stderr.write(`[mcpgen] redis task store: ${e instanceof Error ? e.message : String(e)}\n`));
+    pair.catch((e: unknown) => logLine('error', `redis task store: ${e instanceof Error ? e.message : String(e)}`, { component: 'redis task store' }));
     connected.catch(() => {}); // surfaced through ready() and every call; never an unhandled rejection
     return (opened = { pair, connected });
   };
