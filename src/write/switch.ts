@@ -60,11 +60,24 @@ function siblings(link: string) {
 function realDir(dir: string): string {
   let at = dir;
   for (let hops = 0; hops < 8; hops++) {
-    const stat = lstatSync(at, { throwIfNoEntry: false });
+    const stat = lstatOrNone(at);
     if (stat === undefined || !stat.isSymbolicLink()) return at;
     at = resolve(dirname(at), readlinkSync(at));
   }
   return at;
+}
+
+/**
+ * lstat, or undefined where nothing can be: also when a parent is a file (ENOTDIR), which the write stage
+ * then reports as one line ("cannot write into out: it is a file") rather than a crash here.
+ */
+function lstatOrNone(path: string): Stats | undefined {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw e;
+  }
 }
 
 /** The package folder a name in an output folder marks as switching (`.weather.mcpgen-next` → `weather`). */

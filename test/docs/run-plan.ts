@@ -20,6 +20,10 @@ export const NOT_RUN: Record<string, string> = {
   'npm ci --omit=dev': "installs from the npm registry; test/interop/packaging.test.ts runs it in README's service and checks no dev dependency is left",
   'npm ci': 'installs from the npm registry; .ci/run runs it',
   'npm run pack-all': 'rebuilds this checkout and packs; test/interop/packaging.test.ts runs scripts/pack-all.mjs (--no-build) and compares the install lines it prints with README',
+  'npx mcpgen check specs/everything.yaml --target openai-strict,anthropic,gemini':
+    "names this repository's specs/everything.yaml, not a file of the docs' work folder; test/cli/bundles.test.ts runs `check --target openai-strict,anthropic,gemini` on every spec in specs/ (everything.yaml included) and test/validate/provider-targets.test.ts checks what it reports",
+  'node generated/jobs/dist/main.js --http --front': 'needs redis-server (REDIS_URL) beside a --worker; test/interop/tasks-workers.test.ts runs a --front instance and two --worker instances of a generated main.js on a real redis-server',
+  'node generated/jobs/dist/main.js --worker --port 9000': 'needs redis-server (REDIS_URL) beside a --front; test/interop/tasks-workers.test.ts runs it (on a free port)',
   'npx tsc -p generated/inventory && deploy/run-inventory.sh':
     'run-inventory.sh needs redis-server and nginx and binds fixed ports (6390, 3001, 3002, 8080) until Ctrl-C; test/interop/scale-out.test.ts runs the same main.js instances behind nginx on one Redis, compiled from generated/inventory (test/emit/compile.test.ts compiles every generated package)',
 };

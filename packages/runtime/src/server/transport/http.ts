@@ -159,7 +159,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       return listen || withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
     };
     // A listen stream is its caller's: it subscribes to the bus as that principal (scale/principal-scope.ts).
-    return (body as { method?: unknown }).method === 'subscriptions/listen' ? inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve();
+    return (body as { method?: unknown } | null)?.method === 'subscriptions/listen' ? inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve();
   }
 
   const hooks = factory.fast;
