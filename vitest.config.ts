@@ -14,6 +14,6 @@ export default defineConfig({
     ...shared,
     include: ['test/**/*.test.ts'],
     // Interop (official SDK both ways, nginx) runs with `npm run test:interop`, the soak with `npm run soak`.
-    exclude: ['test/interop/**', 'test/soak/**', 'node_modules/**'],
+    exclude: ['test/interop/**', 'test/soak/**', '**/node_modules/**'],
   },
 });
