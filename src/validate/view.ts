@@ -1,6 +1,6 @@
 import type { JsonPath, SourceFile } from '../parse/source.js';
 import type { AppFile } from '../load/app-files.js';
-import type { JsonSchema, RawApp, RawPrompt, RawResource, RawResourceTemplate, RawSpecFile, RawTool } from './spec-types.js';
+import type { JsonSchema, RawApp, RawPrompt, RawResource, RawResourceTemplate, RawServer, RawSpecFile, RawTool } from './spec-types.js';
 
 /** A value from a spec file together with where it stands, so any rule can point at it. */
 export interface Located<T> {
@@ -52,6 +52,18 @@ export function buildView(root: SourceFile, includes: readonly SourceFile[], app
     apps: ((root.value as RawSpecFile).apps ?? []).flatMap((value, i) => (value === undefined ? [] : [{ value, source: root, path: ['apps', i] }])),
     appFiles: new Map(appFiles.map((f) => [f.index, f])),
   };
+}
+
+/** The server (when the root file has one) and every primitive: what can carry `icons` and `_meta`. */
+export function describedItems(view: SpecView): Located<RawServer | RawTool | RawResource | RawResourceTemplate | RawPrompt>[] {
+  const server = view.spec.server;
+  return [
+    ...(server !== undefined ? [{ value: server, source: view.root, path: ['server'] }] : []),
+    ...view.tools,
+    ...view.resources,
+    ...view.resourceTemplates,
+    ...view.prompts,
+  ];
 }
 
 export function lastSegment(item: Located<unknown>): string {

@@ -2,8 +2,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { reservedPrefix } from '../../common/meta-keys.js';
 import { didYouMean, editDistance } from '../../common/suggest.js';
 import { report } from '../report.js';
-import type { RawMeta } from '../spec-types.js';
-import type { Located, SpecView } from '../view.js';
+import { describedItems, type SpecView } from '../view.js';
 
 /** The hints MCP's ToolAnnotations defines; hosts read no other key. */
 const KNOWN_HINTS = ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
@@ -30,16 +29,8 @@ export function checkAnnotations(view: SpecView): Diagnostic[] {
 
 /** A spec may not write `_meta` keys under a prefix MCP reserves (common/meta-keys.ts); the server's included. */
 export function checkMeta(view: SpecView): Diagnostic[] {
-  const server = view.spec.server;
-  const holders: Located<{ readonly _meta?: RawMeta }>[] = [
-    ...(server !== undefined ? [{ value: server, source: view.root, path: ['server'] }] : []),
-    ...view.tools,
-    ...view.resources,
-    ...view.resourceTemplates,
-    ...view.prompts,
-  ];
   const out: Diagnostic[] = [];
-  for (const h of holders) {
+  for (const h of describedItems(view)) {
     const meta = h.value._meta;
     if (meta === undefined || typeof meta !== 'object') continue;
     for (const key of Object.keys(meta)) {

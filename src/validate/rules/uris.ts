@@ -1,8 +1,7 @@
 import { absoluteUriProblem } from '@mcpgen/runtime/shared/uri-template';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { report } from '../report.js';
-import type { RawIcon } from '../spec-types.js';
-import type { Located, SpecView } from '../view.js';
+import { describedItems, type Located, type SpecView } from '../view.js';
 
 /**
  * The spec values the 2026-07-28 schema declares `format: uri` (resource URIs have their own rule,
@@ -23,14 +22,7 @@ export function checkUriFields(view: SpecView): Diagnostic[] {
       if (e.mode === 'url') check(tool, e.url, ['elicit', key, 'url'], `url of elicitation "${key}"`);
     }
   }
-  const holders: Located<{ readonly icons?: readonly RawIcon[] }>[] = [
-    ...(server !== undefined ? [{ ...serverItem, value: server }] : []),
-    ...view.tools,
-    ...view.resources,
-    ...view.resourceTemplates,
-    ...view.prompts,
-  ];
-  for (const h of holders) (h.value.icons ?? []).forEach((icon, i) => check(h, icon.src, ['icons', i, 'src'], 'icon src'));
+  for (const h of describedItems(view)) (h.value.icons ?? []).forEach((icon, i) => check(h, icon.src, ['icons', i, 'src'], 'icon src'));
   return out;
 }
 
