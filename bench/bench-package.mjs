@@ -14,9 +14,12 @@ export function buildBenchPackage(work, total) {
   writeFileSync(spec, benchSpec(total));
   const gen = spawnSync(process.execPath, [MCPGEN, 'generate', spec, '--out', join(work, 'srv')], { encoding: 'utf8' });
   if (gen.status !== 0) throw new Error(gen.stderr);
-  const dir = join(work, 'srv', `bench${total}`);
+  return compilePackage(join(work, 'srv', `bench${total}`), join(work, 'js', `bench${total}`));
+}
+
+/** Compiles a generated package's .ts files into `out` (no type check); returns `out`. */
+export function compilePackage(dir, out) {
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f));
-  const out = join(work, 'js', `bench${total}`);
   ts.createProgram(files, { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, skipLibCheck: true, outDir: out, rootDir: dir, noCheck: true }).emit();
   return out;
 }

@@ -2,19 +2,21 @@
 // answers tools/call `add` at concurrency 16 on 127.0.0.1 in each configuration, alternated over rounds
 // (the median is reported): plain; MCPGEN_TELEMETRY=otel with the API only (no SDK: no-op spans); with the
 // SDK and a batch span processor; a rate limit counted in memory; one counted in Redis (a redis-server on a
-// free port). Needs `npm run build` and the compiled generated packages (.tmp/compiled, made by the tests).
+// free port). Needs `npm run build`; compiles generated/weather into .tmp/compiled when the tests have not.
 // Usage: node bench/operations.mjs   (BENCH_N, BENCH_ROUNDS)
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { compilePackage } from './bench-package.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const N = Number(process.env.BENCH_N ?? 4000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const C = 16;
-if (!existsSync(join(ROOT, '.tmp/compiled/weather/server.js'))) throw new Error('run the tests once first: .tmp/compiled/weather is missing');
+// The tests compile generated/weather there; `npm run bench` on a fresh checkout compiles it here.
+if (!existsSync(join(ROOT, '.tmp/compiled/weather/server.js'))) compilePackage(join(ROOT, 'generated/weather'), join(ROOT, '.tmp/compiled/weather'));
 
 const freePort = () => new Promise((r) => { const s = createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
 const redisPort = await freePort();
