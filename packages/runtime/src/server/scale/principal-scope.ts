@@ -3,8 +3,9 @@
 // travels through any bus (in process, Redis) like every other event, and a listen stream hears it only
 // when the stream was opened by the same principal. The SDK's listen router subscribes to the bus while it
 // serves the listen request, so the stream's principal is known then: the transport runs listen requests
-// inside `inPrincipalScope`, and `scopedBus` reads it at subscribe time. A stream with no scope (stdio,
-// where there is no auth) belongs to the anonymous principal, as every caller without auth does.
+// inside `inPrincipalScope` (only for a spec with `discovery:`, the one source of scoped events), and
+// `scopedBus` reads it at subscribe time. A stream with no scope (stdio, where there is no auth, or a
+// spec without discovery) belongs to the anonymous principal, as every caller without auth does.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';

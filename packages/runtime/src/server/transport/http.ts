@@ -159,7 +159,10 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       return listen || withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
     };
     // A listen stream is its caller's: it subscribes to the bus as that principal (scale/principal-scope.ts).
-    return (body as { method?: unknown } | null)?.method === 'subscriptions/listen' ? inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve();
+    // Only dynamic discovery publishes principal-scoped events: without it the scope (an AsyncLocalStorage,
+    // which on Node 20 keeps promise hooks on for the whole process once used) would cost every await.
+    const scoped = def.discovery !== undefined && (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
+    return scoped ? inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve();
   }
 
   const hooks = factory.fast;
