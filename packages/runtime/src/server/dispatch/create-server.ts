@@ -71,7 +71,7 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
     return unlimited(name, args, ctx, server);
   };
   // Both the SDK's tools/call handler and the HTTP fast path call this: one span per call either way.
-  const callTool: typeof untraced = observe === undefined ? untraced : (name, args, ctx, server) => observe('tools/call', ctx, { tool: name }, async () => untraced(name, args, ctx, server)) as never;
+  const callTool: typeof untraced = observe === undefined ? untraced : (name, args, ctx, server) => observe('tools/call', ctx, { tool: name }, () => untraced(name, args, ctx, server) as Promise<unknown>) as never;
   const build = serverBuilder(d, tools, taskRunner, callTool, observe, limiter);
   // Lost tasks of re-runnable tools run again here; a Server built for the occasion projects their results.
   taskRunner?.setResume(taskResumer(d, tools, toolRunner(d), () => build()));
