@@ -96,3 +96,31 @@ export function observer(telemetry: Telemetry | undefined, accessLog: AccessLog 
     }
   };
 }
+
+/** What the SDK answers itself over HTTP, with no handler of the runtime's around it: the HTTP face spans them. */
+const PROTOCOL_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'server/discover', 'subscriptions/listen']);
+
+/** Serves one parsed HTTP request body, inside a server span when it is one of PROTOCOL_METHODS. */
+export type TraceProtocol = (body: unknown, headers: Headers, serve: () => Promise<Response>) => Promise<Response>;
+
+/**
+ * The span of `initialize`, `ping`, `server/discover` and `subscriptions/listen` (named by the method: they
+ * have no target). A listen span ends when its stream opens, not when it closes (the stream gauge counts those).
+ */
+export function protocolTracer(telemetry: Telemetry | undefined): TraceProtocol | undefined {
+  if (telemetry === undefined) return undefined;
+  return (body, headers, serve) => {
+    const msg = body as { method?: unknown; id?: unknown; params?: { _meta?: unknown } } | null;
+    if (typeof msg !== 'object' || msg === null || typeof msg.method !== 'string' || !PROTOCOL_METHODS.has(msg.method)) return serve();
+    const meta = msg.params?._meta;
+    return telemetry.serve(
+      {
+        method: msg.method,
+        id: typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined,
+        meta: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined,
+        header: (name) => headers.get(name) ?? undefined,
+      },
+      serve,
+    );
+  };
+}

@@ -159,7 +159,9 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       return listen || withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
     };
     // A listen stream is its caller's: it subscribes to the bus as that principal (scale/principal-scope.ts).
-    return (body as { method?: unknown } | null)?.method === 'subscriptions/listen' ? inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve();
+    const run = (body as { method?: unknown } | null)?.method === 'subscriptions/listen' ? () => inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve;
+    // initialize, ping, server/discover and subscriptions/listen have no runtime handler: their span is made here.
+    return factory.traceProtocol === undefined ? run() : factory.traceProtocol(body, request.headers, run);
   }
 
   const hooks = factory.fast;
