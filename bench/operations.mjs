@@ -1,7 +1,8 @@
 // Issue 30: what telemetry and rate limits cost. The generated weather server (bench/servers/operations.mjs)
 // answers tools/call `add` at concurrency 16 on 127.0.0.1 in each configuration, alternated over rounds
-// (the median is reported): plain; MCPGEN_TELEMETRY=otel with the API only (no SDK: no-op spans); with the
-// SDK and a batch span processor; a rate limit counted in memory; one counted in Redis (a redis-server on a
+// (the median is reported): plain; MCPGEN_TELEMETRY=otel with the API only (no SDK: no-op spans); with only
+// the SDK's AsyncLocalStorage context manager (what context tracking alone costs); with the SDK and a batch
+// span processor; a rate limit counted in memory; one counted in Redis (a redis-server on a
 // free port). Needs `npm run build`; compiles generated/weather into .tmp/compiled when the tests have not.
 // Usage: node bench/operations.mjs   (BENCH_N, BENCH_ROUNDS)
 import { spawn } from 'node:child_process';
@@ -26,6 +27,7 @@ const LIMIT = { MCPGEN_RATE_LIMIT: '100000000/60', MCPGEN_RATE_LIMIT_TOOLS: 'add
 const CONFIGS = {
   plain: {},
   'otel API, no SDK': { MCPGEN_TELEMETRY: 'otel' },
+  'otel API + context manager only': { MCPGEN_TELEMETRY: 'otel', BENCH_OTEL_SDK: 'context' },
   'otel SDK, batch': { MCPGEN_TELEMETRY: 'otel', BENCH_OTEL_SDK: '1' },
   'rate limit, memory': LIMIT,
   'rate limit, Redis': { ...LIMIT, REDIS_URL: `redis://127.0.0.1:${redisPort}` },

@@ -60,7 +60,7 @@ describe('parseEntryArgs', () => {
     expect(parseEntryArgs([], { MCPGEN_TOOLSETS: 'repos', MCPGEN_READ_ONLY: 'true' })).toStrictEqual({ kind: 'run', args: { transport: 'stdio', toolsets: ['repos'], readOnly: true } });
     // Not given: no keys, so the server options' own defaults apply.
     expect(parseEntryArgs([], { MCPGEN_READ_ONLY: '0' })).toStrictEqual({ kind: 'run', args: { transport: 'stdio' } });
-    expect(parseEntryArgs(['--toolsets', ' , '])).toEqual({ kind: 'usage-error', message: '--toolsets is empty' });
+    expect(parseEntryArgs(['--toolsets', ' , '])).toEqual({ kind: 'config-error', message: '--toolsets is empty' });
     expect(parseEntryArgs(['--read-only=yes'])).toEqual({ kind: 'usage-error', message: '--read-only takes no value' });
   });
 

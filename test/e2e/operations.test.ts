@@ -94,6 +94,10 @@ describe('per-environment settings', () => {
       [['--http', '--health-path', '/probe', '--ready-path', '/probe'], {}, 'the health and readiness probes need two paths, both are /probe'],
       [['--http'], { MCPGEN_SHUTDOWN_DELAY_SECONDS: '-1' }, 'MCPGEN_SHUTDOWN_DELAY_SECONDS must be a whole number of seconds (0-600), got "-1"'],
       [['--http', '--port', '70000'], {}, '--port must be a port number (0-65535), got "70000"'],
+      [['--http'], { MCPGEN_READ_ONLY: 'yes' }, 'MCPGEN_READ_ONLY must be 1, true, 0 or false, got "yes"'],
+      [[], { MCPGEN_READ_ONLY: 'on' }, 'MCPGEN_READ_ONLY must be 1, true, 0 or false, got "on"'],
+      [['--http'], { MCPGEN_TOOLSETS: '' }, 'MCPGEN_TOOLSETS is empty'],
+      [[], { MCPGEN_TOOLSETS: ' , ' }, 'MCPGEN_TOOLSETS is empty'],
       [['--http'], { MCPGEN_ALLOWED_HOSTS: 'https://svc.example' }, 'MCPGEN_ALLOWED_HOSTS: "https://svc.example" is not a hostname (no scheme, no port; IPv6 in brackets)'],
     ];
     for (const [argv, env, message] of table) expect(configError(argv, env)).toBe(message);
@@ -106,6 +110,9 @@ describe('per-environment settings', () => {
     const badPath = await runToExit('weather', ['--http', '--ready-path', 'ready']);
     expect(badPath.code).toBe(1);
     expect(badPath.stderr.trim().split('\n')).toHaveLength(1);
+    const emptyToolsets = await runToExit('weather', ['--http', '--port', '0'], { MCPGEN_TOOLSETS: '' });
+    expect(emptyToolsets.code).toBe(1);
+    expect(emptyToolsets.stderr).toBe('main.js: MCPGEN_TOOLSETS is empty\n');
     const help = await runToExit('secure-notes', ['--help']);
     expect(help.code).toBe(0);
     for (const name of ['--auth-issuers', 'MCPGEN_AUTH_ISSUERS', '--auth-resource', 'MCPGEN_AUTH_RESOURCE', '--health-path', 'MCPGEN_HEALTH_PATH', '--ready-path', 'MCPGEN_READY_PATH', '--shutdown-delay', 'MCPGEN_SHUTDOWN_DELAY_SECONDS', 'REDIS_URL', 'MCPGEN_TELEMETRY', 'MCPGEN_RATE_LIMIT', 'MCPGEN_RATE_LIMIT_TOOLS', 'MCPGEN_ACCESS_LOG', '--print-config']) expect(help.stdout).toContain(name);
@@ -129,7 +136,7 @@ describe('main.js --print-config', () => {
       authResource: 'https://notes.example/mcp',
       redisUrl: 'redis://***:***@redis.internal:6379/2',
       requestStateKeys: ['k2:***', 'k1:***'],
-      rateLimits: { tools: { add: { points: 5, durationSeconds: 1 } } },
+      rateLimits: { tools: { add: '5/1s' }, countedIn: 'Redis (shared by every instance)' },
       telemetry: 'off',
     });
     for (const hidden of ['hunter2', secret, 'app:']) expect(out.stdout).not.toContain(hidden);

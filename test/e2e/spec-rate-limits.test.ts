@@ -2,6 +2,7 @@
 // the definition and main.ts, compiled under the strict flags and served: over stdio a past-the-limit call is
 // the JSON-RPC error 429 (with retryAfterSeconds and scope), over HTTP 429 with Retry-After; the environment
 // overrides a declared limit; a server built in code without any limiter option still applies them.
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, ProtocolError } from '@modelcontextprotocol/client';
@@ -49,6 +50,16 @@ describe('rate limits declared in the spec', () => {
     const definition = readFileSync(join(DIR, 'out/limited/definition.ts'), 'utf8').replace(/\s+/g, '');
     expect(definition).toContain('"rateLimits":{"server":{"points":5,"durationSeconds":60},"tools":{"ping":{"points":2,"durationSeconds":60}}}');
     expect(readFileSync(join(DIR, 'out/limited/main.ts'), 'utf8')).toContain('serverOptionsFromEnv("limited", process.env, definition.rateLimits)');
+  });
+
+  it('--print-config shows the declared limits under the environment\'s, and where they are counted', () => {
+    const print = (env: Record<string, string>) => {
+      const r = spawnSync(process.execPath, [join(JS, 'main.js'), '--print-config'], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
+      expect(r.status).toBe(0);
+      return (JSON.parse(r.stdout) as { rateLimits: unknown }).rateLimits;
+    };
+    expect(print({})).toEqual({ server: '5/60s', tools: { ping: '2/60s' }, countedIn: 'memory (this process only)' });
+    expect(print({ MCPGEN_RATE_LIMIT_TOOLS: 'ping=3/1m,echo=9/1s', REDIS_URL: 'redis://127.0.0.1:1' })).toEqual({ server: '5/60s', tools: { ping: '3/60s', echo: '9/1s' }, countedIn: 'Redis (shared by every instance)' });
   });
 
   it('stdio: past a tool\'s limit the call is the JSON-RPC error 429, other tools go on until the server-wide limit', async () => {

@@ -138,6 +138,58 @@ describe('server spans and metrics (in process, official client over real HTTP)'
   });
 });
 
+describe('spans of what the SDK answers itself (over HTTP)', () => {
+  it('initialize, ping, server/discover and subscriptions/listen each get a server span named by the method, with the convention attributes', async () => {
+    const { createEverythingServer } = await importCompiled<{ createEverythingServer: (h: Handlers, o: object) => { listen(o: object): Promise<{ url: string; close(ms?: number): Promise<void> }> } }>('everything', 'server.js');
+    const { handlers } = await importCompiled<{ handlers: Handlers }>('everything', 'handlers.js');
+    const running = await createEverythingServer(handlers, { telemetry: api }).listen({ port: 0 });
+    const client = new Client({ name: 'otel-test', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    spans.reset();
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(running.url)));
+      const sub = await client.listen({ toolsListChanged: true });
+      await sub.close();
+      // A legacy client's initialize, its context in the traceparent header.
+      const parent = remoteParent();
+      const init = await fetch(running.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', traceparent: parent.traceparent },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'init-1', method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'legacy', version: '1' } } }),
+      });
+      expect(init.status).toBe(200);
+      await init.text();
+      // ping is a legacy method (the 2026 era has none).
+      const session = init.headers.get('mcp-session-id');
+      const ping = await fetch(running.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...(session !== null ? { 'mcp-session-id': session } : {}) },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 'ping-1', method: 'ping' }),
+      });
+      expect([ping.status, await ping.text()]).toEqual([200, expect.stringContaining('"result":{}')]);
+
+      const byMethod = (method: string) => serverSpans().filter((s) => s.attributes['mcp.method.name'] === method);
+      for (const method of ['server/discover', 'ping', 'subscriptions/listen', 'initialize']) {
+        const [span] = byMethod(method);
+        expect(span, `${method} among ${serverSpans().map((s) => s.name).join(', ')}`).toBeDefined();
+        expect(span!.name).toBe(method); // no target: the method alone
+        expect(span!.kind).toBe(api.SpanKind.SERVER);
+        expect(span!.attributes).toMatchObject({ 'mcp.method.name': method, 'network.transport': 'tcp', 'network.protocol.name': 'http' });
+        expect(typeof span!.attributes['jsonrpc.request.id']).toBe('string');
+        for (const key of Object.keys(span!.attributes)) expect(['mcp.method.name', 'mcp.protocol.version', 'jsonrpc.request.id', 'network.transport', 'network.protocol.name']).toContain(key);
+      }
+      expect(byMethod('ping')[0]!.attributes['mcp.protocol.version']).toBe('2025-06-18');
+      expect(byMethod('server/discover')[0]!.attributes['mcp.protocol.version']).toBe('2026-07-28');
+      const initialize = byMethod('initialize')[0]!;
+      expect(initialize.attributes['jsonrpc.request.id']).toBe('init-1');
+      expect(initialize.spanContext().traceId).toBe(parent.traceId);
+      expect(initialize.parentSpanContext?.spanId).toBe(parent.spanId);
+    } finally {
+      await client.close();
+      await running.close(500);
+    }
+  });
+});
+
 describe('one trace across processes (SDK in the server process, MCPGEN_TELEMETRY=otel)', () => {
   const SCRIPT = join(ROOT, 'test/support/otel-server.mjs');
   const files: string[] = [];

@@ -207,9 +207,9 @@ describe('the entry point refuses what it cannot serve', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('unknown toolset "isues" (did you mean issues?); known: issues, repos, all');
   });
-  it('MCPGEN_READ_ONLY with a value that is not a switch exits 2', () => {
+  it('MCPGEN_READ_ONLY with a value that is not a switch is one line and exit 1 (a wrong value, not a usage error)', () => {
     const r = spawnSync(process.execPath, [MAIN], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, MCPGEN_READ_ONLY: 'yes' } });
-    expect(r.status).toBe(2);
-    expect(r.stderr).toContain('MCPGEN_READ_ONLY must be 1, true, 0 or false');
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('main.js: MCPGEN_READ_ONLY must be 1, true, 0 or false, got "yes"\n');
   });
 });

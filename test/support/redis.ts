@@ -49,3 +49,21 @@ export async function startRedis(options: { readonly persist?: boolean; readonly
     }),
   };
 }
+
+/** How many times the redis-server on `port` ran each command (INFO commandstats: `eval`, `get`…). */
+export function redisCommandCalls(port: number): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const s = connect(port, '127.0.0.1', () => s.write('INFO commandstats\r\n'));
+    s.setEncoding('utf8');
+    s.on('data', (chunk: string) => {
+      text += chunk;
+      // A bulk reply: `$<length>\r\n<text>\r\n`; complete once the text is all there.
+      const m = /^\$(\d+)\r\n/.exec(text);
+      if (m === null || Buffer.byteLength(text) < m[0].length + Number(m[1])) return;
+      s.end();
+      resolve(Object.fromEntries([...text.matchAll(/cmdstat_([\w|]+):calls=(\d+)/g)].map((c) => [c[1]!, Number(c[2])])));
+    });
+    s.once('error', reject);
+  });
+}

@@ -27,7 +27,7 @@ import { carryServerMeta } from './server-meta.js';
 import { taskResumer } from './tool-tasks.js';
 import { createTelemetry } from '../ops/telemetry.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
-import { checkLocalLimit, observer, type Observe } from './tracing.js';
+import { checkLocalLimit, observer, protocolTracer, type Observe, type TraceProtocol } from './tracing.js';
 
 export type { AnyHandler, HandlerTable, ServerOptions } from './options.js';
 
@@ -42,6 +42,8 @@ export type ServerFactory = (() => Server) & {
   readonly setTaskRole?: (role: TaskRole) => void;
   /** How many task handlers run here now (the running-tasks gauge). */
   readonly runningTasks?: () => number;
+  /** The HTTP face's spans for what the SDK answers itself (initialize, ping…); absent without telemetry. */
+  readonly traceProtocol?: TraceProtocol;
 };
 
 export function createServerFactory(spec: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
@@ -71,7 +73,7 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
     return unlimited(name, args, ctx, server);
   };
   // Both the SDK's tools/call handler and the HTTP fast path call this: one span per call either way.
-  const callTool: typeof untraced = observe === undefined ? untraced : (name, args, ctx, server) => observe('tools/call', ctx, { tool: name }, async () => untraced(name, args, ctx, server)) as never;
+  const callTool: typeof untraced = observe === undefined ? untraced : (name, args, ctx, server) => observe('tools/call', ctx, { tool: name }, () => untraced(name, args, ctx, server) as Promise<unknown>) as never;
   const build = serverBuilder(d, tools, taskRunner, callTool, observe, limiter);
   // Lost tasks of re-runnable tools run again here; a Server built for the occasion projects their results.
   taskRunner?.setResume(taskResumer(d, tools, toolRunner(d), () => build()));
@@ -88,7 +90,8 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
   };
   if (options.taskRole !== undefined) taskRunner?.setRole(options.taskRole, options.taskWorkerConcurrency);
   const tasks = taskRunner === undefined ? {} : { drainTasks: (graceMs: number) => taskRunner.drain(graceMs), setTaskRole: (role: TaskRole) => taskRunner.setRole(role, options.taskWorkerConcurrency), runningTasks: () => taskRunner.runningCount };
-  return Object.assign(build, { fast, ...tasks });
+  const traceProtocol = protocolTracer(telemetry);
+  return Object.assign(build, { fast, ...tasks, ...(traceProtocol !== undefined ? { traceProtocol } : {}) });
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */

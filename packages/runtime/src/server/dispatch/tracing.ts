@@ -59,6 +59,8 @@ export type Observe = (method: string, ctx: ServerContext, target: Target, fn: (
  */
 export function observer(telemetry: Telemetry | undefined, accessLog: AccessLog | undefined): Observe | undefined {
   if (telemetry === undefined && accessLog === undefined) return undefined;
+  // Spans without an access log: nothing to read back from the span (no trace id), no closure of ours per request.
+  if (accessLog === undefined) return (method, ctx, target, fn) => telemetry!.serve(tracedRequest(method, ctx, target), fn);
   return async (method, ctx, target, fn) => {
     const started = performance.now();
     let traceId: string | undefined;
@@ -92,5 +94,33 @@ export function observer(telemetry: Telemetry | undefined, accessLog: AccessLog 
       log('error', typeof code === 'number' ? code : -32603);
       throw e;
     }
+  };
+}
+
+/** What the SDK answers itself over HTTP, with no handler of the runtime's around it: the HTTP face spans them. */
+const PROTOCOL_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'server/discover', 'subscriptions/listen']);
+
+/** Serves one parsed HTTP request body, inside a server span when it is one of PROTOCOL_METHODS. */
+export type TraceProtocol = (body: unknown, headers: Headers, serve: () => Promise<Response>) => Promise<Response>;
+
+/**
+ * The span of `initialize`, `ping`, `server/discover` and `subscriptions/listen` (named by the method: they
+ * have no target). A listen span ends when its stream opens, not when it closes (the stream gauge counts those).
+ */
+export function protocolTracer(telemetry: Telemetry | undefined): TraceProtocol | undefined {
+  if (telemetry === undefined) return undefined;
+  return (body, headers, serve) => {
+    const msg = body as { method?: unknown; id?: unknown; params?: { _meta?: unknown } } | null;
+    if (typeof msg !== 'object' || msg === null || typeof msg.method !== 'string' || !PROTOCOL_METHODS.has(msg.method)) return serve();
+    const meta = msg.params?._meta;
+    return telemetry.serve(
+      {
+        method: msg.method,
+        id: typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined,
+        meta: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined,
+        header: (name) => headers.get(name) ?? undefined,
+      },
+      serve,
+    );
   };
 }

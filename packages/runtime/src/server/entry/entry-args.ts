@@ -118,7 +118,8 @@ function parseServeArgs(argv: readonly string[], env: Readonly<Record<string, st
     values.set(name as ValueFlag, value);
   }
   const exposure = exposureArgs(values.get('--toolsets'), readOnlyFlag, env);
-  if ('error' in exposure) return usageError(exposure.error);
+  // A wrong value, not a wrong command line: one line and exit 1, like the other settings.
+  if ('error' in exposure) return { kind: 'config-error', message: exposure.error };
   values.delete('--toolsets');
   const role = taskRoleArg(roleFlags, env, transport);
   if ('error' in role) return usageError(role.error);
@@ -236,7 +237,7 @@ export function entryArgsOrExit(
   }
   if (command.kind === 'print-config') {
     try {
-      process.stdout.write(`${JSON.stringify(printableConfig(command.args, env), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(printableConfig(command.args, env, has.rateLimits), null, 2)}\n`);
     } catch (e) {
       process.stderr.write(`${program}: ${e instanceof Error ? e.message : String(e)}\n`);
       process.exit(1);

@@ -9,7 +9,8 @@ import { chosenToolsets, UnknownToolsetError, type ExposureOptions } from '../co
  */
 export function exposureArgs(flag: string | undefined, readOnlyFlag: boolean, env: Readonly<Record<string, string | undefined>>): ExposureOptions | { error: string } {
   const source = flag !== undefined ? '--toolsets' : 'MCPGEN_TOOLSETS';
-  const raw = flag ?? (env.MCPGEN_TOOLSETS || undefined);
+  // A variable that is set but empty names no toolset: a mistake (exposing nothing), not "unset".
+  const raw = flag ?? env.MCPGEN_TOOLSETS;
   const list = raw?.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (list !== undefined && list.length === 0) return { error: `${source} is empty` };
   const envReadOnly = env.MCPGEN_READ_ONLY?.trim().toLowerCase();

@@ -2,6 +2,7 @@
 // defaults, with where each came from — and no secret: Redis passwords and requestState key secrets are
 // masked (the key ids stay, so two instances can be compared). Wrong values are refused as when serving.
 import { parseKeyList } from '../scale/request-state.js';
+import { mergeRateLimits, type RateLimitSettings } from '../ops/rate-limit.js';
 import { rateLimitsFromEnv } from './env-options.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -22,7 +23,7 @@ type PrintedArgs =
     };
 
 /** The settings as printed: name → value (already masked). */
-export function printableConfig(args: PrintedArgs, env: Env): Record<string, unknown> {
+export function printableConfig(args: PrintedArgs, env: Env, declaredLimits?: Omit<RateLimitSettings, 'redisUrl'> | undefined): Record<string, unknown> {
   const set = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name] : undefined);
   const http =
     args.transport === 'http'
@@ -52,8 +53,19 @@ export function printableConfig(args: PrintedArgs, env: Env): Record<string, unk
     accessLog: set('MCPGEN_ACCESS_LOG') ?? 'off',
     logFormat: set('MCPGEN_LOG_FORMAT') ?? 'text',
     logLevel: set('MCPGEN_LOG_LEVEL') ?? 'info',
-    // Limits declared in the spec apply under these (print-config reads no definition).
-    rateLimits: rateLimitsFromEnv(env as NodeJS.ProcessEnv) ?? "the spec's, if it declares any",
+    // The limits in force: the spec's (main.ts hands them in) under the environment's.
+    rateLimits: printableLimits(mergeRateLimits(declaredLimits, rateLimitsFromEnv(env as NodeJS.ProcessEnv)), redis !== undefined),
+  };
+}
+
+/** Each limit as a rate (`5/1s`), where it is counted; `none` without limits. */
+function printableLimits(limits: RateLimitSettings | undefined, redis: boolean): unknown {
+  if (limits === undefined || (limits.server === undefined && Object.keys(limits.tools ?? {}).length === 0)) return 'none';
+  const rate = (r: { points: number; durationSeconds: number }) => `${r.points}/${r.durationSeconds}s`;
+  return {
+    ...(limits.server !== undefined ? { server: rate(limits.server) } : {}),
+    ...(limits.tools !== undefined ? { tools: Object.fromEntries(Object.entries(limits.tools).map(([name, r]) => [name, rate(r)])) } : {}),
+    countedIn: redis ? 'Redis (shared by every instance)' : 'memory (this process only)',
   };
 }
 

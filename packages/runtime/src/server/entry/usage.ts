@@ -4,6 +4,8 @@
 export interface EntryFeatures {
   /** The spec declares `auth:` (the auth flags exist). */
   readonly auth?: boolean;
+  /** The spec's declared rate limits (`--print-config` shows them under the environment's). */
+  readonly rateLimits?: { readonly server?: { readonly points: number; readonly durationSeconds: number }; readonly tools?: Readonly<Record<string, { readonly points: number; readonly durationSeconds: number }>> } | undefined;
 }
 
 export function entryUsage(program = 'main.js', features: EntryFeatures = {}): string {

@@ -3,9 +3,11 @@
 // or in Redis so that every instance behind a balancer shares one count. The caller is the token's principal
 // (hashed: no subject or client id is written to Redis), else the client's address, else the process (stdio).
 // While Redis is unreachable each instance falls back to its own in-memory count (the limiter's insurance
-// limiter) rather than refusing everyone or letting everyone through.
+// limiter) rather than refusing everyone or letting everyone through. With Redis, points are taken in chunks
+// (rate-reserve.ts): a limit of 200 or more costs a Redis call per 1 % of it, not per request.
 import { createHash } from 'node:crypto';
 import { openRedisPair, type RedisPair } from '../scale/redis-connection.js';
+import { ReservingCounter, type PointStore, type Taken } from './rate-reserve.js';
 
 /** `points` requests per `durationSeconds`, per caller. */
 export interface RateLimitRule {
@@ -39,12 +41,9 @@ export interface RateLimiter {
 /** The JSON-RPC error code of a refusal: application-defined, outside -32768…-32000 (rules E4), read as HTTP's 429. */
 export const RATE_LIMITED_CODE = 429;
 
-interface Consumer {
-  consume(key: string, points?: number): Promise<unknown>;
-}
 type Lib = {
-  RateLimiterMemory: new (o: Record<string, unknown>) => Consumer;
-  RateLimiterRedis: new (o: Record<string, unknown>) => Consumer;
+  RateLimiterMemory: new (o: Record<string, unknown>) => PointStore;
+  RateLimiterRedis: new (o: Record<string, unknown>) => PointStore;
 };
 
 // A specifier in a variable: bundlers (esbuild for workers) leave an optional peer alone instead of pulling it in.
@@ -65,25 +64,36 @@ export async function createRateLimiter(settings: RateLimitSettings, serverName:
   // Start counting in Redis, not in the fallback, when Redis is there: wait for it a little (never for long:
   // the server starts with Redis down, and readiness says so).
   if (pair !== undefined) await Promise.race([pair.connected.catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
-  const make = (rule: RateLimitRule, name: string): Consumer => {
+  const make = (rule: RateLimitRule, name: string): ReservingCounter => {
     const base = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `mcpgen:rl:${serverName}:${name}` };
-    if (pair === undefined) return new lib.RateLimiterMemory(base);
+    // In this process every point is counted as it is spent: nothing to save by reserving.
+    if (pair === undefined) return new ReservingCounter(new lib.RateLimiterMemory(base), rule.points, { chunk: 1 });
     // rejectIfRedisNotReady: no command waits for a reconnect; the insurance limiter counts meanwhile.
-    return new lib.RateLimiterRedis({ ...base, storeClient: pair.client, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new lib.RateLimiterMemory(base) });
+    const store = new lib.RateLimiterRedis({ ...base, storeClient: pair.client, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new lib.RateLimiterMemory(base) });
+    return new ReservingCounter(store, rule.points);
   };
   const server = settings.server === undefined ? undefined : make(settings.server, 'server');
   const tools = new Map(Object.entries(settings.tools ?? {}).map(([name, rule]) => [name, make(rule, `tool:${name}`)]));
   return {
     async check(caller, tool) {
       if (server !== undefined) {
-        const refused = await consume(server, caller, 'server');
-        if (refused !== undefined) return refused;
+        const taken = server.take(caller);
+        // A local budget answers synchronously: no await (and no microtask) then.
+        const ms = typeof taken === 'object' ? await taken : taken;
+        if (ms !== undefined) return refusal(ms, 'server');
       }
       const perTool = tool === undefined ? undefined : tools.get(tool);
-      return perTool === undefined ? undefined : consume(perTool, caller, 'tool');
+      if (perTool === undefined) return undefined;
+      const taken = perTool.take(caller);
+      const ms = typeof taken === 'object' ? await taken : taken;
+      return ms === undefined ? undefined : refusal(ms, 'tool');
     },
     tools: [...tools.keys()],
-    close: async () => pair?.close(),
+    close: async () => {
+      // Unspent reserved points go back to Redis for the other instances.
+      await Promise.all([server, ...tools.values()].map((c) => c?.refund()));
+      await pair?.close();
+    },
   };
 }
 
@@ -109,17 +119,9 @@ export function mergeRateLimits(declared: Omit<RateLimitSettings, 'redisUrl'> | 
   return { ...(server !== undefined ? { server } : {}), ...(Object.keys(tools).length > 0 ? { tools } : {}) };
 }
 
-/** One point; a refusal (the library rejects with a result carrying msBeforeNext) becomes RateLimited. */
-async function consume(limiter: Consumer, key: string, scope: RateLimited['scope']): Promise<RateLimited | undefined> {
-  try {
-    await limiter.consume(key);
-    return undefined;
-  } catch (e) {
-    const ms = (e as { msBeforeNext?: unknown } | null)?.msBeforeNext;
-    // Anything but a refusal (both stores failing) lets the request through: limits protect, they never break.
-    if (typeof ms !== 'number') return undefined;
-    return { retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)), scope };
-  }
+/** A refusal, ms before the window ends: when to come back (at least 1 s). */
+function refusal(ms: NonNullable<Taken>, scope: RateLimited['scope']): RateLimited {
+  return { retryAfterSeconds: Math.max(1, Math.ceil(ms / 1000)), scope };
 }
 
 /** Who is counted: the principal (hashed), else the client address, else the process. */

@@ -13,6 +13,8 @@ export type OtelContext = object;
 
 interface OtelSpan {
   setAttribute(key: string, value: string | number | boolean): unknown;
+  /** False for a span a sampler dropped (optional: a minimal API stand-in may lack it). */
+  isRecording?(): boolean;
   setStatus(status: { code: number; message?: string }): unknown;
   end(): void;
 }
@@ -21,7 +23,7 @@ interface OtelSpan {
 export interface OpenTelemetryApi {
   readonly trace: {
     getTracer(name: string, version?: string): {
-      startSpan(name: string, options: { kind: number; attributes: Record<string, string | number>; links?: { context: unknown }[] }, context: OtelContext): OtelSpan;
+      startSpan(name: string, options: { kind: number; attributes: Readonly<Record<string, string | number>>; links?: { context: unknown }[] }, context: OtelContext): OtelSpan;
     };
     setSpan(context: OtelContext, span: OtelSpan): OtelContext;
     getSpanContext(context: OtelContext): { traceId: string; spanId: string } | undefined;
@@ -32,7 +34,7 @@ export interface OpenTelemetryApi {
   };
   readonly metrics: {
     getMeter(name: string, version?: string): {
-      createHistogram(name: string, options: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }): { record(value: number, attributes: Record<string, string | number>): void };
+      createHistogram(name: string, options: { description?: string; unit?: string; advice?: { explicitBucketBoundaries?: number[] } }): { record(value: number, attributes: Readonly<Record<string, string | number>>): void };
       // The counters of server-metrics.ts.
       createCounter(name: string, options: { description?: string; unit?: string }): { add(value: number, attributes?: Record<string, string>): void };
       createUpDownCounter(name: string, options: { description?: string; unit?: string }): { add(value: number, attributes?: Record<string, string>): void };
@@ -87,64 +89,110 @@ export function createTelemetry(api: OpenTelemetryApi, server: { readonly name: 
     unit: 's',
     advice: { explicitBucketBoundaries: BUCKETS },
   });
-  const getter = {
-    keys: (c: Record<string, unknown>) => Object.keys(c),
-    get: (c: Record<string, unknown>, key: string) => {
-      const v = c[key];
-      return typeof v === 'string' ? v : undefined;
-    },
+  const attributes = new AttributeCache();
+  const kind = api.SpanKind.SERVER;
+
+  /** Ends the span and records the histogram: a function of the module's, not a closure per request. */
+  const finish = (span: OtelSpan, common: Attributes, started: number, errorType: string | undefined, message: string | undefined): void => {
+    if (errorType !== undefined && (span.isRecording?.() ?? true)) {
+      span.setAttribute('error.type', errorType);
+      if (isCode(errorType)) span.setAttribute('rpc.response.status_code', errorType);
+      span.setStatus(message !== undefined ? { code: api.SpanStatusCode.ERROR, message } : { code: api.SpanStatusCode.ERROR });
+    }
+    span.end();
+    duration.record((performance.now() - started) / 1000, errorType === undefined ? common : attributes.failed(common, errorType));
   };
 
   return {
     traceId: () => api.trace.getSpanContext(api.context.active())?.traceId,
-    async serve(request, fn) {
+    async serve<T>(request: TracedRequest, fn: () => Promise<T>): Promise<T> {
       const started = performance.now();
       // params._meta first (the MCP client span is the parent whatever the transport); the HTTP header otherwise.
-      const fromMeta = request.meta !== undefined && typeof request.meta.traceparent === 'string' ? api.propagation.extract(api.ROOT_CONTEXT, pick(request.meta), getter) : undefined;
+      const fromMeta = request.meta !== undefined && typeof request.meta.traceparent === 'string' ? api.propagation.extract(api.ROOT_CONTEXT, pick(request.meta), GETTER) : undefined;
       const httpCarrier = request.header === undefined ? undefined : headerCarrier(request.header);
-      const fromHttp = httpCarrier === undefined ? undefined : api.propagation.extract(api.ROOT_CONTEXT, httpCarrier, getter);
+      const fromHttp = httpCarrier === undefined ? undefined : api.propagation.extract(api.ROOT_CONTEXT, httpCarrier, GETTER);
       const parent = fromMeta ?? fromHttp ?? api.ROOT_CONTEXT;
       const link = fromMeta !== undefined && fromHttp !== undefined ? api.trace.getSpanContext(fromHttp) : undefined;
-      const common = commonAttributes(request);
+      // Shared by every request of the same method, target, version and transport (span and histogram).
+      const common = attributes.common(request);
       const target = request.tool ?? request.prompt;
       const span = tracer.startSpan(
         target !== undefined ? `${request.method} ${target}` : request.method,
-        {
-          kind: api.SpanKind.SERVER,
-          attributes: { ...common, ...(request.id !== undefined ? { 'jsonrpc.request.id': String(request.id) } : {}), ...(request.uri !== undefined ? { 'mcp.resource.uri': request.uri } : {}) },
-          ...(link !== undefined ? { links: [{ context: link }] } : {}),
-        },
+        link !== undefined ? { kind, attributes: common, links: [{ context: link }] } : { kind, attributes: common },
         parent,
       );
-      const finish = (errorType: string | undefined, message: string | undefined) => {
-        if (errorType !== undefined) {
-          span.setAttribute('error.type', errorType);
-          if (/^-?\d+$/.test(errorType)) span.setAttribute('rpc.response.status_code', errorType);
-          span.setStatus({ code: api.SpanStatusCode.ERROR, ...(message !== undefined ? { message } : {}) });
-        }
-        span.end();
-        const outcome = errorType === undefined ? {} : { 'error.type': errorType, ...(/^-?\d+$/.test(errorType) ? { 'rpc.response.status_code': errorType } : {}) };
-        duration.record((performance.now() - started) / 1000, { ...common, ...outcome });
-      };
+      // The per-request attributes only on a span that records (a sampled-out span throws them away).
+      if (span.isRecording?.() ?? true) {
+        if (request.id !== undefined) span.setAttribute('jsonrpc.request.id', String(request.id));
+        if (request.uri !== undefined) span.setAttribute('mcp.resource.uri', request.uri);
+      }
+      let result: T;
       try {
-        const result = await api.context.with(api.trace.setSpan(parent, span), fn);
-        finish(isToolError(result) ? 'tool_error' : undefined, undefined);
-        return result;
+        result = await api.context.with(api.trace.setSpan(parent, span), fn);
       } catch (e) {
         const code = (e as { code?: unknown } | null)?.code;
-        finish(typeof code === 'number' ? String(code) : '-32603', e instanceof Error ? e.message : undefined);
+        finish(span, common, started, typeof code === 'number' ? String(code) : '-32603', e instanceof Error ? e.message : undefined);
         throw e;
       }
+      finish(span, common, started, isToolError(result) ? 'tool_error' : undefined, undefined);
+      return result;
     },
   };
 }
 
-/** The attributes span and histogram share (low cardinality: no id, no URI). */
-function commonAttributes(request: TracedRequest): Record<string, string> {
-  const version = request.meta?.[PROTOCOL_VERSION_KEY] ?? request.header?.('mcp-protocol-version');
+type Attributes = Readonly<Record<string, string>>;
+
+const GETTER = {
+  keys: (c: Record<string, unknown>) => Object.keys(c),
+  get: (c: Record<string, unknown>, key: string) => {
+    const v = c[key];
+    return typeof v === 'string' ? v : undefined;
+  },
+};
+
+/** How many attribute sets are kept: the protocol version comes from the client, so the key space is not ours to bound. */
+const MAX_CACHED = 512;
+
+/**
+ * The low-cardinality attributes span and histogram share (no id, no URI), built once per method, target,
+ * protocol version and transport rather than per request: the SDK copies what it keeps, so one frozen object serves all.
+ */
+class AttributeCache {
+  private readonly sets = new Map<string, Attributes>();
+  private readonly failures = new WeakMap<Attributes, Map<string, Attributes>>();
+
+  common(request: TracedRequest): Attributes {
+    const version = request.meta?.[PROTOCOL_VERSION_KEY] ?? request.header?.('mcp-protocol-version');
+    const v = typeof version === 'string' ? version : undefined;
+    const key = `${request.method}\0${request.tool ?? ''}\0${request.prompt ?? ''}\0${v ?? ''}\0${request.header !== undefined}`;
+    const cached = this.sets.get(key);
+    if (cached !== undefined) return cached;
+    const made = Object.freeze(commonAttributes(request, v));
+    if (this.sets.size < MAX_CACHED) this.sets.set(key, made);
+    return made;
+  }
+
+  /** `common` with error.type (and rpc.response.status_code for a JSON-RPC code). */
+  failed(common: Attributes, errorType: string): Attributes {
+    let byType = this.failures.get(common);
+    if (byType === undefined) this.failures.set(common, (byType = new Map()));
+    let made = byType.get(errorType);
+    if (made === undefined) {
+      made = Object.freeze({ ...common, 'error.type': errorType, ...(isCode(errorType) ? { 'rpc.response.status_code': errorType } : {}) });
+      if (byType.size < 64) byType.set(errorType, made);
+    }
+    return made;
+  }
+}
+
+function isCode(errorType: string): boolean {
+  return /^-?\d+$/.test(errorType);
+}
+
+function commonAttributes(request: TracedRequest, version: string | undefined): Record<string, string> {
   return {
     'mcp.method.name': request.method,
-    ...(typeof version === 'string' ? { 'mcp.protocol.version': version } : {}),
+    ...(version !== undefined ? { 'mcp.protocol.version': version } : {}),
     ...(request.tool !== undefined ? { 'gen_ai.tool.name': request.tool, 'gen_ai.operation.name': 'execute_tool' } : {}),
     ...(request.prompt !== undefined ? { 'gen_ai.prompt.name': request.prompt } : {}),
     ...(request.header !== undefined ? { 'network.transport': 'tcp', 'network.protocol.name': 'http' } : { 'network.transport': 'pipe' }),

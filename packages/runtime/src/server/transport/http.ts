@@ -162,7 +162,9 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     // Only dynamic discovery publishes principal-scoped events: without it the scope (an AsyncLocalStorage,
     // which on Node 20 keeps promise hooks on for the whole process once used) would cost every await.
     const scoped = def.discovery !== undefined && (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
-    return scoped ? inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve();
+    const run = scoped ? () => inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve;
+    // initialize, ping, server/discover and subscriptions/listen have no runtime handler: their span is made here.
+    return factory.traceProtocol === undefined ? run() : factory.traceProtocol(body, request.headers, run);
   }
 
   const hooks = factory.fast;
