@@ -161,6 +161,8 @@ describe('gemini property names round-trip through the dispatcher', () => {
     expect(Object.keys(sent.properties.filter!.properties!)).toEqual(['created_after', 'tag']);
     expect(Object.keys(sent.properties.rows!.items!.properties)).toEqual(['_1st', 'ok']);
     expect(sent.properties.target!.anyOf![0]).toEqual({ type: 'object', properties: { x_y: { type: 'string' } }, required: ['x_y'] });
+    // A root `anyOf` of `required` branches names the renamed properties too.
+    expect(toGeminiSchema({ type: 'object', properties: { 'a-b': { type: 'string' }, c: { type: 'string' } }, anyOf: [{ required: ['a-b'] }, { required: ['c'] }] })).toEqual({ type: 'object', properties: { a_b: { type: 'string' }, c: { type: 'string' } }, anyOf: [{ required: ['a_b'] }, { required: ['c'] }] });
     // Stable: a pure function of the schema, whatever else is declared and in which order.
     expect(toGeminiFunctionDeclarations([{ name: 'other', inputSchema: { type: 'object' as const } }, ...tools])[1]).toEqual(declared);
 

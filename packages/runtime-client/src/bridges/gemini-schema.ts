@@ -20,19 +20,20 @@ export function toGeminiSchema(input: Schema): Schema {
   return convert(input, input, 0);
 }
 
-function convert(s: Schema, root: Schema, depth: number): Schema {
+/** `outer`: the names of the object an `anyOf`/`oneOf` branch constrains (`{ required: [...] }` branches name its properties). */
+function convert(s: Schema, root: Schema, depth: number, outer: ReadonlyMap<string, string> = new Map()): Schema {
   if (typeof s.$ref === 'string') {
     const target = depth < MAX_INLINE ? resolveLocal(root, s.$ref) : undefined;
     const { $ref: _ref, ...rest } = s;
-    return target === undefined ? convert(rest, root, depth) : convert({ ...target, ...rest }, root, depth + 1);
+    return target === undefined ? convert(rest, root, depth, outer) : convert({ ...target, ...rest }, root, depth + 1, outer);
   }
   const out: Record<string, unknown> = {};
-  const names = propertyNames(s);
+  const names = isObject(s.properties) ? propertyNames(s) : outer;
   const sent = (name: unknown) => (typeof name === 'string' ? (names.get(name) ?? name) : name);
   for (const [key, value] of Object.entries(s)) {
     if (GEMINI_DROPPED.includes(key) || key === '$defs' || key === 'x-mcp-header') continue;
     if (key === 'const') out.enum = [value];
-    else if (key === 'oneOf' || key === 'anyOf') out.anyOf = (value as unknown[]).map((v) => (isObject(v) ? convert(v, root, depth) : v));
+    else if (key === 'oneOf' || key === 'anyOf') out.anyOf = (value as unknown[]).map((v) => (isObject(v) ? convert(v, root, depth, names) : v));
     else if (key === 'items' && isObject(value)) out.items = convert(value, root, depth);
     else if (key === 'properties' && isObject(value)) out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [sent(k), isObject(v) ? convert(v, root, depth) : v]));
     else if (key === 'required' && Array.isArray(value)) out.required = value.map(sent);
