@@ -9,7 +9,8 @@ import type { JobsClient } from './client.js';
 /**
  * The tools of this server as Gemini function declarations, from the same definitions tools/list sends: schemas in the subset
  * Gemini's `Schema` has (references inlined, `const` as `enum`, keywords it lacks left out; the server still checks them),
- * names Gemini accepts. `mcpgen check --target gemini` lists each change.
+ * function and property names Gemini accepts (the dispatcher maps renamed properties back). `mcpgen check --target gemini`
+ * lists each change.
  */
 export const geminiFunctionDeclarations: GeminiFunctionDeclaration[] = toGeminiFunctionDeclarations(toolDefinitions);
 

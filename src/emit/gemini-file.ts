@@ -18,7 +18,7 @@ export function emitGemini(model: ServerModel, file: FileSink): void {
   ]);
   // Mutable arrays: the SDK types `tools` and `functionDeclarations` as `Array<…>`.
   file.addStatements([
-    '/**\n * The tools of this server as Gemini function declarations, from the same definitions tools/list sends: schemas in the subset\n * Gemini\'s `Schema` has (references inlined, `const` as `enum`, keywords it lacks left out; the server still checks them),\n * names Gemini accepts. `mcpgen check --target gemini` lists each change.\n */\nexport const geminiFunctionDeclarations: GeminiFunctionDeclaration[] = toGeminiFunctionDeclarations(toolDefinitions);',
+    '/**\n * The tools of this server as Gemini function declarations, from the same definitions tools/list sends: schemas in the subset\n * Gemini\'s `Schema` has (references inlined, `const` as `enum`, keywords it lacks left out; the server still checks them),\n * function and property names Gemini accepts (the dispatcher maps renamed properties back). `mcpgen check --target gemini`\n * lists each change.\n */\nexport const geminiFunctionDeclarations: GeminiFunctionDeclaration[] = toGeminiFunctionDeclarations(toolDefinitions);',
     '/** The same as `config.tools` (`ai.models.generateContent({ model, contents, config: { tools: geminiTools } })`). */\nexport const geminiTools: GeminiTool[] = [{ functionDeclarations: geminiFunctionDeclarations }];',
   ]);
   file.addFunction({

@@ -40,8 +40,10 @@ export function readme(model: ServerModel, options: { readonly packageFiles?: bo
     resources: [...model.resources.map((r) => ({ uri: codeSpan(r.uri), summary: summary(r.title ?? r.description) })), ...model.resourceTemplates.map((t) => ({ uri: codeSpan(t.uriTemplate), summary: summary(t.title ?? t.description) }))],
     prompts: model.prompts.map((p) => ({ name: codeSpan(p.name), summary: summary(p.title ?? p.description) })),
     fileTemplates: model.resourceTemplates.some((t) => t.uriTemplate.startsWith('file://')),
-    // What each deployment can choose (docs/toolsets.md): the same membership the runtime filters by.
-    toolsets: model.toolsets.map((t) => ({ name: codeSpan(t.name), isDefault: t.default, summary: summary(t.description), members: [...t.tools, ...t.resources, ...t.resourceTemplates, ...t.prompts].map(codeSpan).join(', ') })),
+    // What each deployment can choose (docs/toolsets.md): the same membership the runtime filters by. With
+    // discovery a deployment that chooses none offers every toolset, so `default` marks nothing; what each
+    // caller starts with is the initial set.
+    toolsets: model.toolsets.map((t) => ({ name: codeSpan(t.name), isDefault: model.discovery === undefined && t.default, isInitial: model.discovery?.initial.includes(t.name) === true, summary: summary(t.description), members: [...t.tools, ...t.resources, ...t.resourceTemplates, ...t.prompts].map(codeSpan).join(', ') })),
     ...(model.discovery !== undefined ? { discovery: { initial: model.discovery.initial.length > 0 ? model.discovery.initial.map(codeSpan).join(', ') : 'none' } } : {}),
   });
 }

@@ -13,6 +13,8 @@ import { FakeOpenAi } from '../support/fake-openai.js';
 import { geminiToolLoop } from '../support/gemini-loops.js';
 import { startHttp, type HttpProcess } from '../support/servers.js';
 import { assertionsIn, diagnosticsByFile } from '../support/type-check.js';
+import { generateAndCompile } from '../support/generated-package.js';
+import { startScript } from '../support/servers.js';
 
 const ANTHROPIC_LOOP = join(ROOT, 'test/support/anthropic-loops.ts');
 /** The OpenAI form handed to Anthropic, and a readonly tools array: must not compile. */
@@ -145,4 +147,70 @@ describe('official provider clients, fake provider APIs and a generated server',
       await fake.stop();
     }
   });
+});
+
+// A tool whose property names Gemini refuses: the bridge renames them, the dispatcher maps them back, and
+// the handler (which echoes its arguments) receives exactly what a direct MCP call gives it.
+const RENAMES_DIR = join(ROOT, '.tmp/gemini-renames-e2e');
+const RENAMES_SPEC = `mcpgen: 1
+server: { name: renames, version: 1.0.0 }
+tools:
+  - name: find_user
+    description: Find a user
+    input:
+      type: object
+      properties:
+        user-id: { type: string }
+        user_id: { type: string }
+        filter:
+          type: object
+          properties:
+            created.after: { type: string }
+            1st: { type: integer }
+      required: [user-id]
+`;
+const RENAMES_HANDLERS = `import type { RenamesHandlers } from './server.js';
+export const handlers: RenamesHandlers = {
+  async findUser(args) { return JSON.stringify(args); },
+};
+`;
+
+describe('Gemini: property names the bridge renames, end to end', () => {
+  it('the official client gets Gemini-safe names, the model answers with them, the handler receives the MCP names', async () => {
+    const built = await generateAndCompile(RENAMES_DIR, 'renames', RENAMES_SPEC, { 'handlers.ts': RENAMES_HANDLERS });
+    expect(built.compileErrors).toEqual([]);
+    const server = await startScript(join(built.js, 'main.js'));
+    const { RenamesClient } = (await import(join(built.js, 'client.js'))) as { RenamesClient: { connect(o: { url: string }): Promise<{ findUser(a: unknown): Promise<{ content: { text?: string }[] }>; close(): Promise<void> }> } };
+    const { dispatchRenamesGeminiCalls, geminiTools } = (await import(join(built.js, 'gemini.js'))) as { dispatchRenamesGeminiCalls: (c: unknown, calls: unknown) => Promise<unknown[]>; geminiTools: { functionDeclarations: { name: string; parametersJsonSchema: { properties: Record<string, { properties?: Record<string, unknown> }>; required: string[] } }[] }[] };
+    const client = await RenamesClient.connect({ url: server.url });
+    const reply = (parts: unknown[]) => ({ candidates: [{ index: 0, finishReason: 'STOP', content: { role: 'model', parts } }] });
+    const declared = geminiTools[0]!.functionDeclarations[0]!.parametersJsonSchema;
+    // `user_id` is a property of its own, so `user-id` gets a hashed name; nested names are renamed too.
+    const userId = Object.keys(declared.properties)[0]!;
+    expect(userId).toMatch(/^user_id_[0-9a-f]{8}$/);
+    expect(declared.required).toEqual([userId]);
+    const fromModel = { [userId]: 'u1', user_id: 'u2', filter: { created_after: '2026-01-01', _1st: 3 } };
+    const fake = new FakeOpenAi({ '/v1beta/models/test-model:generateContent': [reply([{ functionCall: { id: 'c1', name: 'find_user', args: fromModel } }]), reply([{ text: 'found' }])] });
+    const ai = new GoogleGenAI({ apiKey: 'test-key', httpOptions: { baseUrl: (await fake.start()).replace(/\/v1$/, ''), apiVersion: 'v1beta' } });
+    try {
+      const contents: unknown[] = [{ role: 'user', parts: [{ text: 'who?' }] }];
+      const first = await ai.models.generateContent({ model: 'test-model', contents: contents as never, config: { tools: geminiTools } });
+      contents.push(first.candidates![0]!.content, { role: 'user', parts: await dispatchRenamesGeminiCalls(client, first.functionCalls) });
+      expect((await ai.models.generateContent({ model: 'test-model', contents: contents as never, config: { tools: geminiTools } })).text).toBe('found');
+      // What went over the wire to Gemini: only names its rule takes.
+      const sentTools = fake.requests[0]!.body.tools as { functionDeclarations: { parametersJsonSchema: { properties: Record<string, { properties?: Record<string, unknown> }> } }[] }[];
+      const sent = sentTools[0]!.functionDeclarations[0]!.parametersJsonSchema;
+      expect(Object.keys(sent.properties)).toEqual([userId, 'user_id', 'filter']);
+      expect(Object.keys(sent.properties.filter!.properties!)).toEqual(['created_after', '_1st']);
+      const direct = { 'user-id': 'u1', user_id: 'u2', filter: { 'created.after': '2026-01-01', '1st': 3 } };
+      const answer = (fake.requests[1]!.body.contents as { parts: { functionResponse?: { response: { output: unknown } } }[] }[])[2]!.parts[0]!.functionResponse!.response.output;
+      expect(JSON.parse(String(answer))).toEqual(direct);
+      // The same arguments sent as a plain MCP call reach the handler the same way.
+      expect((await client.findUser(direct)).content[0]!.text).toBe(answer);
+    } finally {
+      await fake.stop();
+      await client.close();
+      await server.stop();
+    }
+  }, 120_000);
 });

@@ -9,62 +9,11 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateAndCompile } from '../support/generated-package.js';
+import { ALL, CASES, TOOLSETS_HANDLERS, TOOLSETS_SPEC, type Exposed } from '../support/toolsets-hub.js';
 import { ROOT, startScript } from '../support/servers.js';
 
 const DIR = join(ROOT, '.tmp/toolsets-e2e');
 const MAIN = join(DIR, 'js/main.js');
-
-const SPEC = `mcpgen: 1
-server: { name: hub, version: 1.0.0 }
-tools:
-  - name: list_issues
-    annotations: { readOnlyHint: true }
-  - name: create_issue
-    annotations: { readOnlyHint: false }
-  - name: list_repos
-    annotations: { readOnlyHint: true }
-  - name: delete_repo
-  - name: whoami
-    annotations: { readOnlyHint: true }
-resources:
-  - { uri: "hub://issues/open", name: open_issues }
-  - { uri: "hub://repos/all", name: all_repos }
-resourceTemplates:
-  - { uriTemplate: "hub://repos/{name}", name: repo }
-prompts:
-  - name: triage
-  - name: release_notes
-toolsets:
-  issues:
-    description: Issues
-    default: true
-    tools: [list_issues, create_issue]
-    resources: ["hub://issues/open"]
-    prompts: [triage]
-  repos:
-    description: Repositories
-    tools: [list_repos, delete_repo]
-    resources: ["hub://repos/all"]
-    resourceTemplates: ["hub://repos/{name}"]
-    prompts: [release_notes]
-`;
-
-// Every handler records that it ran (to stderr, which the test reads for the refused call).
-const HANDLERS = `import type { HubHandlers } from './server.js';
-const ran = (name: string) => { process.stderr.write('ran ' + name + '\\n'); return name + ' ran'; };
-export const handlers: HubHandlers = {
-  async listIssues() { return ran('list_issues'); },
-  async createIssue() { return ran('create_issue'); },
-  async listRepos() { return ran('list_repos'); },
-  async deleteRepo() { return ran('delete_repo'); },
-  async whoami() { return ran('whoami'); },
-  async readOpenIssues() { return 'open'; },
-  async readAllRepos() { return 'all'; },
-  async readRepo() { return 'repo'; },
-  async promptTriage() { return 'triage'; },
-  async promptReleaseNotes() { return 'notes'; },
-};
-`;
 
 // The client types: a deployment's client type has exactly its methods. `@ts-expect-error` lines are the
 // controls: if the type let a hidden method through, the compile would fail on the unused directive.
@@ -90,17 +39,10 @@ export async function uses(c: HubClient): Promise<void> {
 `;
 
 beforeAll(async () => {
-  const built = await generateAndCompile(DIR, 'hub', SPEC, { 'handlers.ts': HANDLERS, 'uses.ts': TYPES });
+  const built = await generateAndCompile(DIR, 'hub', TOOLSETS_SPEC, { 'handlers.ts': TOOLSETS_HANDLERS, 'uses.ts': TYPES });
   expect(built.diagnostics).toEqual([]);
   expect(built.compileErrors).toEqual([]);
 }, 120_000);
-
-interface Exposed {
-  readonly tools: string[];
-  readonly resources: string[];
-  readonly templates: string[];
-  readonly prompts: string[];
-}
 
 async function exposed(client: Client): Promise<Exposed> {
   return {
@@ -110,21 +52,6 @@ async function exposed(client: Client): Promise<Exposed> {
     prompts: (await client.listPrompts()).prompts.map((p) => p.name).sort(),
   };
 }
-
-const DEFAULT: Exposed = { tools: ['create_issue', 'list_issues', 'whoami'], resources: ['hub://issues/open'], templates: [], prompts: ['triage'] };
-const REPOS: Exposed = { tools: ['delete_repo', 'list_repos', 'whoami'], resources: ['hub://repos/all'], templates: ['hub://repos/{name}'], prompts: ['release_notes'] };
-const ALL: Exposed = { tools: ['create_issue', 'delete_repo', 'list_issues', 'list_repos', 'whoami'], resources: ['hub://issues/open', 'hub://repos/all'], templates: ['hub://repos/{name}'], prompts: ['release_notes', 'triage'] };
-const ALL_READ_ONLY: Exposed = { ...ALL, tools: ['list_issues', 'list_repos', 'whoami'] };
-
-// [configuration, flags, environment, what is exposed, a tool outside it]
-const CASES: [string, string[], Record<string, string>, Exposed, string | undefined][] = [
-  ['spec defaults', [], {}, DEFAULT, 'list_repos'],
-  ['--toolsets repos', ['--toolsets', 'repos'], {}, REPOS, 'create_issue'],
-  ['MCPGEN_TOOLSETS=all', [], { MCPGEN_TOOLSETS: 'all' }, ALL, undefined],
-  ['--toolsets wins over MCPGEN_TOOLSETS', ['--toolsets', 'repos'], { MCPGEN_TOOLSETS: 'issues' }, REPOS, 'list_issues'],
-  ['--toolsets all --read-only', ['--toolsets', 'all', '--read-only'], {}, ALL_READ_ONLY, 'delete_repo'],
-  ['MCPGEN_READ_ONLY=1 (defaults)', [], { MCPGEN_READ_ONLY: '1' }, { ...DEFAULT, tools: ['list_issues', 'whoami'] }, 'create_issue'],
-];
 
 async function officialClient(transport: 'http' | 'stdio', flags: string[], env: Record<string, string>) {
   const client = new Client({ name: 'toolsets-e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });

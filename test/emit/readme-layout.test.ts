@@ -40,3 +40,39 @@ describe('generated README and index', () => {
     expect(pkg.exports['./gemini']!.default).toBe('./dist/gemini.js');
   });
 });
+
+describe('generated README: toolset marks', () => {
+  const spec = (discovery: string) => `mcpgen: 1
+server: { name: hub, version: 1.0.0 }
+tools:
+  - name: list_issues
+  - name: list_repos
+  - name: list_users
+toolsets:
+  issues: { description: Issues, default: true, tools: [list_issues] }
+  repos: { description: Repositories, tools: [list_repos] }
+  users: { tools: [list_users] }
+${discovery}`;
+  const readmeOf = (text: string) => {
+    const checked = checkText(text);
+    expect(checked.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    return emitServerPackage(checked.models[0]!).find((f) => f.path === 'README.md')!.content;
+  };
+
+  it('without discovery: the default toolsets are marked (default)', () => {
+    const readme = readmeOf(spec(''));
+    expect(readme).toContain('- `issues` (default) — Issues: `list_issues`\n');
+    expect(readme).toContain('- `repos` — Repositories: `list_repos`\n');
+    expect(readme).not.toContain('(initial)');
+  });
+
+  it('with discovery: the initial set is marked (initial), and no toolset (default), since every one can be enabled', () => {
+    const readme = readmeOf(spec('discovery:\n  initial: [repos]\n'));
+    expect(readme).toContain('- `issues` — Issues: `list_issues`\n');
+    expect(readme).toContain('- `repos` (initial) — Repositories: `list_repos`\n');
+    expect(readme).toContain('- `users`: `list_users`\n');
+    expect(readme).not.toContain('(default)');
+    // Without `initial`, the initial set is the toolsets marked default: marked as such.
+    expect(readmeOf(spec('discovery: {}\n'))).toContain('- `issues` (initial) — Issues: `list_issues`\n');
+  });
+});

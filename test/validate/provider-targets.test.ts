@@ -2,7 +2,8 @@
 // reported, by each provider's published rules (packages/runtime/src/shared/provider-rules.ts names the
 // sources); the report agrees with what the bridge sends; strict mode round-trips through the dispatcher.
 import { describe, expect, it } from 'vitest';
-import { dispatchGeminiCalls, dispatchToolCalls, dispatchToolUses, toAnthropicTools, toGeminiFunctionDeclarations, toGeminiSchema, toOpenAiTools, toStrictSchema } from '@mcpgen/runtime-client';
+import { dispatchGeminiCalls, dispatchToolCalls, dispatchToolUses, fromGeminiArguments, toAnthropicTools, toGeminiFunctionDeclarations, toGeminiSchema, toOpenAiTools, toStrictSchema } from '@mcpgen/runtime-client';
+import { GEMINI_PROPERTY_NAME } from '@mcpgen/runtime/shared/provider-rules';
 import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 import { schemaFindings } from '../../src/validate/rules/provider-targets.js';
 import type { JsonObjectSchema } from '../../src/validate/spec-types.js';
@@ -35,7 +36,8 @@ const TABLE: Readonly<Record<ProviderTarget, readonly Case[]>> = {
     ['type list', { type: 'object', properties: { n: { type: ['string', 'null'] } } }, ['changed /properties/n/type']],
     ['closed object, bounds', { type: 'object', properties: { n: { type: 'integer', exclusiveMinimum: 0, multipleOf: 2 } }, additionalProperties: false }, ['dropped /additionalProperties', 'dropped /properties/n/exclusiveMinimum', 'dropped /properties/n/multipleOf']],
     ['composition', { type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, b: { type: 'string', not: { const: 'x' } } }, allOf: [{ required: ['a'] }] }, ['dropped /allOf', 'changed /properties/a/oneOf', 'dropped /properties/b/not']],
-    ['parameter names', { type: 'object', properties: { 'user-id': { type: 'string' }, '1st': { type: 'string' }, ok_name: { type: 'string' } } }, ['refused /properties/user-id', 'refused /properties/1st']],
+    ['parameter names', { type: 'object', properties: { 'user-id': { type: 'string' }, '1st': { type: 'string' }, ok_name: { type: 'string' } } }, ['changed /properties/user-id', 'changed /properties/1st']],
+    ['parameter names that clean to a taken one, nested', { type: 'object', properties: { user_id: { type: 'string' }, 'user-id': { type: 'object', properties: { 'a.b': { type: 'string' } } } } }, ['changed /properties/user-id', 'changed /properties/user-id/properties/a.b']],
   ],
 };
 
@@ -74,6 +76,13 @@ describe('the report agrees with what the bridges send', () => {
   });
 });
 
+/** Property names of every object in a schema. */
+const propertyNames = (v: unknown): string[] => {
+  if (Array.isArray(v)) return v.flatMap(propertyNames);
+  if (typeof v !== 'object' || v === null) return [];
+  return Object.entries(v).flatMap(([k, x]) => (k === 'properties' && typeof x === 'object' && x !== null ? [...Object.keys(x), ...Object.values(x).flatMap(propertyNames)] : propertyNames(x)));
+};
+
 describe('gemini: the report agrees with the conversion', () => {
   /** Keywords anywhere in a schema. */
   const keywords = (v: unknown): string[] => (Array.isArray(v) ? v.flatMap(keywords) : typeof v === 'object' && v !== null ? Object.entries(v).flatMap(([k, x]) => [k, ...keywords(x)]) : []);
@@ -86,6 +95,10 @@ describe('gemini: the report agrees with the conversion', () => {
       const left = keywords(sent);
       for (const k of ['$ref', '$defs', 'const', 'oneOf', 'allOf', 'not', 'additionalProperties', 'exclusiveMinimum', 'multipleOf']) expect(left, `${label}: ${k}`).not.toContain(k);
       expect(JSON.stringify(sent)).not.toMatch(/"type":\[/);
+      // Every property name sent is one Gemini takes, and each reported name is one the conversion renamed.
+      const sentNames = propertyNames(sent);
+      expect(sentNames.filter((n) => !GEMINI_PROPERTY_NAME.test(n)), label).toEqual([]);
+      for (const finding of want.filter((w) => /\/properties\/[^/]+$/.test(w))) expect(sentNames, label).not.toContain(finding.split('/').at(-1));
     });
   }
 
@@ -119,5 +132,47 @@ describe('strict mode round-trips through the dispatcher', () => {
     expect(received).toEqual([plain, plain]);
     await dispatchToolUses(callers, [{ type: 'tool_use', id: '3', name: toAnthropicTools(tools)[0]!.name, input: plain } as never], tools);
     expect(received[2]).toEqual(plain);
+  });
+});
+
+describe('gemini property names round-trip through the dispatcher', () => {
+  const inputSchema = {
+    type: 'object' as const,
+    properties: {
+      'user-id': { type: 'string' },
+      user_id: { type: 'string' },
+      filter: { $ref: '#/$defs/Filter' },
+      rows: { type: 'array', items: { type: 'object', properties: { '1st': { type: 'integer' }, ok: { type: 'boolean' } } } },
+      target: { anyOf: [{ type: 'object', properties: { 'x-y': { type: 'string' } }, required: ['x-y'] }, { type: 'string' }] },
+    },
+    required: ['user-id'],
+    $defs: { Filter: { type: 'object', properties: { 'created.after': { type: 'string' }, tag: { type: 'string' } } } },
+  };
+  const tools = [{ name: 'users.find', inputSchema }];
+
+  it('the names sent are Gemini-safe, stable and collision-free; the handler receives exactly what a plain MCP call gives', async () => {
+    const [declared] = toGeminiFunctionDeclarations(tools);
+    const sent = declared!.parametersJsonSchema as { properties: Record<string, { properties?: Record<string, unknown>; items?: { properties: Record<string, unknown> }; anyOf?: { properties?: Record<string, unknown>; required?: string[] }[] }>; required: string[] };
+    // `user_id` is taken by a property of its own: `user-id` gets a hashed name, never the same one.
+    const userId = Object.keys(sent.properties)[0]!;
+    expect(userId).toMatch(/^user_id_[0-9a-f]{8}$/);
+    expect(Object.keys(sent.properties)).toEqual([userId, 'user_id', 'filter', 'rows', 'target']);
+    expect(sent.required).toEqual([userId]);
+    expect(Object.keys(sent.properties.filter!.properties!)).toEqual(['created_after', 'tag']);
+    expect(Object.keys(sent.properties.rows!.items!.properties)).toEqual(['_1st', 'ok']);
+    expect(sent.properties.target!.anyOf![0]).toEqual({ type: 'object', properties: { x_y: { type: 'string' } }, required: ['x_y'] });
+    // A root `anyOf` of `required` branches names the renamed properties too.
+    expect(toGeminiSchema({ type: 'object', properties: { 'a-b': { type: 'string' }, c: { type: 'string' } }, anyOf: [{ required: ['a-b'] }, { required: ['c'] }] })).toEqual({ type: 'object', properties: { a_b: { type: 'string' }, c: { type: 'string' } }, anyOf: [{ required: ['a_b'] }, { required: ['c'] }] });
+    // Stable: a pure function of the schema, whatever else is declared and in which order.
+    expect(toGeminiFunctionDeclarations([{ name: 'other', inputSchema: { type: 'object' as const } }, ...tools])[1]).toEqual(declared);
+
+    const received: unknown[] = [];
+    const callers = { 'users.find': async (args: unknown) => (received.push(args), { isError: false, content: [{ type: 'text', text: 'ok' }] }) };
+    const plain = { 'user-id': 'u1', user_id: 'u2', filter: { 'created.after': '2026-01-01', tag: 't' }, rows: [{ '1st': 1, ok: true }, { ok: false }], target: { 'x-y': 'z' } };
+    const fromModel = { [userId]: 'u1', user_id: 'u2', filter: { created_after: '2026-01-01', tag: 't' }, rows: [{ _1st: 1, ok: true }, { ok: false }], target: { x_y: 'z' } };
+    const parts = await dispatchGeminiCalls(callers, [{ name: declared!.name, args: fromModel }, { name: declared!.name, args: { [userId]: 'u3', target: 'plain' } }], tools);
+    expect(parts.map((p) => p.functionResponse.response)).toEqual([{ output: 'ok' }, { output: 'ok' }]);
+    expect(received).toEqual([plain, { 'user-id': 'u3', target: 'plain' }]);
+    expect(fromGeminiArguments(inputSchema, fromModel)).toEqual(plain);
   });
 });

@@ -119,7 +119,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG169-gemini.yaml': [
     { code: 'MCPG169', line: 7, column: 5, message: '$defs "Unit" (used by tool "convert"): Gemini changes this: `const`', path: '$defs.Unit.const' },
     { code: 'MCPG169', line: 13, column: 17, message: 'the target is inlined', path: 'tools[0].input.properties.unit.$ref' },
-    { code: 'MCPG169', line: 14, column: 9, message: 'Gemini refuses this: parameter name "user-id" is refused', path: 'tools[0].input.properties.user-id' },
+    { code: 'MCPG169', line: 14, column: 9, message: 'Gemini changes this: Gemini refuses parameter name "user-id" (a letter or "_" first, then letters, digits and "_", 64 at most): the bridge sends "user_id" and maps it back', path: 'tools[0].input.properties.user-id' },
     { code: 'MCPG169', line: 15, column: 17, message: 'a type list is sent as `anyOf`', path: 'tools[0].input.properties.note.type' },
   ],
   'MCPG170-provider-name.yaml': [

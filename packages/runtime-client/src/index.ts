@@ -11,7 +11,7 @@ export { providerNames, isProviderSafeName, type ProviderNames } from './bridges
 export { fromStrictArguments, toStrictSchema, type StrictNote, type StrictSchema } from './bridges/strict-schema.js';
 export { dispatchToolCalls, toOpenAiTools, type OpenAiToolsOptions, type OpenAiFunctionToolCall, type OpenAiTool, type OpenAiToolCall, type OpenAiToolMessage } from './bridges/openai.js';
 export { dispatchGeminiCalls, toGeminiFunctionDeclarations, type GeminiFunctionCall, type GeminiFunctionDeclaration, type GeminiFunctionResponsePart, type GeminiTool } from './bridges/gemini.js';
-export { toGeminiSchema } from './bridges/gemini-schema.js';
+export { fromGeminiArguments, toGeminiSchema } from './bridges/gemini-schema.js';
 export { dispatchToolUses, toAnthropicTools, type AnthropicContentBlock, type AnthropicTool, type AnthropicToolResult } from './bridges/anthropic.js';
 export { dispatchFunctionCalls, toOpenAiResponsesTools, type OpenAiCustomToolCallOutput, type OpenAiFunctionCallOutput, type OpenAiResponseItem, type OpenAiResponsesOutput, type OpenAiResponsesTool } from './bridges/openai-responses.js';
 export { encodeHeaderValue, decodeHeaderValue, paramHeadersFor, type HeaderDeclaration } from '@mcpgen/runtime/shared';

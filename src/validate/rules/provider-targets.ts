@@ -7,8 +7,8 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diagnosticAt } from '../../parse/source.js';
 import type { JsonSchema } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
-import { GEMINI_NAMES, OPENAI_NAMES, providerNames } from '@mcpgen/runtime/shared/provider-names';
-import { ANTHROPIC_ROOT_REFUSED, GEMINI_PROPERTY_NAME, KEYWORD_RULES, OPENAI_STRICT_FORMATS, type Effect, type ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
+import { GEMINI_NAMES, GEMINI_PROPERTY_NAMES, OPENAI_NAMES, providerNames } from '@mcpgen/runtime/shared/provider-names';
+import { ANTHROPIC_ROOT_REFUSED, KEYWORD_RULES, OPENAI_STRICT_FORMATS, type Effect, type ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 
 const CODE: Readonly<Record<ProviderTarget, DiagnosticCode>> = { 'openai-strict': 'MCPG167', anthropic: 'MCPG168', gemini: 'MCPG169' };
 const LABEL: Readonly<Record<ProviderTarget, string>> = { 'openai-strict': 'OpenAI strict mode', anthropic: 'Anthropic', gemini: 'Gemini' };
@@ -37,8 +37,9 @@ export function schemaFindings(schema: JsonSchema, target: ProviderTarget): Sche
     const objectLike = node.type === 'object' || isObjectSchema(node.properties);
     if (target === 'openai-strict' && objectLike) out.push(...strictObject(node, path));
     if (target === 'gemini' && isObjectSchema(node.properties)) {
-      for (const name of Object.keys(node.properties)) {
-        if (!GEMINI_PROPERTY_NAME.test(name)) out.push({ path: [...path, 'properties', name], effect: 'refused', why: `parameter name "${name}" is refused: Gemini's start with a letter or "_" and hold only letters, digits and "_" (64 at most)` });
+      // The same per-object mapping the bridge sends (gemini-schema.ts) and maps back before the handler.
+      for (const [name, sent] of providerNames(Object.keys(node.properties), GEMINI_PROPERTY_NAMES).toProvider) {
+        if (sent !== name) out.push({ path: [...path, 'properties', name], effect: 'changed', why: `Gemini refuses parameter name "${name}" (a letter or "_" first, then letters, digits and "_", 64 at most): the bridge sends "${sent}" and maps it back before the handler` });
       }
     }
   });

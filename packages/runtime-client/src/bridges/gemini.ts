@@ -5,8 +5,8 @@
 // `parameters.type` as its own enum, which no structural type matches; the content is the subset
 // Gemini's `Schema` has (gemini-schema.ts), so both of Gemini's schema paths take it.
 import type { Tool } from '@modelcontextprotocol/client';
-import { callTool, type OpenAiCaller } from './call-tool.js';
-import { toGeminiSchema } from './gemini-schema.js';
+import { callTool, mcpToolName, type OpenAiCaller } from './call-tool.js';
+import { fromGeminiArguments, toGeminiSchema } from './gemini-schema.js';
 import { GEMINI_NAMES, providerNames } from './provider-names.js';
 
 export interface GeminiFunctionDeclaration {
@@ -43,13 +43,17 @@ export function toGeminiFunctionDeclarations(tools: readonly Tool[]): GeminiFunc
 
 /**
  * Run each call (in order), each answered with a `functionResponse` part (errors included, never thrown):
- * `{ output }` carries the tool's structuredContent or its text, `{ error }` what went wrong.
+ * `{ output }` carries the tool's structuredContent or its text, `{ error }` what went wrong. With `tools`,
+ * renamed property names get their MCP names back first (gemini-schema.ts), so the handler receives what a
+ * plain MCP call gives.
  */
 export async function dispatchGeminiCalls(callers: Readonly<Record<string, OpenAiCaller>>, calls: readonly GeminiFunctionCall[] | undefined, tools?: readonly Tool[]): Promise<GeminiFunctionResponsePart[]> {
   const out: GeminiFunctionResponsePart[] = [];
   for (const call of calls ?? []) {
     const name = call.name ?? '';
-    const answer = await callTool(callers, name, call.args ?? {}, tools, GEMINI_NAMES);
+    const schema = tools?.find((t) => t.name === mcpToolName(callers, name, GEMINI_NAMES))?.inputSchema;
+    const args = schema !== undefined ? fromGeminiArguments(schema, call.args ?? {}) : (call.args ?? {});
+    const answer = await callTool(callers, name, args, tools, GEMINI_NAMES);
     const response = answer.isError ? { error: answer.text } : { output: answer.structured ?? answer.text };
     out.push({ functionResponse: { ...(call.id !== undefined ? { id: call.id } : {}), name, response } });
   }

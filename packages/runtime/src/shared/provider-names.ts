@@ -2,7 +2,9 @@
 // Anthropic function names are at most 64 characters of [A-Za-z0-9_-]; Gemini's start with a letter or `_`
 // and may hold dots, colons and dashes (64 at most in Vertex AI's published rule, the stricter of the two
 // Google states). The mapping is a pure function of the set of tool names, so the side that declares the
-// tools and the side that dispatches the calls compute the same one independently, in any order.
+// tools and the side that dispatches the calls compute the same one independently, in any order. The same
+// mapping, with Gemini's parameter-name rule, renames the properties of each object in a Gemini schema.
+import { GEMINI_PROPERTY_NAME } from './provider-rules.js';
 
 /** What a provider accepts as a function name, and how any other name is made acceptable. */
 export interface NameRule {
@@ -20,6 +22,15 @@ export const OPENAI_NAMES: NameRule = { valid: PROVIDER_NAME, clean: (name) => n
 export const GEMINI_NAMES: NameRule = {
   valid: /^[A-Za-z_][A-Za-z0-9_.:-]{0,63}$/,
   clean: (name) => name.replace(/[^A-Za-z0-9_.:-]/g, '_').replace(/^(?=[^A-Za-z_])/, '_'),
+};
+
+/**
+ * Gemini parameter (property) names: a letter or `_` first, then letters, digits and `_`; 64 at most. Applied
+ * per object of an input schema (its property names are the set mapped), in the schema sent and on the way back.
+ */
+export const GEMINI_PROPERTY_NAMES: NameRule = {
+  valid: GEMINI_PROPERTY_NAME,
+  clean: (name) => name.replace(/[^A-Za-z0-9_]/g, '_').replace(/^(?=[^A-Za-z_])/, '_'),
 };
 
 /** FNV-1a 32-bit as 8 hex digits: stable across runs and platforms, no crypto module needed. */

@@ -38,7 +38,11 @@ export const GEMINI_DROPPED: readonly string[] = [
   'additionalProperties', 'examples', '$schema', '$id', '$comment', '$anchor', 'readOnly', 'writeOnly', 'deprecated', 'contentMediaType', 'contentEncoding',
 ];
 
-/** Gemini parameter (property) names: a letter or `_` first, then letters, digits and `_`; 64 at most. */
+/**
+ * Gemini parameter (property) names: a letter or `_` first, then letters, digits and `_`; 64 at most. Stated for
+ * `FunctionDeclaration.parameters` (@google/genai's types.ts, the Vertex AI FunctionDeclaration reference); the
+ * `parametersJsonSchema` the bridge uses states no rule, so the bridge keeps to this one for both paths.
+ */
 export const GEMINI_PROPERTY_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
 const dropped = (list: readonly string[], why: string): Record<string, KeywordRule> => Object.fromEntries(list.map((k) => [k, { effect: 'dropped', why }]));

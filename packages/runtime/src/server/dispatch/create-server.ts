@@ -21,7 +21,7 @@ import { page, paginate } from './pages.js';
 import { complete, promptGetter } from './prompts.js';
 import { principalKey, requestStateSeal } from './request-context.js';
 import { resourceReader } from './resources.js';
-import { discoveryGate, type DiscoveryGate } from './discovery.js';
+import { changedToolList, discoveryGate, type DiscoveryGate } from './discovery.js';
 import { answerProblem, prepareTools, toolCaller, toolListFor, toolRunner, type PreparedTool } from './tools.js';
 import { carryServerMeta } from './server-meta.js';
 import { taskResumer } from './tool-tasks.js';
@@ -33,7 +33,12 @@ export type { AnyHandler, HandlerTable, ServerOptions } from './options.js';
 
 const NO_LISTENERS: ChangeNotifier = { toolsChanged() {}, promptsChanged() {}, resourcesChanged() {}, resourceUpdated() {} };
 
-export type ServerFactory = (() => Server) & {
+/** What the transport knows of the instance it asks for: HTTP passes the SDK's era (stdio passes nothing). */
+export interface InstanceContext {
+  readonly era?: 'legacy' | 'modern';
+}
+
+export type ServerFactory = ((instance?: InstanceContext) => Server) & {
   /** What the HTTP fast path (transport/fast-path.ts) runs without the SDK's per-request pipeline. */
   readonly fast?: FastServerHooks;
   /** Shutdown of the tasks run here (tasks/runner.ts drain); absent when no tool runs as a task. */
@@ -95,7 +100,7 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */
-function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined, callTool: ReturnType<typeof toolCaller>, observe: Observe | undefined, limiter: RateLimiter | undefined): () => Server {
+function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, taskRunner: TaskRunner | undefined, callTool: ReturnType<typeof toolCaller>, observe: Observe | undefined, limiter: RateLimiter | undefined): (instance?: InstanceContext) => Server {
   const { def, options, pageSize } = d;
   // The spec's resources and the MCP Apps views; skill files join them per request (the catalog may reload()).
   const listedResources = [...def.resources.map((r) => r.definition), ...(def.apps ?? []).map((a) => a.definition)];
@@ -117,7 +122,7 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
       'prompts/list': def.listCache,
     },
   };
-  return () => {
+  return (instance = {}) => {
     // With skills the extension attaches first; the handlers below then replace the McpServer's resources ones.
     const withSkills = options.skills !== undefined ? serverWithSkills(def.info, serverOptions, options.skills) : undefined;
     // The McpServer built that Server itself: give it TaskAwareServer's tools/call wrapping before any
@@ -133,11 +138,19 @@ function serverBuilder(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>, ta
       const run = observe === undefined ? handler : (req: any, ctx: any) => observe(method, ctx, target(req.params ?? {}), async () => handler(req, ctx));
       server.setRequestHandler(method as never, run as never);
     };
+    // A 2025-11-25 call over HTTP (served stateless: no stream of ours outlives the request) hears its own
+    // enable_toolset / disable_toolset change on the call's response stream, before the result.
+    const legacyCall = async (name: string, args: unknown, ctx: any) => {
+      const result = await callTool(name, args as never, ctx, server);
+      if (changedToolList(tools.get(name)?.spec.method, result)) await ctx.mcpReq.notify({ method: 'notifications/tools/list_changed' });
+      return result;
+    };
     if (def.capabilities.tools) {
       on('tools/list', async (req, ctx) => page(await toolPages(ctx), req.params?.cursor, (items) => ({ tools: items })));
       server.setRequestHandler('tools/call', (req, ctx) => {
         // The fast path ran the tool already and hands its result to the SDK for encoding (transport/fast-path.ts).
         const pre = takePrecomputed(ctx);
+        if (pre === undefined && instance.era === 'legacy' && d.discovery !== undefined) return legacyCall(req.params.name, req.params.arguments, ctx) as never;
         if (pre === undefined) return callTool(req.params.name, req.params.arguments, ctx, server) as never;
         return (isResultOf(pre, 'input_required') ? pre : server.projectCallToolResult(pre as CallToolResult, tools.get(req.params.name)?.spec.definition.outputSchema)) as never;
       });

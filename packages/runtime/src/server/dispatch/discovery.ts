@@ -58,3 +58,13 @@ export function discoveryGate(plan: DiscoveryPlan, store: DiscoveryStore, publis
     } as Record<string, AnyHandler>,
   };
 }
+
+/**
+ * Whether a tools/call result is enable_toolset's or disable_toolset's report of a change to the caller's
+ * tool list (`method`: the called tool's handler method; `result`: what the call answered).
+ */
+export function changedToolList(method: string | undefined, result: unknown): boolean {
+  if (method !== DISCOVERY_METHODS.enable && method !== DISCOVERY_METHODS.disable) return false;
+  const structured = (result as { structuredContent?: { changed?: unknown } } | undefined)?.structuredContent;
+  return structured?.changed === true;
+}

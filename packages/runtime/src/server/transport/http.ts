@@ -98,7 +98,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Listen streams hear events scoped to another principal (dynamic discovery) not at all.
   const bus = options.bus !== undefined ? scopedBus(options.bus) : undefined;
-  const sdk: McpHttpHandler = createMcpHandler(() => factory(), {
+  const sdk: McpHttpHandler = createMcpHandler(({ era }) => factory({ era }), {
     legacy: options.legacy === false ? 'reject' : 'stateless',
     responseMode: options.responseMode ?? 'auto',
     maxRequestBodySize: maxBodyBytes,

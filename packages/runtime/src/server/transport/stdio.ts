@@ -27,11 +27,14 @@ export function serveStdio(factory: ServerFactory, options: StdioOptions = {}): 
   const unsubscribe: (() => void)[] = [];
   // A 2026-07-28 instance hears the bus: its send*() calls go through the SDK's stdio listen router, which
   // stamps them onto the subscriptions whose filter asked for them and drops the rest. A 2025-11-25
-  // instance does not (that era has no listen; its unsolicited notifications are left as they were).
+  // instance (that era has no listen) hears the list changes only: the connection is its client's one
+  // session, and that revision has the server send `notifications/*/list_changed` on it unasked when it
+  // declares `listChanged` (dynamic discovery's enable_toolset relies on it). `resources/updated` needs a
+  // 2025 `resources/subscribe` first, so it is not forwarded.
   const instance = ({ era }: { era?: string } = {}) => {
     const server = factory();
     // Scoped: stdio has no auth, so its streams hear the anonymous principal's discovery events only.
-    if (era === 'modern' && options.bus !== undefined) unsubscribe.push(forwardEvents(scopedBus(options.bus), server));
+    if (options.bus !== undefined) unsubscribe.push(forwardEvents(scopedBus(options.bus), server, era === 'modern'));
     return server;
   };
   // stdin is read once the SDK starts the transport; lines arriving before wait in the stream.
@@ -48,15 +51,15 @@ export function serveStdio(factory: ServerFactory, options: StdioOptions = {}): 
   };
 }
 
-/** Bus events as the instance's own change notifications; unsubscribes when the instance closes. */
-function forwardEvents(bus: ServerEventBus, server: Server): () => void {
+/** Bus events as the instance's own change notifications (`resources/updated` only when `updates`); unsubscribes when the instance closes. */
+function forwardEvents(bus: ServerEventBus, server: Server, updates: boolean): () => void {
   // A discarded or closed instance has no transport: its send rejects, and nobody is left to hear it.
   const quiet = (p: Promise<void>) => void p.catch(() => {});
   const off = bus.subscribe((event: ServerEvent) => {
     if (event.kind === 'tools_list_changed') quiet(server.sendToolListChanged());
     else if (event.kind === 'prompts_list_changed') quiet(server.sendPromptListChanged());
     else if (event.kind === 'resources_list_changed') quiet(server.sendResourceListChanged());
-    else if (event.kind === 'resource_updated') quiet(server.sendResourceUpdated({ uri: event.uri }));
+    else if (event.kind === 'resource_updated' && updates) quiet(server.sendResourceUpdated({ uri: event.uri }));
   });
   const onclose = server.onclose;
   server.onclose = () => {
