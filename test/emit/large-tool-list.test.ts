@@ -34,6 +34,7 @@ describe('a large tool list', () => {
     expect(built.diagnostics.filter((d) => (d as { severity: string }).severity === 'error')).toEqual([]);
     expect(built.compileErrors).toEqual([]);
     const definition = readFileSync(join(ROOT, '.tmp/large-tool-list/out/many/definition.ts'), 'utf8');
+    expect(COUNT).toBeGreaterThanOrEqual(LARGE_TOOL_LIST);
     expect(definition).toContain(`const tool${COUNT - 1}: Tool = {`);
   }, 600_000);
 });
