@@ -99,17 +99,31 @@ function authData(auth: AuthModel): Record<string, unknown> {
   };
 }
 
+/**
+ * From this many tools on, definition.ts declares each tool as a const of the declared element type:
+ * strict tsc reduces one array literal of ~1,000 differently shaped tools to a union and gives up
+ * (TS2590, GitHub's REST description; tsc stops at about n² > 1,000,000 subtype checks, so past ~1,000
+ * tools, and sooner when members hold unions of their own). Below it the file stays one literal, as before.
+ */
+export const LARGE_TOOL_LIST = 500;
+
 /** definition.ts: every wire definition as data, emitted through JSON.stringify (all strings escaped). */
 export function emitDefinition(model: ServerModel, file: FileSink): void {
   const data = definitionData(model);
   const shared = sharedDefs(model);
+  const defNames = new Map<object, string>([...shared].map(([schema, d]) => [schema, `defs${isIdentifierName(d.name) && d.name !== '__proto__' ? `.${d.name}` : `[${JSON.stringify(d.name)}]`}`]));
+  const tools = data.tools as object[];
+  const apart = tools.length >= LARGE_TOOL_LIST;
   file.addImportDeclaration({ moduleSpecifier: '@mcpgen/runtime/server', isTypeOnly: true, namedImports: ['ServerDefinition'] });
   // Printed as text so the JSON keeps its own indentation.
   file.addStatements([
     ...(shared.size > 0
       ? [`/** The spec's \`$defs\` the tools use, written once: tool schemas hold them by reference (tools/list sends each schema whole). */\nconst defs = ${jsonLiteral(Object.fromEntries([...shared.values()].map((d) => [d.name, d.schema])))};`]
       : []),
-    `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data, new Map([...shared].map(([schema, d]) => [schema, `defs${isIdentifierName(d.name) && d.name !== '__proto__' ? `.${d.name}` : `[${JSON.stringify(d.name)}]`}`])))};`,
+    ...(apart
+      ? [`/** One tool each, typed on its own: one literal of ${tools.length} tools is a union too complex for tsc (TS2590). */\ntype Tool = ServerDefinition['tools'][number];`, ...tools.map((t, i) => `const tool${i}: Tool = ${jsonLiteral(t, defNames)};`)]
+      : []),
+    `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data, apart ? new Map([...defNames, ...tools.map((t, i) => [t, `tool${i}`] as const)]) : defNames)};`,
     // Typed through ServerDefinition: the element type is not exported by name, and a declaration emit of
     // an inferred type would have to name the runtime's internal path (TS2742 in a downstream package).
     "/** The tool definitions (tools/list), for clients: headers and output checks need no round trip. */\nexport const toolDefinitions: ServerDefinition['tools'][number]['definition'][] = definition.tools.map((t) => t.definition);",

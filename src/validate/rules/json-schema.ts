@@ -11,6 +11,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { describe, pointerToPath } from '../spec-format.js';
 import { report, where } from '../report.js';
 import { findRefCycles } from './ref-cycles.js';
+import { withCopiedDefsStubbed } from './compile-stubs.js';
 import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
@@ -246,7 +247,7 @@ function compileAndCheckValues(item: Located<JsonObjectSchema>, schema: JsonObje
   // A spec $defs entry with an unknown format is warned about where it is written; here it is stripped too.
   const bundled = withoutUnknownFormats(bundleSchema(schema, defs));
   const own = isObjectSchema(schema.$defs) ? schema.$defs : {};
-  const problems = (isPlainSchema(bundled, KNOWN_FORMATS) ? [] : compile(strict(dialect), bundled)).flatMap(({ message, path }) => {
+  const problems = (isPlainSchema(bundled, KNOWN_FORMATS) ? [] : compile(strict(dialect), withCopiedDefsStubbed(bundled, own))).flatMap(({ message, path }) => {
     // A spec $defs entry copied in by the bundle is checked (and reported) where it is written.
     if (path[0] === '$defs' && typeof path[1] === 'string' && !Object.hasOwn(own, path[1])) return [];
     return [report(item, 'MCPG019', `${label} does not compile: ${message}`, path, path.length > 0 && isKeywordPath(path) ? 'key' : 'value')];
