@@ -12,7 +12,7 @@ export interface Seen {
   readonly bytes: Buffer;
 }
 
-export type Binding = { method: string; path: string; params: { arg: string; name: string; in: string }[]; body?: BodyBinding; output: boolean };
+export type Binding = { method: string; path: string; params: { arg: string; name: string; in: string; style?: string; explode?: boolean }[]; body?: BodyBinding; output: boolean };
 export type BodyBinding = { arg: string; contentType: string; files?: readonly string[] };
 
 export async function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown>, base: string, auth: readonly { type: string; env: string; in?: string; name?: string }[], tool: string): Promise<void> {
@@ -24,7 +24,7 @@ export async function expectRequest(req: Seen, binding: Binding, args: Record<st
     const v = args[p.arg];
     if (v === undefined) continue;
     const want = (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
-    if (p.in === 'query') expect(req.url.searchParams.getAll(p.name), `${tool} query ${p.name}`).toEqual(want);
+    if (p.in === 'query') for (const [key, values] of queryWant(p, v)) expect(req.url.searchParams.getAll(key), `${tool} query ${key}`).toEqual(values);
     // A header that is also an API key credential (the petstores' `api_key`) carries the configured
     // secret: the model's argument never replaces a credential (checked with the credentials below).
     const credential = auth.some((a) => a.type === 'apiKey' && a.in === 'header' && a.name!.toLowerCase() === p.name.toLowerCase());
@@ -60,4 +60,18 @@ export async function expectBody(req: Seen, body: BodyBinding, value: unknown, t
   else if (body.contentType === 'application/x-www-form-urlencoded') expect([...new URLSearchParams(req.body)], `${tool} body`).toEqual(fields(value).map(([k, v]) => [k, text(v)]));
   else if (/^text\/|xml/.test(body.contentType)) expect(req.body, `${tool} body`).toBe(text(value));
   else expect(req.bytes, `${tool} body`).toEqual(Buffer.from(value as string, 'base64'));
+}
+
+const text = (x: unknown): string => (typeof x === 'string' ? x : JSON.stringify(x));
+const DELIMITER: Record<string, string> = { spaceDelimited: ' ', pipeDelimited: '|' };
+
+/** Key → values an OpenAPI query style puts on the wire (written from the OpenAPI 3.1 style table, not from the runtime). */
+function queryWant(p: { name: string; style?: string; explode?: boolean }, v: unknown): [string, string[]][] {
+  const style = p.style ?? 'form';
+  const explode = p.explode ?? style === 'form';
+  const isObject = typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (style === 'deepObject' && isObject) return Object.entries(v).map(([k, x]) => [`${p.name}[${k}]`, [text(x)]]);
+  if (isObject) return explode && style === 'form' ? Object.entries(v).map(([k, x]) => [k, [text(x)]]) : [[p.name, [Object.entries(v).flat().map(text).join(DELIMITER[style] ?? ',')]]];
+  const items = (Array.isArray(v) ? v : [v]).map(text);
+  return [[p.name, explode ? items : [items.join(DELIMITER[style] ?? ',')]]];
 }

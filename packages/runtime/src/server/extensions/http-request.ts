@@ -1,5 +1,6 @@
 // The upstream request of one proxied tool call: path template, query, headers, cookies, credentials
 // and the body in the operation's media type (JSON, form, multipart, text or raw bytes).
+import { appendQuery } from './http-query.js';
 import type { HttpAuth, HttpBinding, HttpProxyOptions } from './http-types.js';
 
 export interface BuiltRequest {
@@ -25,7 +26,7 @@ export function buildRequest(binding: HttpBinding, args: Record<string, unknown>
     if (value === undefined) continue;
     // Path values are one segment: RFC 6570 simple expansion escapes everything outside unreserved.
     if (p.in === 'path') path = path.replaceAll(`{${p.name}}`, encodeURIComponent(scalar(value)));
-    else if (p.in === 'query') for (const v of Array.isArray(value) ? value : [value]) query.append(p.name, scalar(v)); // form style, explode
+    else if (p.in === 'query') appendQuery(query, p, value);
     else if (p.in === 'header') headers.set(p.name, Array.isArray(value) ? value.map(scalar).join(',') : scalar(value));
     else cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
   }

@@ -8,6 +8,10 @@ export interface HttpParamBinding {
   /** The name on the wire (path template variable, query key, header or cookie name). */
   readonly name: string;
   readonly in: 'path' | 'query' | 'header' | 'cookie';
+  /** Query serialisation (OpenAPI `style`); absent: form. */
+  readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+  /** Absent: true for form, false for the others (OpenAPI's defaults). */
+  readonly explode?: boolean;
 }
 
 export interface HttpBinding {
