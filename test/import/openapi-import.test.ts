@@ -55,6 +55,25 @@ describe('mcpgen import openapi', () => {
     expect(imported.bindings.findPetsByStatus!.params).toEqual([{ arg: 'status', name: 'status', in: 'query' }]);
   });
 
+  it("operation security overrides the document's; security: [] is none; neither: absent (every scheme)", async () => {
+    const dir = tempDir();
+    const op = (id: string, extra: object) => ({ get: { operationId: id, responses: { 200: { description: 'ok' } }, ...extra } });
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      security: [{ key: [] }],
+      components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'x-key' }, token: { type: 'http', scheme: 'bearer' } } },
+      paths: { '/a': op('a', {}), '/b': op('b', { security: [{ token: [] }] }), '/c': op('c', { security: [] }), '/d': op('d', { security: [{ key: [] }, { token: [] }] }) },
+    };
+    writeFileSync(join(dir, 'sec.json'), JSON.stringify(doc));
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const { bindings } = await importOpenApi('sec.json', dir, { name: 'api' });
+    expect([bindings.a!.security, bindings.b!.security, bindings.c!.security, bindings.d!.security]).toEqual([['API_KEY'], ['API_TOKEN'], [], ['API_KEY', 'API_TOKEN']]);
+    delete (doc as { security?: unknown }).security;
+    writeFileSync(join(dir, 'sec.json'), JSON.stringify(doc));
+    expect((await importOpenApi('sec.json', dir, { name: 'api' })).bindings.a!.security).toBeUndefined();
+  });
+
   it('query style and explode reach the binding when they are not the default; 2.0 csv is form without explode', async () => {
     const dir = tempDir();
     const param = (name: string, extra: object) => ({ name, in: 'query', schema: { type: 'array', items: { type: 'string' } }, ...extra });

@@ -12,7 +12,7 @@ export interface Seen {
   readonly bytes: Buffer;
 }
 
-export type Binding = { method: string; path: string; params: { arg: string; name: string; in: string; style?: string; explode?: boolean }[]; body?: BodyBinding; output: boolean };
+export type Binding = { method: string; path: string; params: { arg: string; name: string; in: string; style?: string; explode?: boolean }[]; body?: BodyBinding; security?: readonly string[]; output: boolean };
 export type BodyBinding = { arg: string; contentType: string; files?: readonly string[] };
 
 export async function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown>, base: string, auth: readonly { type: string; env: string; in?: string; name?: string }[], tool: string): Promise<void> {
@@ -33,9 +33,11 @@ export async function expectRequest(req: Seen, binding: Binding, args: Record<st
   if (binding.body !== undefined && args[binding.body.arg] !== undefined) await expectBody(req, binding.body, args[binding.body.arg], tool);
   for (const a of auth) {
     const secret = `secret-${a.env}`;
-    if (a.type === 'bearer') expect(req.headers.authorization, tool).toBe(`Bearer ${secret}`);
-    else if (a.type === 'apiKey' && a.in === 'header') expect(req.headers[a.name!.toLowerCase()], tool).toBe(secret);
-    else if (a.type === 'apiKey' && a.in === 'query') expect(req.url.searchParams.get(a.name!), tool).toBe(secret);
+    // The operation's own `security` (else the document's) picks the schemes sent; the others' secrets stay home.
+    const sent = (v: unknown) => (binding.security === undefined || binding.security.includes(a.env) ? expect(v, tool).toBe(secret) : expect(v, `${tool} sends no ${a.env}`).not.toBe(secret));
+    if (a.type === 'bearer') sent(req.headers.authorization?.replace(/^Bearer /, ''));
+    else if (a.type === 'apiKey' && a.in === 'header') sent(req.headers[a.name!.toLowerCase()]);
+    else if (a.type === 'apiKey' && a.in === 'query') sent(req.url.searchParams.get(a.name!));
   }
   // The MCP caller's own credentials never reach the upstream: only configured ones are there.
   expect(req.headers['mcp-protocol-version'], tool).toBeUndefined();

@@ -17,7 +17,7 @@ export interface ParamBinding {
 
 export interface MappedOperation {
   readonly tool: Obj;
-  readonly binding: { method: string; path: string; params: ParamBinding[]; body?: { arg: string; contentType: string; files?: readonly string[] }; output: boolean };
+  readonly binding: { method: string; path: string; params: ParamBinding[]; body?: { arg: string; contentType: string; files?: readonly string[] }; security?: string[]; output: boolean };
 }
 
 export interface OperationRef {

@@ -32,13 +32,19 @@ export function buildRequest(binding: HttpBinding, args: Record<string, unknown>
   }
   const env = options.env ?? process.env;
   // After the arguments: a configured credential replaces an argument of the same name (the model never chooses the key).
-  for (const a of options.auth ?? []) applyAuth(a, secrets?.get(a) ?? env[a.env], headers, query, cookies);
+  for (const a of operationAuth(binding, options)) applyAuth(a, secrets?.get(a) ?? env[a.env], headers, query, cookies);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
   headers.set('accept', 'application/json, text/*;q=0.9, */*;q=0.5');
   const value = binding.body === undefined ? undefined : args[binding.body.arg];
   const body = binding.body !== undefined && value !== undefined ? encodeBody(binding.body, value, headers) : undefined;
   const qs = query.toString();
   return { url: `${options.baseUrl.replace(/\/+$/, '')}${path}${qs === '' ? '' : `?${qs}`}`, headers, ...(body !== undefined ? { body } : {}) };
+}
+
+/** The configured schemes one operation uses (its `security`, else all). */
+export function operationAuth(binding: HttpBinding, options: HttpProxyOptions): readonly HttpAuth[] {
+  const all = options.auth ?? [];
+  return binding.security === undefined ? all : all.filter((a) => binding.security!.includes(a.env));
 }
 
 function applyAuth(a: HttpAuth, secret: string | undefined, headers: Headers, query: URLSearchParams, cookies: string[]): void {

@@ -21,6 +21,11 @@ export interface HttpBinding {
   readonly params: readonly HttpParamBinding[];
   /** `files`: multipart fields that hold base64 bytes (sent as file parts). */
   readonly body?: { readonly arg: string; readonly contentType: string; readonly files?: readonly string[] };
+  /**
+   * The configured schemes this operation sends, by their `env` (OpenAPI's operation-level `security`
+   * overrides the global one); `[]`: none. Absent: every configured scheme.
+   */
+  readonly security?: readonly string[];
   /** The tool has an output schema: JSON answers go to structuredContent. */
   readonly output: boolean;
 }
