@@ -14,7 +14,7 @@ const auth: HttpAuth[] = [
 ];
 const env = { API_KEY: 'k-1', API_TOKEN: 't-1' };
 
-async function headersSent(security?: string[]): Promise<{ key?: string; authorization?: string }> {
+async function headersSent(security?: string[]): Promise<{ key: string | undefined; authorization: string | undefined }> {
   const binding: HttpBinding = { method: 'GET', path: '/x', params: [], output: false, ...(security !== undefined ? { security } : {}) };
   await callUpstream(binding, {}, { baseUrl: upstream.url, auth, env });
   const h = upstream.requests.at(-1)!.headers;
