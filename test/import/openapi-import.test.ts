@@ -51,6 +51,47 @@ describe('mcpgen import openapi', () => {
     const addPet = (imported.spec.tools as { name: string; input: { properties: Record<string, unknown> } }[]).find((t) => t.name === 'addPet')!;
     expect(Object.keys(addPet.input.properties)).toEqual(['body']);
     expect(imported.bindings.addPet!.body).toEqual({ arg: 'body', contentType: 'application/json' });
+    // collectionFormat multi is OpenAPI's default (form, exploded): nothing recorded.
+    expect(imported.bindings.findPetsByStatus!.params).toEqual([{ arg: 'status', name: 'status', in: 'query' }]);
+  });
+
+  it("operation security overrides the document's; security: [] is none; neither: absent (every scheme)", async () => {
+    const dir = tempDir();
+    const op = (id: string, extra: object) => ({ get: { operationId: id, responses: { 200: { description: 'ok' } }, ...extra } });
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      security: [{ key: [] }],
+      components: { securitySchemes: { key: { type: 'apiKey', in: 'header', name: 'x-key' }, token: { type: 'http', scheme: 'bearer' } } },
+      paths: { '/a': op('a', {}), '/b': op('b', { security: [{ token: [] }] }), '/c': op('c', { security: [] }), '/d': op('d', { security: [{ key: [] }, { token: [] }] }) },
+    };
+    writeFileSync(join(dir, 'sec.json'), JSON.stringify(doc));
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const { bindings } = await importOpenApi('sec.json', dir, { name: 'api' });
+    expect([bindings.a!.security, bindings.b!.security, bindings.c!.security, bindings.d!.security]).toEqual([['API_KEY'], ['API_TOKEN'], [], ['API_KEY', 'API_TOKEN']]);
+    delete (doc as { security?: unknown }).security;
+    writeFileSync(join(dir, 'sec.json'), JSON.stringify(doc));
+    expect((await importOpenApi('sec.json', dir, { name: 'api' })).bindings.a!.security).toBeUndefined();
+  });
+
+  it('query style and explode reach the binding when they are not the default; 2.0 csv is form without explode', async () => {
+    const dir = tempDir();
+    const param = (name: string, extra: object) => ({ name, in: 'query', schema: { type: 'array', items: { type: 'string' } }, ...extra });
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 't', version: '1' },
+      paths: { '/x': { get: { operationId: 'x', responses: { 200: { description: 'ok' } }, parameters: [
+        param('a', {}), param('b', { explode: false }), param('c', { style: 'pipeDelimited' }), param('d', { style: 'spaceDelimited', explode: true }),
+        { name: 'e', in: 'query', style: 'deepObject', explode: true, schema: { type: 'object' } },
+      ] } } },
+    };
+    writeFileSync(join(dir, 'styles.json'), JSON.stringify(doc));
+    const swagger = { swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/y': { get: { operationId: 'y', responses: { 200: { description: 'ok' } }, parameters: [{ name: 'f', in: 'query', type: 'array', items: { type: 'string' } }] } } } };
+    writeFileSync(join(dir, 'swagger.json'), JSON.stringify(swagger));
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const params = (await importOpenApi('styles.json', dir)).bindings.x!.params.map(({ arg: _a, in: _i, ...rest }) => rest);
+    expect(params).toEqual([{ name: 'a' }, { name: 'b', explode: false }, { name: 'c', style: 'pipeDelimited' }, { name: 'd', style: 'spaceDelimited', explode: true }, { name: 'e', style: 'deepObject', explode: true }]);
+    expect((await importOpenApi('swagger.json', dir)).bindings.y!.params).toEqual([{ arg: 'f', name: 'f', in: 'query', style: 'form', explode: false }]);
   });
 
   it('a re-import replaces its own handlers file but never one the team made its own (without --force)', async () => {

@@ -12,7 +12,7 @@ export interface Seen {
   readonly bytes: Buffer;
 }
 
-export type Binding = { method: string; path: string; params: { arg: string; name: string; in: string }[]; body?: BodyBinding; output: boolean };
+export type Binding = { method: string; path: string; params: { arg: string; name: string; in: string; style?: string; explode?: boolean }[]; body?: BodyBinding; security?: readonly string[]; output: boolean };
 export type BodyBinding = { arg: string; contentType: string; files?: readonly string[] };
 
 export async function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown>, base: string, auth: readonly { type: string; env: string; in?: string; name?: string }[], tool: string): Promise<void> {
@@ -24,7 +24,7 @@ export async function expectRequest(req: Seen, binding: Binding, args: Record<st
     const v = args[p.arg];
     if (v === undefined) continue;
     const want = (Array.isArray(v) ? v : [v]).map((x) => (typeof x === 'string' ? x : JSON.stringify(x)));
-    if (p.in === 'query') expect(req.url.searchParams.getAll(p.name), `${tool} query ${p.name}`).toEqual(want);
+    if (p.in === 'query') for (const [key, values] of queryWant(p, v)) expect(req.url.searchParams.getAll(key), `${tool} query ${key}`).toEqual(values);
     // A header that is also an API key credential (the petstores' `api_key`) carries the configured
     // secret: the model's argument never replaces a credential (checked with the credentials below).
     const credential = auth.some((a) => a.type === 'apiKey' && a.in === 'header' && a.name!.toLowerCase() === p.name.toLowerCase());
@@ -33,9 +33,11 @@ export async function expectRequest(req: Seen, binding: Binding, args: Record<st
   if (binding.body !== undefined && args[binding.body.arg] !== undefined) await expectBody(req, binding.body, args[binding.body.arg], tool);
   for (const a of auth) {
     const secret = `secret-${a.env}`;
-    if (a.type === 'bearer') expect(req.headers.authorization, tool).toBe(`Bearer ${secret}`);
-    else if (a.type === 'apiKey' && a.in === 'header') expect(req.headers[a.name!.toLowerCase()], tool).toBe(secret);
-    else if (a.type === 'apiKey' && a.in === 'query') expect(req.url.searchParams.get(a.name!), tool).toBe(secret);
+    // The operation's own `security` (else the document's) picks the schemes sent; the others' secrets stay home.
+    const sent = (v: unknown) => (binding.security === undefined || binding.security.includes(a.env) ? expect(v, tool).toBe(secret) : expect(v, `${tool} sends no ${a.env}`).not.toBe(secret));
+    if (a.type === 'bearer') sent(req.headers.authorization?.replace(/^Bearer /, ''));
+    else if (a.type === 'apiKey' && a.in === 'header') sent(req.headers[a.name!.toLowerCase()]);
+    else if (a.type === 'apiKey' && a.in === 'query') sent(req.url.searchParams.get(a.name!));
   }
   // The MCP caller's own credentials never reach the upstream: only configured ones are there.
   expect(req.headers['mcp-protocol-version'], tool).toBeUndefined();
@@ -60,4 +62,18 @@ export async function expectBody(req: Seen, body: BodyBinding, value: unknown, t
   else if (body.contentType === 'application/x-www-form-urlencoded') expect([...new URLSearchParams(req.body)], `${tool} body`).toEqual(fields(value).map(([k, v]) => [k, text(v)]));
   else if (/^text\/|xml/.test(body.contentType)) expect(req.body, `${tool} body`).toBe(text(value));
   else expect(req.bytes, `${tool} body`).toEqual(Buffer.from(value as string, 'base64'));
+}
+
+const text = (x: unknown): string => (typeof x === 'string' ? x : JSON.stringify(x));
+const DELIMITER: Record<string, string> = { spaceDelimited: ' ', pipeDelimited: '|' };
+
+/** Key → values an OpenAPI query style puts on the wire (written from the OpenAPI 3.1 style table, not from the runtime). */
+function queryWant(p: { name: string; style?: string; explode?: boolean }, v: unknown): [string, string[]][] {
+  const style = p.style ?? 'form';
+  const explode = p.explode ?? style === 'form';
+  const isObject = typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (style === 'deepObject' && isObject) return Object.entries(v).map(([k, x]) => [`${p.name}[${k}]`, [text(x)]]);
+  if (isObject) return explode && style === 'form' ? Object.entries(v).map(([k, x]) => [k, [text(x)]]) : [[p.name, [Object.entries(v).flat().map(text).join(DELIMITER[style] ?? ',')]]];
+  const items = (Array.isArray(v) ? v : [v]).map(text);
+  return [[p.name, explode ? items : [items.join(DELIMITER[style] ?? ',')]]];
 }

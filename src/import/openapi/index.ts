@@ -11,7 +11,7 @@ import { noteDiagnostics, type ImportNote } from './notes.js';
 import { mapOperation, METHODS, type MappedOperation, type OperationRef } from './operations.js';
 import { selected, type Selection } from './select.js';
 import { isObj } from './schema.js';
-import { upstreamAuth, upstreamBaseUrl, type AuthBinding } from './upstream.js';
+import { operationSecurity, upstreamAuth, upstreamBaseUrl, type AuthBinding } from './upstream.js';
 
 type Obj = Record<string, unknown>;
 
@@ -58,6 +58,7 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
   const tools: Obj[] = [];
   const bindings: Record<string, MappedOperation['binding']> = {};
   const names = new Set<string>();
+  const auth = upstreamAuth(doc, swagger2, serverName, notes);
   for (const ref of operations(doc, swagger2, defs, deref)) {
     if (!selected(ref, options)) continue;
     const name = uniqueName(toolName(ref), names);
@@ -65,7 +66,8 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
     if (mapped === undefined) continue;
     if (typeof ref.op['x-mcp-description'] === 'string') mapped.tool.description = ref.op['x-mcp-description'];
     tools.push(mapped.tool);
-    bindings[toolMethodName(name)] = mapped.binding;
+    const security = operationSecurity(ref.op, doc, serverName, auth);
+    bindings[toolMethodName(name)] = security === undefined ? mapped.binding : { ...mapped.binding, security };
   }
   const spec: Obj = {
     mcpgen: 1,
@@ -73,7 +75,7 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
     ...(Object.keys(defs.defs).length > 0 ? { $defs: defs.defs } : {}),
     tools,
   };
-  return { serverName, spec, bindings, baseUrl: upstreamBaseUrl(doc, swagger2), auth: upstreamAuth(doc, swagger2, serverName, notes), diagnostics: noteDiagnostics(notes, input, source) };
+  return { serverName, spec, bindings, baseUrl: upstreamBaseUrl(doc, swagger2), auth, diagnostics: noteDiagnostics(notes, input, source) };
 }
 
 function readSource(display: string, path: string): SourceFile | undefined {

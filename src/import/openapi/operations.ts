@@ -11,11 +11,13 @@ export interface ParamBinding {
   readonly arg: string;
   readonly name: string;
   readonly in: 'path' | 'query' | 'header' | 'cookie';
+  readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+  readonly explode?: boolean;
 }
 
 export interface MappedOperation {
   readonly tool: Obj;
-  readonly binding: { method: string; path: string; params: ParamBinding[]; body?: { arg: string; contentType: string; files?: readonly string[] }; output: boolean };
+  readonly binding: { method: string; path: string; params: ParamBinding[]; body?: { arg: string; contentType: string; files?: readonly string[] }; security?: string[]; output: boolean };
 }
 
 export interface OperationRef {
@@ -45,7 +47,7 @@ export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[
     const arg = argName(String(p.name), where, params);
     properties[arg] = paramSchema(p, ref);
     if (p.required === true || where === 'path') required.push(arg);
-    bindings.push({ arg, name: String(p.name), in: where as ParamBinding['in'] });
+    bindings.push({ arg, name: String(p.name), in: where as ParamBinding['in'], ...(where === 'query' ? queryStyle(p) : {}) });
   }
   const body = requestBody(ref, params, notes);
   if (body === null) return undefined;
@@ -136,4 +138,16 @@ function describe(op: Obj): Obj {
 function annotations(method: string): Obj {
   const safe = method === 'get' || method === 'head' || method === 'options';
   return { readOnlyHint: safe, ...(safe ? {} : { destructiveHint: method === 'delete' }), idempotentHint: safe || method === 'put' || method === 'delete', openWorldHint: true };
+}
+
+const COLLECTION_FORMATS: Readonly<Record<string, Pick<ParamBinding, 'style' | 'explode'>>> = {
+  csv: { style: 'form', explode: false }, ssv: { style: 'spaceDelimited' }, pipes: { style: 'pipeDelimited' }, multi: {},
+};
+
+/** A query parameter's serialisation when it is not OpenAPI's default (form, exploded); 2.0's `collectionFormat` defaults to csv. */
+function queryStyle(p: Obj): Pick<ParamBinding, 'style' | 'explode'> {
+  if (p.type === 'array') return COLLECTION_FORMATS[typeof p.collectionFormat === 'string' ? p.collectionFormat : 'csv'] ?? {};
+  const style = p.style === 'spaceDelimited' || p.style === 'pipeDelimited' || p.style === 'deepObject' ? p.style : undefined;
+  const explode = typeof p.explode === 'boolean' && p.explode !== (style === undefined) ? { explode: p.explode } : {};
+  return { ...(style !== undefined ? { style } : {}), ...explode };
 }

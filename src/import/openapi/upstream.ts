@@ -66,3 +66,15 @@ function clientCredentialsUrl(s: Obj, doc: Obj, swagger2: boolean): string | und
     return url; // relative to a server URL that is itself relative: <ENV>_TOKEN_URL sets it
   }
 }
+
+/**
+ * The schemes one operation sends, by their `env`: its own `security` overrides the document's
+ * (`[]`: none). Alternatives are all listed; only those with credentials configured are sent.
+ * `undefined` when neither says: every configured scheme, as before.
+ */
+export function operationSecurity(op: Obj, doc: Obj, server: string, auth: readonly AuthBinding[]): string[] | undefined {
+  const requirements = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : undefined;
+  if (requirements === undefined) return undefined;
+  const envs = new Set(requirements.filter(isObj).flatMap((r) => Object.keys(r)).map((key) => envName(server, key)));
+  return auth.map((a) => a.env).filter((env) => envs.has(env));
+}

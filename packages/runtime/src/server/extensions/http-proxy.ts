@@ -6,7 +6,7 @@
 import { toolError, type ToolReply } from '../core/replies.js';
 import { readBounded, toToolResult, type Received } from './http-answer.js';
 import { ClientCredentials } from './http-oauth.js';
-import { buildRequest, type Secrets } from './http-request.js';
+import { buildRequest, operationAuth, type Secrets } from './http-request.js';
 import { isIdempotent, retryableStatus, retryDelay, sleep } from './http-retry.js';
 import type { HttpAuth, HttpBinding, HttpProxyOptions, ProxyCallContext, UpstreamTokenRequest } from './http-types.js';
 
@@ -83,7 +83,7 @@ async function send(method: string, request: ReturnType<typeof buildRequest>, op
 async function resolveSecrets(binding: HttpBinding, options: HttpProxyOptions, call: ProxyCallContext, tokens: ClientCredentials, refresh: boolean): Promise<Secrets> {
   const out = new Map<HttpAuth, string>();
   const env = options.env ?? process.env;
-  for (const scheme of options.auth ?? []) {
+  for (const scheme of operationAuth(binding, options)) {
     let secret: string | undefined;
     if (options.upstreamToken !== undefined && (scheme.type === 'bearer' || scheme.type === 'oauth2')) {
       secret = await options.upstreamToken({ scheme, operation: { method: binding.method.toUpperCase(), path: binding.path }, caller: callerOf(call), refresh });

@@ -1,5 +1,6 @@
 // The upstream request of one proxied tool call: path template, query, headers, cookies, credentials
 // and the body in the operation's media type (JSON, form, multipart, text or raw bytes).
+import { appendQuery } from './http-query.js';
 import type { HttpAuth, HttpBinding, HttpProxyOptions } from './http-types.js';
 
 export interface BuiltRequest {
@@ -25,19 +26,25 @@ export function buildRequest(binding: HttpBinding, args: Record<string, unknown>
     if (value === undefined) continue;
     // Path values are one segment: RFC 6570 simple expansion escapes everything outside unreserved.
     if (p.in === 'path') path = path.replaceAll(`{${p.name}}`, encodeURIComponent(scalar(value)));
-    else if (p.in === 'query') for (const v of Array.isArray(value) ? value : [value]) query.append(p.name, scalar(v)); // form style, explode
+    else if (p.in === 'query') appendQuery(query, p, value);
     else if (p.in === 'header') headers.set(p.name, Array.isArray(value) ? value.map(scalar).join(',') : scalar(value));
     else cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
   }
   const env = options.env ?? process.env;
   // After the arguments: a configured credential replaces an argument of the same name (the model never chooses the key).
-  for (const a of options.auth ?? []) applyAuth(a, secrets?.get(a) ?? env[a.env], headers, query, cookies);
+  for (const a of operationAuth(binding, options)) applyAuth(a, secrets?.get(a) ?? env[a.env], headers, query, cookies);
   if (cookies.length > 0) headers.set('cookie', cookies.join('; '));
   headers.set('accept', 'application/json, text/*;q=0.9, */*;q=0.5');
   const value = binding.body === undefined ? undefined : args[binding.body.arg];
   const body = binding.body !== undefined && value !== undefined ? encodeBody(binding.body, value, headers) : undefined;
   const qs = query.toString();
   return { url: `${options.baseUrl.replace(/\/+$/, '')}${path}${qs === '' ? '' : `?${qs}`}`, headers, ...(body !== undefined ? { body } : {}) };
+}
+
+/** The configured schemes one operation uses (its `security`, else all). */
+export function operationAuth(binding: HttpBinding, options: HttpProxyOptions): readonly HttpAuth[] {
+  const all = options.auth ?? [];
+  return binding.security === undefined ? all : all.filter((a) => binding.security!.includes(a.env));
 }
 
 function applyAuth(a: HttpAuth, secret: string | undefined, headers: Headers, query: URLSearchParams, cookies: string[]): void {

@@ -8,6 +8,10 @@ export interface HttpParamBinding {
   /** The name on the wire (path template variable, query key, header or cookie name). */
   readonly name: string;
   readonly in: 'path' | 'query' | 'header' | 'cookie';
+  /** Query serialisation (OpenAPI `style`); absent: form. */
+  readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+  /** Absent: true for form, false for the others (OpenAPI's defaults). */
+  readonly explode?: boolean;
 }
 
 export interface HttpBinding {
@@ -17,6 +21,11 @@ export interface HttpBinding {
   readonly params: readonly HttpParamBinding[];
   /** `files`: multipart fields that hold base64 bytes (sent as file parts). */
   readonly body?: { readonly arg: string; readonly contentType: string; readonly files?: readonly string[] };
+  /**
+   * The configured schemes this operation sends, by their `env` (OpenAPI's operation-level `security`
+   * overrides the global one); `[]`: none. Absent: every configured scheme.
+   */
+  readonly security?: readonly string[];
   /** The tool has an output schema: JSON answers go to structuredContent. */
   readonly output: boolean;
 }
