@@ -1,7 +1,8 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { defaultSeverity, formatPath, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
-import { splitLongSequences } from './long-sequences.js';
+import { cachedEntries, entryCacheEnabled } from './entry-cache.js';
+import { splitLongSequences, type CutSequence } from './long-sequences.js';
 import { withPlainEnv } from './plain-env.js';
 import { NOT_PLAIN, plainValue } from './plain-value.js';
 
@@ -141,15 +142,21 @@ function valueOfPieces(text: string): unknown {
   const record = root as Record<string, unknown>;
   for (const sequence of split.sequences) {
     if (!Object.hasOwn(record, sequence.key) || record[sequence.key] !== null) return undefined;
-    const entries: unknown[] = [];
-    for (let i = 0; i < sequence.pieces.length; i++) {
-      const value = read(sequence.pieces[i]!);
-      if (!Array.isArray(value) || value.length !== sequence.counts[i]) return undefined;
-      for (const entry of value) entries.push(entry);
-    }
+    const entries = entryCacheEnabled() ? cachedEntries(sequence.entries, read) : readPieces(sequence, read);
+    if (entries === undefined) return undefined;
     record[sequence.key] = entries;
   }
   return record;
+}
+
+function readPieces(sequence: CutSequence, read: (piece: string) => unknown): unknown[] | undefined {
+  const entries: unknown[] = [];
+  for (let i = 0; i < sequence.pieces.length; i++) {
+    const value = read(sequence.pieces[i]!);
+    if (!Array.isArray(value) || value.length !== sequence.counts[i]) return undefined;
+    for (const entry of value) entries.push(entry);
+  }
+  return entries;
 }
 
 function hasAnchor(node: unknown): boolean {
