@@ -1,6 +1,8 @@
 // The one place that runs every stage: load → validate → model (→ emit → write for `generate`).
 import { dirname, join, resolve } from 'node:path';
 import { enableEntryCache, sweepEntryCache } from './parse/entry-cache.js';
+import { enableSchemaCheckCache } from './validate/rules/schema-check-cache.js';
+import { enableToolModelCache } from './model/tool-cache.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { isGlob } from './load/glob.js';
 import { displayPath, loadSpec } from './load/spec-files.js';
@@ -26,6 +28,8 @@ export { resolveInputs, type Inputs } from './inputs.js';
  */
 export function enableIncremental(): void {
   enableEntryCache();
+  enableSchemaCheckCache();
+  enableToolModelCache();
 }
 
 /** After a run: each cache drops what the run did not use. */

@@ -1,7 +1,7 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { defaultSeverity, formatPath, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
-import { cachedEntries, entryCacheEnabled } from './entry-cache.js';
+import { cachedEntries, entryCacheEnabled, keepUnchangedValues } from './entry-cache.js';
 import { splitLongSequences, type CutSequence } from './long-sequences.js';
 import { withPlainEnv } from './plain-env.js';
 import { NOT_PLAIN, plainValue } from './plain-value.js';
@@ -140,6 +140,7 @@ function valueOfPieces(text: string): unknown {
   const root = read(split.skeleton);
   if (root === null || typeof root !== 'object' || Array.isArray(root)) return undefined;
   const record = root as Record<string, unknown>;
+  if (entryCacheEnabled()) keepUnchangedValues(record);
   for (const sequence of split.sequences) {
     if (!Object.hasOwn(record, sequence.key) || record[sequence.key] !== null) return undefined;
     const entries = entryCacheEnabled() ? cachedEntries(sequence.entries, read) : readPieces(sequence, read);
