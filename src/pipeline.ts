@@ -3,6 +3,8 @@ import { dirname, join, resolve } from 'node:path';
 import { enableEntryCache, sweepEntryCache } from './parse/entry-cache.js';
 import { enableSchemaCheckCache } from './validate/rules/schema-check-cache.js';
 import { enableToolModelCache } from './model/tool-cache.js';
+// The caches' switch only (no ts-morph): emit itself still loads when a run gets that far.
+import { enableMemberCaches } from './emit/member-cache.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { isGlob } from './load/glob.js';
 import { displayPath, loadSpec } from './load/spec-files.js';
@@ -30,6 +32,7 @@ export function enableIncremental(): void {
   enableEntryCache();
   enableSchemaCheckCache();
   enableToolModelCache();
+  enableMemberCaches();
 }
 
 /** After a run: each cache drops what the run did not use. */

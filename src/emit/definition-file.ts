@@ -1,4 +1,5 @@
 import type { FileSink } from './file-builder.js';
+import { MemberCache, memberCachesEnabled } from './member-cache.js';
 // The constants alone: @mcpgen/runtime/shared would also load ajv (the generator imports the runtime's
 // ajv-free modules by their own subpaths).
 import { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from '@mcpgen/runtime/shared/mcp-apps';
@@ -103,17 +104,37 @@ function authData(auth: AuthModel): Record<string, unknown> {
 export function emitDefinition(model: ServerModel, file: FileSink): void {
   const data = definitionData(model);
   const shared = sharedDefs(model);
+  const defRefs = new Map([...shared].map(([schema, d]) => [schema, `defs${isIdentifierName(d.name) && d.name !== '__proto__' ? `.${d.name}` : `[${JSON.stringify(d.name)}]`}`]));
   file.addImportDeclaration({ moduleSpecifier: '@mcpgen/runtime/server', isTypeOnly: true, namedImports: ['ServerDefinition'] });
   // Printed as text so the JSON keeps its own indentation.
   file.addStatements([
     ...(shared.size > 0
       ? [`/** The spec's \`$defs\` the tools use, written once: tool schemas hold them by reference (tools/list sends each schema whole). */\nconst defs = ${jsonLiteral(Object.fromEntries([...shared.values()].map((d) => [d.name, d.schema])))};`]
       : []),
-    `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data, new Map([...shared].map(([schema, d]) => [schema, `defs${isIdentifierName(d.name) && d.name !== '__proto__' ? `.${d.name}` : `[${JSON.stringify(d.name)}]`}`])))};`,
+    `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data, withToolTexts(model, data, defRefs))};`,
     // Typed through ServerDefinition: the element type is not exported by name, and a declaration emit of
     // an inferred type would have to name the runtime's internal path (TS2742 in a downstream package).
     "/** The tool definitions (tools/list), for clients: headers and output checks need no round trip. */\nexport const toolDefinitions: ServerDefinition['tools'][number]['definition'][] = definition.tools.map((t) => t.definition);",
   ]);
+}
+
+/** Each tool's entry of `definition.tools` as JSON text, by its IR object (--watch). */
+const TOOL_ENTRIES = new MemberCache<ToolModel, string>();
+/** Where `definition.tools` entries stand in definition.ts's JSON: data → `tools` → entry. */
+const TOOL_ENTRY_INDENT = '    ';
+
+/**
+ * With --watch, `named` also holds each tool entry's data object with its text, made once per tool IR
+ * object, so jsonLiteral writes an unchanged tool's entry as it is. The text is the one jsonLiteral
+ * would write there, so the file is the same either way.
+ */
+function withToolTexts(model: ServerModel, data: Record<string, unknown>, defRefs: ReadonlyMap<object, string>): ReadonlyMap<object, string> {
+  if (!memberCachesEnabled()) return defRefs;
+  const entries = data.tools as object[];
+  const text = TOOL_ENTRIES.with([...defRefs].flat());
+  const named = new Map(defRefs);
+  model.tools.forEach((tool, i) => named.set(entries[i]!, text(tool, () => jsonText(entries[i], defRefs, TOOL_ENTRY_INDENT))));
+  return named;
 }
 
 /** Spec `$defs` entries (object schemas) that bundling copied into some tool schema, by their schema object. */
