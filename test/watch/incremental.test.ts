@@ -13,7 +13,7 @@ type Pipeline = typeof import('../../src/pipeline.js');
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const SEED = Number(process.env.WATCH_EDIT_SEED ?? 33);
-const EDITS = Number(process.env.WATCH_EDITS ?? 16);
+const EDITS = Number(process.env.WATCH_EDITS ?? 20);
 
 /** A small seeded generator (mulberry32): the same edits on every run, another seed for other ones. */
 function random(seed: number): () => number {
@@ -76,7 +76,7 @@ const EDIT_KINDS: Record<string, Edit> = {
   'server version': (s, _pick, k) => ((s.server.version = `1.0.${k}`), 'server version'),
 };
 
-/** The edits in order: each kind once (the validation error and its fix together), then seeded random ones. */
+/** The edits in order: each kind once (a validation error and a `$ref` cycle, each followed by its fix), then seeded random ones. */
 function planEdits(): Edit[] {
   const pickKind = random(SEED);
   const kinds = Object.values(EDIT_KINDS);
@@ -91,7 +91,15 @@ function planEdits(): Edit[] {
     delete (s as Json).__broken;
     return 'validation error fixed';
   };
-  const plan = [...kinds, broken, fixed];
+  const cycle: Edit = (s, pick) => {
+    s.tools[pick(s.tools.length)].input.properties.loop = { $ref: '#/properties/loop' }; // MCPG040
+    return 'ref cycle';
+  };
+  const noCycle: Edit = (s) => {
+    for (const t of s.tools) delete t.input.properties.loop;
+    return 'ref cycle fixed';
+  };
+  const plan = [...kinds, broken, fixed, cycle, noCycle];
   while (plan.length < EDITS) plan.push(kinds[Math.floor(pickKind() * kinds.length)]!);
   return plan;
 }
@@ -126,11 +134,12 @@ describe('generate --watch, incremental', () => {
       expect(diagnosticsOf(a), `diagnostics after edit ${step} (${what})`).toEqual(diagnosticsOf(b));
       expect(a.plan === undefined, what).toBe(b.plan === undefined);
       if (what === 'validation error') expect(a.diagnostics.some((d) => d.code === 'MCPG019')).toBe(true);
+      if (what === 'ref cycle') expect(a.diagnostics.some((d) => d.code === 'MCPG040')).toBe(true);
       const files = snapshot(join(dir, 'inc'));
       const want = snapshot(join(dir, 'full'));
       expect(Object.keys(files), `files after edit ${step} (${what})`).toEqual(Object.keys(want));
       for (const [path, text] of Object.entries(want)) expect(files[path] === text, `${path} after edit ${step} (${what})`).toBe(true);
     }
-    expect(seen.size).toBeGreaterThanOrEqual(Object.keys(EDIT_KINDS).length + 3);
+    expect(seen.size).toBeGreaterThanOrEqual(Object.keys(EDIT_KINDS).length + 5);
   }, 300_000);
 });

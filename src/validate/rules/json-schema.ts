@@ -12,7 +12,7 @@ import { describe, pointerToPath } from '../spec-format.js';
 import { report, where } from '../report.js';
 import { findRefCycles } from './ref-cycles.js';
 import type { JsonObjectSchema, JsonSchema, RawTool } from '../spec-types.js';
-import { cleanToolSchemas } from './schema-check-cache.js';
+import { cleanUnderDefs } from './schema-check-cache.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
 
@@ -137,7 +137,7 @@ export function checkJsonSchemas(view: SpecView): Diagnostic[] {
     else firstDef.set(name, d);
     if (isObjectSchema(d.value) && ok(d.value)) out.push(...checkSchema({ ...d, value: d.value }, d.value, {}, defs, `$defs "${name}"`));
   }
-  const clean = cleanToolSchemas(defs);
+  const clean = cleanUnderDefs('tool schemas', defs);
   for (const tool of view.tools) {
     if (clean.has(tool.value)) continue;
     const before = out.length;

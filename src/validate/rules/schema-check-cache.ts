@@ -1,26 +1,26 @@
-// `generate --watch` only: tools whose schemas last checked clean (no diagnostic at all), by the parsed
-// tool object (parse/entry-cache.ts keeps it while the tool's text is unchanged). A clean result does
-// not depend on where the tool stands in the file, only on the tool and the spec's `$defs`, so the set
-// is dropped whenever the `$defs` change. Tools with diagnostics are always checked again: their
-// positions move with every edit above them.
+// `generate --watch` only: what last checked clean (no diagnostic at all), by the parsed object
+// (parse/entry-cache.ts keeps a tool's objects while its text is unchanged): tools whose schemas passed
+// checkJsonSchemas, schemas from which no `$ref` cycle is reachable. A clean result does not depend on
+// where the tool stands in the file, only on the object and the spec's `$defs`, so each set is dropped
+// whenever the `$defs` change. Anything with a diagnostic is always checked again: its position moves
+// with every edit above it.
+
+type CleanSet = Pick<WeakSet<object>, 'has' | 'add'>;
 
 let enabled = false;
-let defsKey: string | undefined;
-let clean = new WeakSet<object>();
+const sets = new Map<string, { defsKey: string; clean: WeakSet<object> }>();
 /** What a one-shot run gets: nothing is ever remembered. */
-const NEVER: Pick<WeakSet<object>, 'has' | 'add'> = { has: () => false, add: () => NEVER as WeakSet<object> };
+const NEVER: CleanSet = { has: () => false, add: () => NEVER as WeakSet<object> };
 
 export function enableSchemaCheckCache(): void {
   enabled = true;
 }
 
-/** The clean-tools set valid for these `$defs` (a fresh one when they changed since the last run). */
-export function cleanToolSchemas(defs: ReadonlyMap<string, unknown>): Pick<WeakSet<object>, 'has' | 'add'> {
+/** The set of objects found clean by the check `kind`, valid for these `$defs` (fresh when they changed). */
+export function cleanUnderDefs(kind: 'tool schemas' | 'acyclic', defs: ReadonlyMap<string, unknown>): CleanSet {
   if (!enabled) return NEVER;
-  const key = JSON.stringify([...defs]);
-  if (key !== defsKey) {
-    defsKey = key;
-    clean = new WeakSet();
-  }
-  return clean;
+  const defsKey = JSON.stringify([...defs]);
+  let entry = sets.get(kind);
+  if (entry?.defsKey !== defsKey) sets.set(kind, (entry = { defsKey, clean: new WeakSet() }));
+  return entry.clean;
 }
