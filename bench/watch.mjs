@@ -1,7 +1,7 @@
 // node bench/watch.mjs: `generate --watch` on a 1,000-tool spec, one tool's description edited per save.
 // Reports the median time from the save (the spec written, before the fs event) to the watch's
 // "wrote …" line, printed once every output file is current. WATCH_EDITS (default 12) edits,
-// WATCH_TOOLS (default 1000) tools. Target (issue 33): ≤ 150 ms.
+// WATCH_TOOLS (default 1000) tools; WATCH_NODE_ARGS adds node flags to the watch (e.g. `--cpu-prof`). Target (issue 33): ≤ 150 ms.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -23,7 +23,7 @@ const original = syntheticSpec(TOOLS, 'big');
 writeFileSync(spec, original);
 writeFileSync(join(WORK, 'mcpgen.config.yaml'), 'specs: [specs/*.yaml]\nout: generated\n');
 
-const child = spawn(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'generate', '--watch'], { cwd: WORK, stdio: ['ignore', 'ignore', 'pipe'] });
+const child = spawn(process.execPath, [...(process.env.WATCH_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'bin/mcpgen.js'), 'generate', '--watch'], { cwd: WORK, stdio: ['ignore', 'ignore', 'pipe'] });
 let stderr = '';
 let waiting;
 child.stderr.on('data', (c) => {
