@@ -2,11 +2,13 @@
 // model/tool-cache.ts, emit/member-cache.ts). Over seeded random edits of a realistic spec, every
 // incremental run must leave exactly the files, and report exactly the diagnostics, of a full run of the
 // same spec text in a fresh pipeline (its own module instances, caches off).
+import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
-import { tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../helpers.js';
+import { waitFor } from '../support/ports.js';
 import { snapshot } from '../write/support.js';
 
 type Pipeline = typeof import('../../src/pipeline.js');
@@ -141,5 +143,37 @@ describe('generate --watch, incremental', () => {
       for (const [path, text] of Object.entries(want)) expect(files[path] === text, `${path} after edit ${step} (${what})`).toBe(true);
     }
     expect(seen.size).toBeGreaterThanOrEqual(Object.keys(EDIT_KINDS).length + 5);
+  }, 300_000);
+
+  it('the real `generate --watch` process leaves what a full run leaves after each save (needs dist/)', async () => {
+    vi.resetModules(); // never the instance the other test turned the caches on in
+    const full = (await import('../../src/pipeline.js')) as Pipeline;
+    const dir = tempDir('mcpgen-watch-');
+    mkdirSync(join(dir, 'specs'));
+    const specPath = join(dir, 'specs/watched.yaml');
+    const spec = initialSpec();
+    writeFileSync(specPath, stringify(spec));
+    const child = spawn(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'generate', 'specs/watched.yaml', '--out', 'inc', '--watch'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const runs = () => stderr.match(/wrote \d+ file/g)?.length ?? 0;
+    try {
+      await waitFor(() => stderr.includes('for spec changes'), 60_000);
+      const pick = random(SEED + 2);
+      const index = (n: number) => Math.floor(pick() * n);
+      for (const [step, edit] of [EDIT_KINDS['tool description']!, EDIT_KINDS['add tool']!, EDIT_KINDS['rename tool']!, EDIT_KINDS['edit $defs']!].entries()) {
+        const what = edit(spec, index, step);
+        const before = runs();
+        writeFileSync(specPath, stringify(spec));
+        await waitFor(() => runs() > before, 60_000).catch(() => expect.fail(`no run after ${what}:\n${stderr}`));
+        await full.generate([specPath], dir, { out: 'full' });
+        const files = snapshot(join(dir, 'inc'));
+        const want = snapshot(join(dir, 'full'));
+        expect(Object.keys(files), what).toEqual(Object.keys(want));
+        for (const [path, text] of Object.entries(want)) expect(files[path] === text, `${path} after ${what}`).toBe(true);
+      }
+    } finally {
+      child.kill('SIGINT');
+    }
   }, 300_000);
 });
