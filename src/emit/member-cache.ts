@@ -1,8 +1,10 @@
 // `generate --watch` only: the generated text of one member (a tool's types, its definition entry, its
 // client method…) by the IR object it was made from. model/tool-cache.ts keeps a tool's IR object while
 // the tool is unchanged, so an unchanged tool's text is reused and spliced into its file as it is;
-// only the edited tool's members are made again. A cache is dropped whole when its context changes
-// (what the member text depends on besides its own object: the spec's `$defs`, say), compared by identity.
+// only the edited tool's members are made again. Each cache keeps a store per context (what the member
+// text depends on besides its own object: the spec's `$defs`, say), compared by identity.
+
+import { ContextStores, sameItems } from '../common/context-stores.js';
 
 let enabled = false;
 
@@ -15,19 +17,15 @@ export function memberCachesEnabled(): boolean {
 }
 
 export class MemberCache<K extends object, V> {
-  private members = new WeakMap<K, V>();
-  private context: readonly unknown[] = [];
+  private readonly stores = new ContextStores<readonly unknown[], WeakMap<K, V>>(sameItems, () => new WeakMap());
 
   /** A view of the cache for one file's emission with this context; a one-shot run gets a pass-through. */
   with(context: readonly unknown[]): (key: K, make: () => V) => V {
     if (!enabled) return (_key, make) => make();
-    if (context.length !== this.context.length || context.some((c, i) => c !== this.context[i])) {
-      this.members = new WeakMap();
-      this.context = context;
-    }
+    const members = this.stores.for(context);
     return (key, make) => {
-      let value = this.members.get(key);
-      if (value === undefined) this.members.set(key, (value = make()));
+      let value = members.get(key);
+      if (value === undefined) members.set(key, (value = make()));
       return value;
     };
   }

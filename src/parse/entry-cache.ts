@@ -7,8 +7,8 @@ let cache: Map<string, unknown> | undefined;
 /** Entries looked up during the current run: what survives the next sweep. */
 let used = new Map<string, unknown>();
 
-/** The skeleton's top-level values (`server`, `$defs`…) of the last run, with their JSON text. */
-let skeletonValues = new Map<string, { json: string; value: unknown }>();
+/** Each file's skeleton's top-level values (`server`, `$defs`…) of the last run, with their JSON text. */
+const skeletonValues = new Map<string, Map<string, { json: string; value: unknown }>>();
 
 export function enableEntryCache(): void {
   cache ??= new Map();
@@ -56,15 +56,16 @@ export function cachedEntries(texts: readonly string[], read: (piece: string) =>
  * run's objects, so `$defs` and `server` keep their identity too (tools bundle `$defs` entries by
  * reference, and emit tells a bundled copy from a tool's own `$defs` by that reference).
  */
-export function keepUnchangedValues(record: Record<string, unknown>): void {
+export function keepUnchangedValues(file: string, record: Record<string, unknown>): void {
   const next = new Map<string, { json: string; value: unknown }>();
+  const previous = skeletonValues.get(file);
   for (const [key, value] of Object.entries(record)) {
     if (value === null || typeof value !== 'object') continue;
     const json = JSON.stringify(value);
-    const last = skeletonValues.get(key);
+    const last = previous?.get(key);
     const kept = last !== undefined && last.json === json ? last.value : value;
     record[key] = kept;
     next.set(key, { json, value: kept });
   }
-  skeletonValues = next;
+  skeletonValues.set(file, next);
 }

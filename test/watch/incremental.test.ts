@@ -122,6 +122,10 @@ describe('generate --watch, incremental', () => {
     mkdirSync(join(dir, 'specs'));
     const specPath = join(dir, 'specs/watched.yaml');
     const spec = initialSpec();
+    // A second spec with the same tools and $defs, never edited: the same entry texts in two specs, and
+    // the caches switching between two specs' contexts on every run.
+    const twinPath = join(dir, 'specs/twin.yaml');
+    writeFileSync(twinPath, stringify({ ...initialSpec(), server: { name: 'twin', version: '1.0.0' } }));
     const pick = random(SEED + 1);
     const index = (n: number) => Math.floor(pick() * n);
     const edits = planEdits();
@@ -131,8 +135,8 @@ describe('generate --watch, incremental', () => {
       seen.add(what);
       const { __broken: _b, ...written } = spec;
       writeFileSync(specPath, stringify(written));
-      const a = await incremental.generate([specPath], dir, { out: 'inc' });
-      const b = await full.generate([specPath], dir, { out: 'full' });
+      const a = await incremental.generate([specPath, twinPath], dir, { out: 'inc' });
+      const b = await full.generate([specPath, twinPath], dir, { out: 'full' });
       expect(diagnosticsOf(a), `diagnostics after edit ${step} (${what})`).toEqual(diagnosticsOf(b));
       expect(a.plan === undefined, what).toBe(b.plan === undefined);
       if (what === 'validation error') expect(a.diagnostics.some((d) => d.code === 'MCPG019')).toBe(true);
