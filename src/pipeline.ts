@@ -1,5 +1,10 @@
 // The one place that runs every stage: load → validate → model (→ emit → write for `generate`).
 import { dirname, join, resolve } from 'node:path';
+import { enableEntryCache, sweepEntryCache } from './parse/entry-cache.js';
+import { enableSchemaCheckCache } from './validate/rules/schema-check-cache.js';
+import { enableToolModelCache } from './model/tool-cache.js';
+// The caches' switch only (no ts-morph): emit itself still loads when a run gets that far.
+import { enableMemberCaches } from './emit/member-cache.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { isGlob } from './load/glob.js';
 import { displayPath, loadSpec } from './load/spec-files.js';
@@ -17,6 +22,23 @@ import { MANIFEST_FILE } from './write/manifest.js';
 import { applyPlan, planOutput, recoverOutput, staleList, type OutputPlan } from './write/output.js';
 
 export { resolveInputs, type Inputs } from './inputs.js';
+
+/**
+ * `generate --watch`: from now on each stage keeps what it made per tool, resource and prompt and reuses
+ * it while that entry's text is unchanged (parse by text, the later stages by the parsed object). Each
+ * cache lives next to the stage that owns it; a run's output is the same as without them.
+ */
+export function enableIncremental(): void {
+  enableEntryCache();
+  enableSchemaCheckCache();
+  enableToolModelCache();
+  enableMemberCaches();
+}
+
+/** After a run: each cache drops what the run did not use. */
+function sweepIncremental(): void {
+  sweepEntryCache();
+}
 
 export interface CheckResult {
   readonly files: readonly string[];
@@ -77,6 +99,7 @@ export function check(files: readonly string[], cwd: string, configDir?: string,
       if (handlersFile !== undefined) handlers.push({ source: loaded.spec.root, target: handlersFile(model.folder) });
     }
   }
+  sweepIncremental();
   diagnostics.push(...collisions(named, 'MCPG100', (name, others) => `server name ${JSON.stringify(name)} is also the server name in ${others}: both would generate the same output folder ${name}/; rename one`));
   diagnostics.push(...collisions(handlers, 'MCPG101', (file, others) => `${others} and this spec would share the handlers file ${displayPath(file, cwd)}; put {server} in the config's \`handlers\` path`));
   return { files: files.map((f) => displayPath(f, cwd)), diagnostics: sortDiagnostics(diagnostics), models, sources, includeGlobs, inputPaths, locators };

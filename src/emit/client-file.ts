@@ -6,23 +6,29 @@ import type { ServerModel, ToolModel } from '../model/ir.js';
 import { jsonLiteral } from './definition-file.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
+import { MemberCache, memberCachesEnabled } from './member-cache.js';
+import { methodText } from './member-splice.js';
 import { discoveryMethods, emitClientToolsets } from './client-toolsets.js';
 
 export function clientClassName(model: ServerModel): string {
   return stemNames(model.typeStem).client;
 }
 
+/** Each tool's client method, printed, by its IR object (--watch). */
+const TOOL_CALLERS = new MemberCache<ToolModel, string>();
+
 /** client.ts: one typed method per tool, resource, template and prompt. */
 export function emitClient(model: ServerModel, file: FileSink): void {
   const types = new Set<string>();
   const runtime = new Set(['McpgenClient', 'type CallOptions', 'type ClientOptions', 'type ClientTarget']);
   const methods: OptionalKind<MethodDeclarationStructure>[] = [];
+  const callerText = TOOL_CALLERS.with([]);
   for (const tool of model.tools) {
     types.add(tool.argumentsType);
     if (tool.outputType) types.add(tool.outputType);
     runtime.add('type ToolCallResult');
     const noArgs = tool.inputSchema.required === undefined || (Array.isArray(tool.inputSchema.required) && tool.inputSchema.required.length === 0);
-    methods.push({
+    const method: OptionalKind<MethodDeclarationStructure> = {
       name: tool.method,
       docs: docs(tool.description ?? tool.title, `Calls tool ${literal(tool.name)}.`),
       parameters: [
@@ -33,7 +39,8 @@ export function emitClient(model: ServerModel, file: FileSink): void {
       ],
       returnType: `Promise<ToolCallResult<${tool.outputType ?? 'unknown'}>>`,
       statements: [`return this.callTool(${literal(tool.name)}, args, options);`],
-    });
+    };
+    methods.push(memberCachesEnabled() ? file.spliced.method(callerText(tool, () => methodText(method)), method) : method);
   }
   for (const r of model.resources) {
     runtime.add('type ReadResourceResult');

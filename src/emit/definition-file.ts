@@ -1,4 +1,5 @@
 import type { FileSink } from './file-builder.js';
+import { MemberCache, memberCachesEnabled } from './member-cache.js';
 // The constants alone: @mcpgen/runtime/shared would also load ajv (the generator imports the runtime's
 // ajv-free modules by their own subpaths).
 import { UI_EXTENSION_ID, UI_LEGACY_RESOURCE_URI_KEY, UI_MIME_TYPE } from '@mcpgen/runtime/shared/mcp-apps';
@@ -111,7 +112,7 @@ export const LARGE_TOOL_LIST = 500;
 export function emitDefinition(model: ServerModel, file: FileSink): void {
   const data = definitionData(model);
   const shared = sharedDefs(model);
-  const defNames = new Map<object, string>([...shared].map(([schema, d]) => [schema, `defs${isIdentifierName(d.name) && d.name !== '__proto__' ? `.${d.name}` : `[${JSON.stringify(d.name)}]`}`]));
+  const defRefs = new Map<object, string>([...shared].map(([schema, d]) => [schema, `defs${isIdentifierName(d.name) && d.name !== '__proto__' ? `.${d.name}` : `[${JSON.stringify(d.name)}]`}`]));
   const tools = data.tools as object[];
   const apart = tools.length >= LARGE_TOOL_LIST;
   file.addImportDeclaration({ moduleSpecifier: '@mcpgen/runtime/server', isTypeOnly: true, namedImports: ['ServerDefinition'] });
@@ -120,14 +121,43 @@ export function emitDefinition(model: ServerModel, file: FileSink): void {
     ...(shared.size > 0
       ? [`/** The spec's \`$defs\` the tools use, written once: tool schemas hold them by reference (tools/list sends each schema whole). */\nconst defs = ${jsonLiteral(Object.fromEntries([...shared.values()].map((d) => [d.name, d.schema])))};`]
       : []),
-    ...(apart
-      ? [`/** One tool each, typed on its own: one literal of ${tools.length} tools is a union too complex for tsc (TS2590). */\ntype Tool = ServerDefinition['tools'][number];`, ...tools.map((t, i) => `const tool${i}: Tool = ${jsonLiteral(t, defNames)};`)]
-      : []),
-    `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data, apart ? new Map([...defNames, ...tools.map((t, i) => [t, `tool${i}`] as const)]) : defNames)};`,
+    ...(apart ? toolConsts(model, tools, defRefs) : []),
+    `/** Everything the ${model.name} server announces, exactly as it goes on the wire. */\nexport const definition: ServerDefinition = ${jsonLiteral(data, apart ? new Map([...defRefs, ...tools.map((t, i) => [t, `tool${i}`] as const)]) : withToolTexts(model, data, defRefs))};`,
     // Typed through ServerDefinition: the element type is not exported by name, and a declaration emit of
     // an inferred type would have to name the runtime's internal path (TS2742 in a downstream package).
     "/** The tool definitions (tools/list), for clients: headers and output checks need no round trip. */\nexport const toolDefinitions: ServerDefinition['tools'][number]['definition'][] = definition.tools.map((t) => t.definition);",
   ]);
+}
+
+/** Each tool's entry of `definition.tools` as JSON text, by its IR object (--watch). */
+const TOOL_ENTRIES = new MemberCache<ToolModel, string>();
+/** Where `definition.tools` entries stand in definition.ts's JSON: data → `tools` → entry. */
+const TOOL_ENTRY_INDENT = '    ';
+
+/**
+ * With --watch, `named` also holds each tool entry's data object with its text, made once per tool IR
+ * object, so jsonLiteral writes an unchanged tool's entry as it is. The text is the one jsonLiteral
+ * would write there, so the file is the same either way.
+ */
+function withToolTexts(model: ServerModel, data: Record<string, unknown>, defRefs: ReadonlyMap<object, string>): ReadonlyMap<object, string> {
+  if (!memberCachesEnabled()) return defRefs;
+  const entries = data.tools as object[];
+  const text = TOOL_ENTRIES.with([...defRefs].flat());
+  const named = new Map(defRefs);
+  model.tools.forEach((tool, i) => named.set(entries[i]!, text(tool, () => jsonText(entries[i], defRefs, TOOL_ENTRY_INDENT))));
+  return named;
+}
+
+/** Each large list's tool const as TypeScript text, by its IR object (--watch). */
+const TOOL_CONSTS = new MemberCache<ToolModel, string>();
+
+/** A large list's tools, one typed const each (LARGE_TOOL_LIST); with --watch an unchanged tool's text is reused. */
+function toolConsts(model: ServerModel, tools: readonly object[], defRefs: ReadonlyMap<object, string>): string[] {
+  const text = TOOL_CONSTS.with([...defRefs].flat());
+  return [
+    `/** One tool each, typed on its own: one literal of ${tools.length} tools is a union too complex for tsc (TS2590). */\ntype Tool = ServerDefinition['tools'][number];`,
+    ...model.tools.map((tool, i) => `const tool${i}: Tool = ${text(tool, () => jsonLiteral(tools[i], defRefs))};`),
+  ];
 }
 
 /** Spec `$defs` entries (object schemas) that bundling copied into some tool schema, by their schema object. */
@@ -143,10 +173,10 @@ function sharedDefs(model: ServerModel): Map<object, DefModel> {
  * An object found in `named` is written as its expression instead (the same object at run time).
  */
 export function jsonLiteral(value: unknown, named: ReadonlyMap<object, string> = new Map()): string {
-  return (named.size === 0 ? JSON.stringify(value, null, 2) : jsonText(value, named, ''))
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029')
-    .replace(/^(\s*)"__proto__":/gm, '$1["__proto__"]:');
+  const json = named.size === 0 ? JSON.stringify(value, null, 2) : jsonText(value, named, '');
+  // Each pass only when there is something for it to do: the `^(\s*)` scan of a 2 MB text costs ~10 ms.
+  const separators = /[\u2028\u2029]/.test(json) ? json.replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029') : json;
+  return separators.includes('"__proto__":') ? separators.replace(/^(\s*)"__proto__":/gm, '$1["__proto__"]:') : separators;
 }
 
 /** JSON.stringify(value, null, 2) of plain JSON data, with the objects in `named` written as their expressions. */

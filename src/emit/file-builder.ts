@@ -12,6 +12,7 @@ import type {
   VariableStatementStructure,
 } from 'ts-morph';
 import { printStructure, StructureKind } from './ts-morph.js';
+import { SplicedMembers } from './member-splice.js';
 
 export interface GeneratedFile {
   /** Relative to the server's output directory, with forward slashes. */
@@ -24,6 +25,8 @@ export interface GeneratedFile {
 /** Collects a file's statements as ts-morph structures (or statement text built from escaped parts). */
 export class FileSink {
   readonly statements: (string | StatementStructures)[] = [];
+  /** Members printed on their own (--watch) and the stand-ins the statements hold for them. */
+  readonly spliced = new SplicedMembers();
 
   addImportDeclarations(list: readonly OptionalKind<ImportDeclarationStructure>[]): void {
     for (const s of list) this.statements.push({ ...s, ...(s.namedImports !== undefined ? { namedImports: namesAsOneText(s.namedImports) } : {}), kind: StructureKind.ImportDeclaration });
@@ -71,8 +74,14 @@ export class FileBuilder {
   /** Final text of a file: banner, then the printed statements, ending in one newline. */
   print(_path: string, sink: FileSink, banner: string): string {
     // trimEnd drops what /\s+$/ did, without the regex's scan from every whitespace run of a 3 MB file.
-    return `${banner}${printStatements(sink.statements).trimEnd()}\n`;
+    return `${banner}${printSpliced(sink).trimEnd()}\n`;
   }
+}
+
+/** The statements printed, with the members printed on their own put in place of their stand-ins. */
+function printSpliced(sink: FileSink): string {
+  if (sink.spliced.texts.length === 0) return printStatements(sink.statements);
+  return sink.spliced.splice(printStatements(sink.statements)) ?? printStatements(sink.spliced.restore(sink.statements));
 }
 
 const PRINT_OPTIONS = { indentNumberOfSpaces: 2, useSingleQuote: true } as const;

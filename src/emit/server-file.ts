@@ -6,6 +6,8 @@ import type { ServerModel, ToolModel } from '../model/ir.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
 import { propertyKey } from './schema-types.js';
+import { MemberCache, memberCachesEnabled } from './member-cache.js';
+import { signatureText } from './member-splice.js';
 
 export function handlersInterfaceName(model: ServerModel): string {
   return stemNames(model.typeStem).handlers;
@@ -15,10 +17,14 @@ export function serverFactoryName(model: ServerModel): string {
   return stemNames(model.typeStem).factory;
 }
 
+/** Each tool's method of the handlers interface, printed, by its IR object (--watch). */
+const HANDLER_METHODS = new MemberCache<ToolModel, string>();
+
 /** server.ts: the typed handlers interface and the function that serves it. */
 export function emitServer(model: ServerModel, file: FileSink): void {
   const typeImports = new Set<string>();
   const methods: OptionalKind<MethodSignatureStructure>[] = [];
+  const handlerText = HANDLER_METHODS.with([]);
   // Tools, prompts and resources may all answer with an InputRequiredResult (MRTR).
   const runtime = new Set(['createMcpgenServer', 'type Awaitable', 'type InputRequiredReply', 'type McpgenServer', 'type ServerOptions']);
   for (const tool of model.tools) {
@@ -28,7 +34,7 @@ export function emitServer(model: ServerModel, file: FileSink): void {
     runtime.add('type ToolContext');
     const returns = tool.outputType ? `ToolReturn<${tool.outputType}>` : 'ContentToolReturn';
     runtime.add(tool.outputType ? 'type ToolReturn' : 'type ContentToolReturn');
-    methods.push({
+    const method: OptionalKind<MethodSignatureStructure> = {
       name: tool.method,
       docs: docs(tool.description ?? tool.title, `Tool ${literal(tool.name)}.${tool.elicit.length ? ' May ask for input: return `ctx.elicit.<key>.ask()`; the retried call has `ctx.elicit.<key>.response`.' : ''}`),
       parameters: [
@@ -36,7 +42,8 @@ export function emitServer(model: ServerModel, file: FileSink): void {
         { name: 'ctx', type: toolContextType(tool) },
       ],
       returnType: `Awaitable<${returns} | InputRequiredReply>`,
-    });
+    };
+    methods.push(memberCachesEnabled() ? file.spliced.signature(handlerText(tool, () => signatureText(method)), method) : method);
   }
   for (const r of model.resources) {
     runtime.add('type RequestContext').add('type ResourceReply');

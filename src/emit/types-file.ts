@@ -3,6 +3,7 @@ import type { ServerModel, ToolModel } from '../model/ir.js';
 import type { JsonSchema } from '../validate/spec-types.js';
 import { docText, jsdoc, literal } from './doc.js';
 import type { FileSink } from './file-builder.js';
+import { MemberCache } from './member-cache.js';
 import { NO_KEYS, objectType, propertyKey, schemaToType, type TypeScope } from './schema-types.js';
 import { defaultsPlan } from '@mcpgen/runtime/shared/input-defaults';
 
@@ -19,17 +20,17 @@ export function emitTypes(model: ServerModel, file: FileSink): void {
       return defNames.get(m[1]!);
     },
   });
-  const aliases: Alias[] = [];
+  const defAliases: Alias[] = [];
   for (const def of model.defs) {
-    aliases.push({ name: def.typeName, isExported: true, type: schemaToType(def.schema, scopeFor({})), docs: [schemaDoc(def.schema), `Schema \`$defs.${def.name}\` of the spec.`] });
+    defAliases.push({ name: def.typeName, isExported: true, type: schemaToType(def.schema, scopeFor({})), docs: [schemaDoc(def.schema), `Schema \`$defs.${def.name}\` of the spec.`] });
   }
+  // A tool's aliases depend on it and on the spec's $defs (names, and which schema objects they are).
+  const toolTexts = TOOL_TYPES.with(model.defs.flatMap((d) => [d.name, d.typeName, d.schema]));
+  const texts: string[] = [];
   for (const tool of model.tools) {
-    aliases.push(...inputTypes(tool, scopeFor(tool.inputSchema)));
-    if (tool.outputSchema !== undefined && tool.outputType !== undefined) {
-      aliases.push({ name: tool.outputType, isExported: true, type: schemaToType(tool.outputSchema, scopeFor(tool.outputSchema)), docs: [`structuredContent of tool ${literal(tool.name)}.`] });
-    }
-    aliases.push(...elicitTypes(tool));
+    texts.push(...toolTexts(tool, () => toolAliases(tool, scopeFor).map(aliasText)));
   }
+  const aliases: Alias[] = [];
   for (const t of model.resourceTemplates) {
     const lines = t.variables.map((v) => `  ${propertyKey(v.name)}${v.operator === '?' || v.operator === '&' ? '?' : ''}: ${v.explode ? 'string | string[]' : 'string'};`);
     aliases.push({ name: t.variablesType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : NO_KEYS, docs: [`Variables of resource template ${literal(t.uriTemplate)}.`] });
@@ -39,7 +40,23 @@ export function emitTypes(model: ServerModel, file: FileSink): void {
     aliases.push({ name: p.argsType, isExported: true, type: lines.length ? `{\n${lines.join('\n')}\n}` : NO_KEYS, docs: [`Arguments of prompt ${literal(p.name)}.`] });
   }
   // Printed as text: ts-morph would hang-indent the multi-line object types.
-  file.addStatements(aliases.map((a) => `${jsdoc(...a.docs)}export type ${a.name} = ${a.type};`));
+  file.addStatements([...defAliases.map(aliasText), ...texts, ...aliases.map(aliasText)]);
+}
+
+/** Each tool's alias texts, by its IR object (--watch). */
+const TOOL_TYPES = new MemberCache<ToolModel, string[]>();
+
+function aliasText(a: Alias): string {
+  return `${jsdoc(...a.docs)}export type ${a.name} = ${a.type};`;
+}
+
+function toolAliases(tool: ToolModel, scopeFor: (root: JsonSchema) => TypeScope): Alias[] {
+  const aliases = inputTypes(tool, scopeFor(tool.inputSchema));
+  if (tool.outputSchema !== undefined && tool.outputType !== undefined) {
+    aliases.push({ name: tool.outputType, isExported: true, type: schemaToType(tool.outputSchema, scopeFor(tool.outputSchema)), docs: [`structuredContent of tool ${literal(tool.name)}.`] });
+  }
+  aliases.push(...elicitTypes(tool));
+  return aliases;
 }
 
 interface Alias {

@@ -7,6 +7,7 @@ import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/ta
 import type { JsonObjectSchema, JsonSchema, RawAuth, RawCacheHint, RawSpecFile, RawTool } from '../validate/spec-types.js';
 import type { SkillFile } from '../validate/skills.js';
 import type { SpecView } from '../validate/view.js';
+import { toolModelCached } from './tool-cache.js';
 import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, RateLimitsModel, ServerModel, SkillFileModel, TaskModel, ToolModel, ToolsetModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
@@ -24,7 +25,8 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
   const server = spec.server!;
   const defs = new Map<string, JsonSchema>();
   for (const d of view.defs) defs.set(String(d.path[d.path.length - 1]), d.value);
-  const tools = view.tools.map(({ value }) => buildTool(value, defs));
+  const toolModel = toolModelCached(defs, (tool) => buildTool(tool, defs));
+  const tools = view.tools.map(({ value }) => toolModel(value));
   const resources = view.resources.map(({ value: r }) => ({
     kind: 'resource' as const,
     label: `resource ${JSON.stringify(r.name)}`,

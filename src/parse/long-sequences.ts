@@ -17,6 +17,8 @@ export interface CutSequence {
   /** The entries' text, each piece a block sequence of `counts[i]` whole entries. */
   readonly pieces: readonly string[];
   readonly counts: readonly number[];
+  /** Each entry's own text (a one-entry block sequence): what --watch's entry cache is keyed by. */
+  readonly entries: readonly string[];
 }
 
 export interface SplitSpec {
@@ -95,7 +97,8 @@ export function splitLongSequences(text: string): SplitSpec | undefined {
       counts.push(e - s);
       s = e;
     }
-    sequences.push({ key: bare[1]!, pieces, counts });
+    const entries = starts.map((s, n) => text.slice(lines[s]!, n + 1 < starts.length ? lines[starts[n + 1]!]! : stop));
+    sequences.push({ key: bare[1]!, pieces, counts, entries });
     skeleton += text.slice(kept, lines[starts[0]!]!);
     kept = stop;
   }

@@ -1,7 +1,8 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
 import { defaultSeverity, formatPath, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
-import { splitLongSequences } from './long-sequences.js';
+import { cachedEntries, entryCacheEnabled, keepUnchangedValues } from './entry-cache.js';
+import { splitLongSequences, type CutSequence } from './long-sequences.js';
 import { withPlainEnv } from './plain-env.js';
 import { NOT_PLAIN, plainValue } from './plain-value.js';
 
@@ -58,7 +59,7 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
     diagnostics.push({ code: 'MCPG001', severity: 'error', message: control.message, file, line, column, path: '$' });
   }
   if (diagnostics.length === 0 && text.length >= PIECEWISE_MIN_CHARS) {
-    const value = piecewiseValue(text);
+    const value = piecewiseValue(text, file);
     if (value !== undefined) return { source: lazySource(file, text, value), diagnostics };
   }
   const { doc, lines } = parseWhole(text);
@@ -121,11 +122,11 @@ export const PIECEWISE_MIN_CHARS = 128 * 1024;
  * has an error, a warning, an anchor or anything plainValue does not take: the caller then parses the
  * whole document, which reports whatever it is with its position. (Exported for its tests.)
  */
-export function piecewiseValue(text: string): unknown {
-  return withPlainEnv(() => valueOfPieces(text));
+export function piecewiseValue(text: string, file = ''): unknown {
+  return withPlainEnv(() => valueOfPieces(text, file));
 }
 
-function valueOfPieces(text: string): unknown {
+function valueOfPieces(text: string, file: string): unknown {
   const split = splitLongSequences(text);
   if (split === undefined) return undefined;
   const read = (piece: string): unknown => {
@@ -139,17 +140,24 @@ function valueOfPieces(text: string): unknown {
   const root = read(split.skeleton);
   if (root === null || typeof root !== 'object' || Array.isArray(root)) return undefined;
   const record = root as Record<string, unknown>;
+  if (entryCacheEnabled()) keepUnchangedValues(file, record);
   for (const sequence of split.sequences) {
     if (!Object.hasOwn(record, sequence.key) || record[sequence.key] !== null) return undefined;
-    const entries: unknown[] = [];
-    for (let i = 0; i < sequence.pieces.length; i++) {
-      const value = read(sequence.pieces[i]!);
-      if (!Array.isArray(value) || value.length !== sequence.counts[i]) return undefined;
-      for (const entry of value) entries.push(entry);
-    }
+    const entries = entryCacheEnabled() ? cachedEntries(sequence.entries, read) : readPieces(sequence, read);
+    if (entries === undefined) return undefined;
     record[sequence.key] = entries;
   }
   return record;
+}
+
+function readPieces(sequence: CutSequence, read: (piece: string) => unknown): unknown[] | undefined {
+  const entries: unknown[] = [];
+  for (let i = 0; i < sequence.pieces.length; i++) {
+    const value = read(sequence.pieces[i]!);
+    if (!Array.isArray(value) || value.length !== sequence.counts[i]) return undefined;
+    for (const entry of value) entries.push(entry);
+  }
+  return entries;
 }
 
 function hasAnchor(node: unknown): boolean {

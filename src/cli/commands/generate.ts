@@ -17,6 +17,7 @@ export async function runGenerate(args: Parsed, io: Io): Promise<number> {
   let read: readonly string[] = [findConfig(io.cwd, stringFlag(args, 'config')) ?? resolve(io.cwd, CONFIG_FILE)];
   const once = () => generateOnce(args, io, (files) => (read = files));
   if (!args.flags.has('watch')) return once();
+  (await import('../../pipeline.js')).enableIncremental();
   await once();
   return watchSpecs(io, once, () => read);
 }
@@ -110,6 +111,9 @@ function staleDiagnostic(s: StaleFile): Diagnostic {
  * watches are re-armed: folders of new inputs are added, and a folder replaced as a whole (its inode
  * changed; its parent's watch reported it) is watched again.
  */
+/** An editor's save is a burst of events (write, rename, chmod): one run after the burst. */
+const WATCH_DEBOUNCE_MS = 20;
+
 function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => readonly string[]): Promise<number> {
   const watchers = new Map<string, { watcher: FSWatcher; ino: number }>();
   let timer: NodeJS.Timeout | undefined;
@@ -119,7 +123,7 @@ function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => readonly 
       once()
         .catch((e: unknown) => io.stderr(`mcpgen: ${(e as Error).message}\n`))
         .finally(arm);
-    }, 100);
+    }, WATCH_DEBOUNCE_MS);
   };
   const arm = () => {
     const dirs = new Set(inputs().map((f) => dirname(f)));

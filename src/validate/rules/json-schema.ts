@@ -12,7 +12,8 @@ import { describe, pointerToPath } from '../spec-format.js';
 import { report, where } from '../report.js';
 import { findRefCycles } from './ref-cycles.js';
 import { withCopiedDefsStubbed } from './compile-stubs.js';
-import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
+import type { JsonObjectSchema, JsonSchema, RawTool } from '../spec-types.js';
+import { cleanUnderDefs } from './schema-check-cache.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
 
@@ -137,29 +138,38 @@ export function checkJsonSchemas(view: SpecView): Diagnostic[] {
     else firstDef.set(name, d);
     if (isObjectSchema(d.value) && ok(d.value)) out.push(...checkSchema({ ...d, value: d.value }, d.value, {}, defs, `$defs "${name}"`));
   }
+  const clean = cleanUnderDefs('tool schemas', defs);
   for (const tool of view.tools) {
-    const name = JSON.stringify(tool.value.name);
-    const input = tool.value.input;
-    if (input !== undefined) {
-      const at = { ...tool, value: input, path: [...tool.path, 'input'] };
-      if (input.type !== 'object') {
-        out.push(report(at, 'MCPG018', `input schema of tool ${name} must have "type: object" at its root (tool arguments are always a JSON object), got ${input.type === undefined ? 'no type' : JSON.stringify(input.type)}`, 'type' in input ? ['type'] : []));
-      }
-      if (ok(input)) out.push(...checkSchema(at, input, input, defs, `input schema of tool ${name}`));
-    }
-    const output = tool.value.output;
-    if (output !== undefined && ok(output)) {
-      const at = { ...tool, value: output, path: [...tool.path, 'output'] };
-      const problems = checkSchema(at, output, output, defs, `output schema of tool ${name}`);
-      out.push(...problems);
-      const root = problems.length === 0 ? objectRoot(output, output, defs) : undefined;
-      if (root !== undefined && !root.object) {
-        // The SDK sends a root that is not plainly an object wrapped ({"result": …}) to 2025-era clients only.
-        out.push(report(at, 'MCPG042', `output schema of tool ${name} must describe a JSON object at its root (structuredContent is one, for every client), but it allows ${root.why}; put the value under a property of an object`, 'type' in output ? ['type'] : []));
-      }
-    }
+    if (clean.has(tool.value)) continue;
+    const before = out.length;
+    checkToolSchemas(tool, defs, ok, out);
+    if (out.length === before) clean.add(tool.value);
   }
   return out;
+}
+
+/** A tool's input and output schemas: keywords, $refs, a strict compile, values, and an object root. */
+function checkToolSchemas(tool: Located<RawTool>, defs: ReadonlyMap<string, JsonSchema>, ok: (schema: unknown) => boolean, out: Diagnostic[]): void {
+  const name = JSON.stringify(tool.value.name);
+  const input = tool.value.input;
+  if (input !== undefined) {
+    const at = { ...tool, value: input, path: [...tool.path, 'input'] };
+    if (input.type !== 'object') {
+      out.push(report(at, 'MCPG018', `input schema of tool ${name} must have "type: object" at its root (tool arguments are always a JSON object), got ${input.type === undefined ? 'no type' : JSON.stringify(input.type)}`, 'type' in input ? ['type'] : []));
+    }
+    if (ok(input)) out.push(...checkSchema(at, input, input, defs, `input schema of tool ${name}`));
+  }
+  const output = tool.value.output;
+  if (output !== undefined && ok(output)) {
+    const at = { ...tool, value: output, path: [...tool.path, 'output'] };
+    const problems = checkSchema(at, output, output, defs, `output schema of tool ${name}`);
+    out.push(...problems);
+    const root = problems.length === 0 ? objectRoot(output, output, defs) : undefined;
+    if (root !== undefined && !root.object) {
+      // The SDK sends a root that is not plainly an object wrapped ({"result": …}) to 2025-era clients only.
+      out.push(report(at, 'MCPG042', `output schema of tool ${name} must describe a JSON object at its root (structuredContent is one, for every client), but it allows ${root.why}; put the value under a property of an object`, 'type' in output ? ['type'] : []));
+    }
+  }
 }
 
 /**

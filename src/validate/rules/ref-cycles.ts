@@ -9,6 +9,7 @@ import { report, where } from '../report.js';
 import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
 import { locate } from '../../parse/source.js';
+import { cleanUnderDefs } from './schema-check-cache.js';
 
 /** Keywords whose subschemas apply to the same instance as their parent. */
 const SAME_INSTANCE_SINGLE = ['not', 'if', 'then', 'else'] as const;
@@ -33,10 +34,12 @@ export function findRefCycles(view: SpecView, defs: ReadonlyMap<string, JsonSche
     // inside spec $defs, `#/$defs/X` means the spec's X, as in checkSchema.
     roots.push({ schema: isObjectSchema(d.value) ? bundleSchema(d.value, defs) : d.value, context: {}, original: d.value });
   }
+  // --watch: a tool schema found acyclic last run (same object, same $defs) is not bundled and walked again.
+  const acyclic = cleanUnderDefs('acyclic', defs);
   for (const tool of view.tools) {
     for (const key of ['input', 'output'] as const) {
       const schema = tool.value[key];
-      if (!isObjectSchema(schema)) continue;
+      if (!isObjectSchema(schema) || acyclic.has(schema)) continue;
       // Tools are checked as they go on the wire: spec $defs bundled in, `#` meaning the tool's schema.
       const bundled = bundleSchema(schema, defs);
       roots.push({ schema: bundled, context: bundled, original: schema });
@@ -66,9 +69,12 @@ export function findRefCycles(view: SpecView, defs: ReadonlyMap<string, JsonSche
   const diagnostics: Diagnostic[] = [];
   const reported = new Set<string>();
   const tainted = new Set<unknown>();
-  for (const { schema, context } of roots) {
+  for (const { schema, context, original: written } of roots) {
     const cycles = cyclesFrom(schema, context, defs);
-    if (cycles.length === 0) continue;
+    if (cycles.length === 0) {
+      if (isObjectSchema(written)) acyclic.add(written);
+      continue;
+    }
     const places = placesOf();
     tainted.add(schema);
     const original = places.get(schema);

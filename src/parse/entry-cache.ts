@@ -1,0 +1,71 @@
+// `generate --watch` only: the parsed value of each top-level list entry (a tool, a resource, a prompt…)
+// by its source text. An entry whose text did not change keeps the very object it had last run, which
+// is what lets validate, model and emit reuse their own per-entry work (they key on that identity).
+// Off unless the watch turns it on: a one-shot run must not pay for the map.
+
+let cache: Map<string, unknown> | undefined;
+/** Entries looked up during the current run: what survives the next sweep. */
+let used = new Map<string, unknown>();
+
+/** Each file's skeleton's top-level values (`server`, `$defs`…) of the last run, with their JSON text. */
+const skeletonValues = new Map<string, Map<string, { json: string; value: unknown }>>();
+
+export function enableEntryCache(): void {
+  cache ??= new Map();
+}
+
+export function entryCacheEnabled(): boolean {
+  return cache !== undefined;
+}
+
+function cachedEntry(text: string): unknown {
+  const value = cache?.get(text);
+  if (value !== undefined) used.set(text, value);
+  return value;
+}
+
+function storeEntry(text: string, value: unknown): void {
+  if (cache === undefined || value === undefined) return;
+  cache.set(text, value);
+  used.set(text, value);
+}
+
+/** After a run: forget entries the run did not read (an edited entry's old text), so the cache stays one spec big. */
+export function sweepEntryCache(): void {
+  if (cache === undefined) return;
+  cache = used;
+  used = new Map();
+}
+
+/** --watch: entries whose text is cached keep their object; the others are parsed together as one piece. */
+export function cachedEntries(texts: readonly string[], read: (piece: string) => unknown): unknown[] | undefined {
+  const entries = texts.map(cachedEntry);
+  const missing = texts.flatMap((_text, i) => (entries[i] === undefined ? [i] : []));
+  if (missing.length === 0) return entries;
+  const fresh = read(missing.map((i) => texts[i]!).join(''));
+  if (!Array.isArray(fresh) || fresh.length !== missing.length) return undefined;
+  missing.forEach((i, n) => {
+    entries[i] = fresh[n];
+    storeEntry(texts[i]!, fresh[n]);
+  });
+  return entries;
+}
+
+/**
+ * The skeleton's top-level values (all but the long lists) that equal last run's are replaced by last
+ * run's objects, so `$defs` and `server` keep their identity too (tools bundle `$defs` entries by
+ * reference, and emit tells a bundled copy from a tool's own `$defs` by that reference).
+ */
+export function keepUnchangedValues(file: string, record: Record<string, unknown>): void {
+  const next = new Map<string, { json: string; value: unknown }>();
+  const previous = skeletonValues.get(file);
+  for (const [key, value] of Object.entries(record)) {
+    if (value === null || typeof value !== 'object') continue;
+    const json = JSON.stringify(value);
+    const last = previous?.get(key);
+    const kept = last !== undefined && last.json === json ? last.value : value;
+    record[key] = kept;
+    next.set(key, { json, value: kept });
+  }
+  skeletonValues.set(file, next);
+}
