@@ -94,6 +94,16 @@ export interface HttpHandler {
   readonly readiness: readonly ReadinessCheck[];
 }
 
+/**
+ * A listen stream is its caller's: it subscribes to the bus as that principal (scale/principal-scope.ts).
+ * Only dynamic discovery publishes principal-scoped events: without it the scope (an AsyncLocalStorage,
+ * which on Node 20 keeps promise hooks on for the whole process once used) would cost every await.
+ */
+function inCallerScope<T>(def: ServerDefinition, body: unknown, principalKey: string, serve: () => T): () => T {
+  const scoped = def.discovery !== undefined && (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
+  return scoped ? () => inPrincipalScope(principalScope(principalKey), serve) : serve;
+}
+
 export function createHttpHandler(factory: ServerFactory, def: ServerDefinition, options: HttpOptions = {}): HttpHandler {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   // Listen streams hear events scoped to another principal (dynamic discovery) not at all.
@@ -158,11 +168,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       const listen = store && (await serveTaskListen(body, request, { store, bus, capabilities: def.capabilities, owner: principalKeyOf(auth?.principal), keepAliveMs: options.keepAliveMs ?? 15_000 }));
       return listen || withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
     };
-    // A listen stream is its caller's: it subscribes to the bus as that principal (scale/principal-scope.ts).
-    // Only dynamic discovery publishes principal-scoped events: without it the scope (an AsyncLocalStorage,
-    // which on Node 20 keeps promise hooks on for the whole process once used) would cost every await.
-    const scoped = def.discovery !== undefined && (body as { method?: unknown } | null)?.method === 'subscriptions/listen';
-    const run = scoped ? () => inPrincipalScope(principalScope(principalKeyOf(auth?.principal)), serve) : serve;
+    const run = inCallerScope(def, body, principalKeyOf(auth?.principal), serve);
     // initialize, ping, server/discover and subscriptions/listen have no runtime handler: their span is made here.
     return factory.traceProtocol === undefined ? run() : factory.traceProtocol(body, request.headers, run);
   }
