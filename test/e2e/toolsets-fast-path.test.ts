@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createHttpHandler, createServerFactory, exposedDefinition, listen, type ServerDefinition, type ServerOptions } from '../../packages/runtime/src/server/index.js';
 import { generateAndCompile } from '../support/generated-package.js';
 import { ROOT } from '../support/servers.js';
-import { ALL, ALL_READ_ONLY, DEFAULT, REPOS, TOOLSETS_HANDLERS, TOOLSETS_SPEC, type Exposed } from '../support/toolsets-hub.js';
+import { ALL, ALL_READ_ONLY, DEFAULT, REPOS, TOOLSETS_HANDLERS, TOOLSETS_SPEC, exposed, type Exposed } from '../support/toolsets-hub.js';
 
 const DIR = join(ROOT, '.tmp/toolsets-fast-path-e2e');
 let spec: ServerDefinition;
@@ -42,15 +42,6 @@ async function serve(options: ServerOptions) {
   const counted = Object.assign((instance?: Parameters<typeof factory>[0]) => (built++, factory(instance)), { fast: factory.fast! });
   const running = await listen(createHttpHandler(counted, def, { endpointPath: '/mcp' }), {});
   return { url: running.url, ran, built: () => built, close: () => running.close(100) };
-}
-
-async function exposed(client: Client): Promise<Exposed> {
-  return {
-    tools: (await client.listTools()).tools.map((t) => t.name).sort(),
-    resources: (await client.listResources()).resources.map((r) => r.uri).sort(),
-    templates: (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort(),
-    prompts: (await client.listPrompts()).prompts.map((p) => p.name).sort(),
-  };
 }
 
 // [configuration, server options, what is exposed, a tool outside it]

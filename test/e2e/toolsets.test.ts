@@ -9,7 +9,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateAndCompile } from '../support/generated-package.js';
-import { ALL, CASES, TOOLSETS_HANDLERS, TOOLSETS_SPEC, type Exposed } from '../support/toolsets-hub.js';
+import { ALL, CASES, TOOLSETS_HANDLERS, TOOLSETS_SPEC, exposed } from '../support/toolsets-hub.js';
 import { ROOT, startScript } from '../support/servers.js';
 
 const DIR = join(ROOT, '.tmp/toolsets-e2e');
@@ -43,15 +43,6 @@ beforeAll(async () => {
   expect(built.diagnostics).toEqual([]);
   expect(built.compileErrors).toEqual([]);
 }, 120_000);
-
-async function exposed(client: Client): Promise<Exposed> {
-  return {
-    tools: (await client.listTools()).tools.map((t) => t.name).sort(),
-    resources: (await client.listResources()).resources.map((r) => r.uri).sort(),
-    templates: (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort(),
-    prompts: (await client.listPrompts()).prompts.map((p) => p.name).sort(),
-  };
-}
 
 async function officialClient(transport: 'http' | 'stdio', flags: string[], env: Record<string, string>) {
   const client = new Client({ name: 'toolsets-e2e', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });

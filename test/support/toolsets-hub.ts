@@ -2,6 +2,8 @@
 // test/e2e/toolsets-fast-path.test.ts over the HTTP fast path): two toolsets, `issues` the default one,
 // tools with and without readOnlyHint, and what each deployment configuration exposes.
 
+import type { Client } from '@modelcontextprotocol/client';
+
 export const TOOLSETS_SPEC = `mcpgen: 1
 server: { name: hub, version: 1.0.0 }
 tools:
@@ -59,6 +61,16 @@ export interface Exposed {
   readonly resources: string[];
   readonly templates: string[];
   readonly prompts: string[];
+}
+
+/** What a configuration exposes, as the official client lists it. */
+export async function exposed(client: Client): Promise<Exposed> {
+  return {
+    tools: (await client.listTools()).tools.map((t) => t.name).sort(),
+    resources: (await client.listResources()).resources.map((r) => r.uri).sort(),
+    templates: (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort(),
+    prompts: (await client.listPrompts()).prompts.map((p) => p.name).sort(),
+  };
 }
 
 export const DEFAULT: Exposed = { tools: ['create_issue', 'list_issues', 'whoami'], resources: ['hub://issues/open'], templates: [], prompts: ['triage'] };
