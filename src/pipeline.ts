@@ -1,10 +1,7 @@
 // The one place that runs every stage: load → validate → model (→ emit → write for `generate`).
 import { dirname, join, resolve } from 'node:path';
 import { enableEntryCache, sweepEntryCache } from './parse/entry-cache.js';
-import { enableSchemaCheckCache } from './validate/rules/schema-check-cache.js';
-import { enableToolModelCache } from './model/tool-cache.js';
-// The caches' switch only (no ts-morph): emit itself still loads when a run gets that far.
-import { enableMemberCaches } from './emit/member-cache.js';
+import { enableObjectCaches } from './common/context-stores.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { isGlob } from './load/glob.js';
 import { displayPath, loadSpec } from './load/spec-files.js';
@@ -30,9 +27,8 @@ export { resolveInputs, type Inputs } from './inputs.js';
  */
 export function enableIncremental(): void {
   enableEntryCache();
-  enableSchemaCheckCache();
-  enableToolModelCache();
-  enableMemberCaches();
+  // validate's clean sets, model's tool IRs and emit's member texts: one switch.
+  enableObjectCaches();
 }
 
 /** After a run: each cache drops what the run did not use. */

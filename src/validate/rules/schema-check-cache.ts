@@ -5,23 +5,18 @@
 // per `$defs`. Anything with a diagnostic is always checked again: its position moves
 // with every edit above it.
 
-import { ContextStores } from '../../common/context-stores.js';
+import { ContextStores, objectCachesEnabled } from '../../common/context-stores.js';
 
 type CleanSet = Pick<WeakSet<object>, 'has' | 'add'>;
 
-let enabled = false;
 /** By check, then by the `$defs` as JSON text. */
 const sets = new Map<string, ContextStores<string, WeakSet<object>>>();
 /** What a one-shot run gets: nothing is ever remembered. */
 const NEVER: CleanSet = { has: () => false, add: () => NEVER as WeakSet<object> };
 
-export function enableSchemaCheckCache(): void {
-  enabled = true;
-}
-
 /** The set of objects found clean by the check `kind`, valid for these `$defs` (fresh when they changed). */
 export function cleanUnderDefs(kind: 'tool schemas' | 'acyclic', defs: ReadonlyMap<string, unknown>): CleanSet {
-  if (!enabled) return NEVER;
+  if (!objectCachesEnabled()) return NEVER;
   let stores = sets.get(kind);
   if (stores === undefined) sets.set(kind, (stores = new ContextStores((a, b) => a === b, () => new WeakSet())));
   return stores.for(JSON.stringify([...defs]));
