@@ -11,7 +11,7 @@ import type {
   StatementStructures,
   VariableStatementStructure,
 } from 'ts-morph';
-import { printStructure, StructureKind } from './ts-morph.js';
+import { PRINT_OPTIONS, printStructure, StructureKind } from './ts-morph.js';
 import { SplicedMembers } from './member-splice.js';
 
 export interface GeneratedFile {
@@ -83,8 +83,6 @@ function printSpliced(sink: FileSink): string {
   if (sink.spliced.texts.length === 0) return printStatements(sink.statements);
   return sink.spliced.splice(printStatements(sink.statements)) ?? printStatements(sink.spliced.restore(sink.statements));
 }
-
-const PRINT_OPTIONS = { indentNumberOfSpaces: 2, useSingleQuote: true } as const;
 
 function printAll(statements: readonly (string | StatementStructures)[]): string {
   return printStructure({ kind: StructureKind.SourceFile, statements: [...statements] }, PRINT_OPTIONS);

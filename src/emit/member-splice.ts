@@ -5,9 +5,8 @@
 // is ts-morph's for that member alone, at the indentation members have (no blank-line rule between
 // interface members; every class method has a body, so the stand-in keeps the blank lines around it).
 import type { MethodDeclarationStructure, MethodSignatureStructure, OptionalKind } from 'ts-morph';
-import { printStructure, StructureKind } from './ts-morph.js';
+import { PRINT_OPTIONS, printStructure, StructureKind } from './ts-morph.js';
 
-const PRINT_OPTIONS = { indentNumberOfSpaces: 2, useSingleQuote: true } as const;
 export const MEMBER_MARKER = '\u0000mcpgen-member-';
 
 /** What replaces the stand-ins of one file: member texts by marker index. */

@@ -10,3 +10,6 @@ preloadTypeScript(import.meta.url);
 const tsMorph = createRequire(import.meta.url)('ts-morph') as typeof TsMorph;
 
 export const { printStructure, StructureKind, VariableDeclarationKind, Scope } = tsMorph;
+
+/** How every generated file is printed; member-splice.ts prints single members the same way, or splicing would show. */
+export const PRINT_OPTIONS = { indentNumberOfSpaces: 2, useSingleQuote: true } as const;
