@@ -1,11 +1,13 @@
 // `main.js --help`: the usage of a generated entry point, naming every flag and every variable it reads
 // (config-file.ts accepts the same variable names in a --config file).
+import type { RateLimitSettings } from '../ops/rate-limit.js';
+
 /** What the generated server has, so flags for what it lacks are unknown and --help lists only what applies. */
 export interface EntryFeatures {
   /** The spec declares `auth:` (the auth flags exist). */
   readonly auth?: boolean;
   /** The spec's declared rate limits (`--print-config` shows them under the environment's). */
-  readonly rateLimits?: { readonly server?: { readonly points: number; readonly durationSeconds: number }; readonly tools?: Readonly<Record<string, { readonly points: number; readonly durationSeconds: number }>> } | undefined;
+  readonly rateLimits?: Omit<RateLimitSettings, 'redisUrl'> | undefined;
 }
 
 export function entryUsage(program = 'main.js', features: EntryFeatures = {}): string {
