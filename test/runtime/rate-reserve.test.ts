@@ -43,6 +43,13 @@ function windowStore(limit: number, windowMs: number, clock: { now: number }): P
 
 const take = async (c: ReservingCounter, key: string): Promise<Taken> => c.take(key);
 
+/** `calls` requests of `key`, spread over the counters in turn: how many were accepted. */
+async function acceptedOf(counters: readonly ReservingCounter[], calls: number, key: string): Promise<number> {
+  let accepted = 0;
+  for (let i = 0; i < calls; i++) if ((await take(counters[i % counters.length]!, key)) === undefined) accepted++;
+  return accepted;
+}
+
 describe('reserving points of a shared limit', () => {
   it('takes 1 % of the limit at a time, at most 64 points; under 200 one point at a time', () => {
     expect([1, 150, 199, 200, 1000, 6400, 1e6].map(chunkFor)).toEqual([1, 1, 1, 2, 10, 64, 64]);
@@ -51,8 +58,7 @@ describe('reserving points of a shared limit', () => {
   it('three instances sharing the real limiter: never above the limit, at most 3 × (chunk − 1) below, one store call per chunk', async () => {
     const store = counted(new RateLimiterMemory({ points: 1000, duration: 60 }));
     const instances = [0, 1, 2].map(() => new ReservingCounter(store, 1000));
-    let accepted = 0;
-    for (let i = 0; i < 1500; i++) if ((await take(instances[i % 3]!, 'caller')) === undefined) accepted++;
+    const accepted = await acceptedOf(instances, 1500, 'caller');
     expect(accepted).toBeLessThanOrEqual(1000);
     expect(accepted).toBeGreaterThanOrEqual(1000 - 3 * 9);
     // 100 chunks of 10 fill the window; after that each instance refuses locally without asking again.
@@ -62,8 +68,7 @@ describe('reserving points of a shared limit', () => {
   it('counts a limit under 200 exactly, one store call per request', async () => {
     const store = counted(new RateLimiterMemory({ points: 150, duration: 60 }));
     const instances = [0, 1, 2].map(() => new ReservingCounter(store, 150));
-    let accepted = 0;
-    for (let i = 0; i < 300; i++) if ((await take(instances[i % 3]!, 'caller')) === undefined) accepted++;
+    const accepted = await acceptedOf(instances, 300, 'caller');
     expect(accepted).toBe(150);
     expect(store.calls).toBe(300);
   });
@@ -102,8 +107,7 @@ describe('reserving points of a shared limit', () => {
     const other = new ReservingCounter(store, 1000, { now: () => clock.now });
     const counter = new ReservingCounter(store, 1000, { now: () => clock.now });
     for (let i = 0; i < 995; i++) await store.consume('k', 1); // what the other instances spent
-    let accepted = 0;
-    for (let i = 0; i < 20; i++) if ((await take(i % 2 === 0 ? counter : other, 'k')) === undefined) accepted++;
+    const accepted = await acceptedOf([counter, other], 20, 'k');
     expect(accepted).toBe(5);
   });
 
