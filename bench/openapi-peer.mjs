@@ -18,6 +18,8 @@ const PEER_WORK = join(ROOT, 'bench/peers/.out');
 const MCPGEN = join(ROOT, 'bin/mcpgen.js');
 const OAMG = join(ROOT, 'bench/peers/node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js');
 const CALLS = Number(process.env.BENCH_OPENAPI_CALLS ?? 1000);
+// As in bench/run.mjs: each server measured in its steady state, not while V8 still optimizes it.
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
 const fmt = (n, d = 2) => n.toFixed(d);
 
 rmSync(WORK, { recursive: true, force: true });
@@ -171,8 +173,8 @@ const peerCall = await peerSession(peerServer.url);
 const throughput = [];
 for (const concurrency of [1, 8]) {
   const n = concurrency === 1 ? CALLS / 2 : CALLS;
-  await load((i) => mcpgenCall(ourServer.url, i), 100, concurrency); // warm-up
-  await load(peerCall, 100, concurrency);
+  await load((i) => mcpgenCall(ourServer.url, i), WARM_UP, concurrency); // warm-up
+  await load(peerCall, WARM_UP, concurrency);
   // Alternated halves, so a change in the machine's load falls on both.
   const ours = [];
   const theirs = [];
@@ -196,7 +198,7 @@ const other = rows.flatMap((r) => r.cmp.diffs.map((x) => `${r.d.name} ${x}`));
 if (other.length > 0) out.push('', `Other input differences (first of each): ${other.join('; ')}`);
 out.push('', '| description | import + generate: mcpgen | openapi-mcp-generator | ratio (mcpgen / peer) |', '| --- | --- | --- | --- |');
 for (const { d, ours, theirs } of rows) out.push(`| ${d.label} | ${fmt(ours.seconds)} s, ${fmt(ours.peakMb, 0)} MB | ${theirs.error ? 'failed' : `${fmt(theirs.seconds)} s, ${fmt(theirs.peakMb, 0)} MB`} | ${theirs.error ? '—' : fmt(ours.seconds / theirs.seconds)} |`);
-out.push('', `| proxied tools/call \`getPetById\` (petstore 3.0, ${CALLS / 2} / ${CALLS} calls after 100 warm-up) | mcpgen | openapi-mcp-generator | ratio |`, '| --- | --- | --- | --- |');
+out.push('', `| proxied tools/call \`getPetById\` (petstore 3.0, ${CALLS / 2} / ${CALLS} calls after ${WARM_UP} warm-up) | mcpgen | openapi-mcp-generator | ratio |`, '| --- | --- | --- | --- |');
 for (const t of throughput) out.push(`| concurrency ${t.concurrency} | ${fmt(t.ours, 0)} req/s | ${fmt(t.theirs, 0)} req/s | ${fmt(t.ours / t.theirs)}× |`);
 out.push('', `Upstream requests seen: ${upstreamCalls}.`);
 process.stdout.write(`${out.join('\n')}\n`);

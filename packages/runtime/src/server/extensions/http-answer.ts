@@ -3,10 +3,10 @@
 // embedded resource (blob); 4xx/5xx → a tool error the model can act on.
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import { reply, toolError, type ToolReply } from '../core/replies.js';
-import type { HttpBinding } from './http-types.js';
+import type { HttpBinding, UpstreamAnswer } from './http-types.js';
 
 /** An answer read within the size bound, or why it could not be. */
-export type Received = { readonly response: Response; readonly bytes: Uint8Array } | { readonly failed: string };
+export type Received = { readonly response: UpstreamAnswer; readonly bytes: Uint8Array } | { readonly failed: string };
 
 /** Reads the body chunk by chunk and stops at the bound: a missing or false Content-Length cannot lift it. */
 export async function readBounded(response: Response, maxBytes: number): Promise<Received> {
@@ -34,7 +34,7 @@ export async function readBounded(response: Response, maxBytes: number): Promise
 const JSON_TYPE = /[/+]json\b/i;
 const TEXT_TYPE = /^(?:text\/|application\/(?:[\w.+-]*\+)?xml\b|application\/(?:javascript|yaml|x-yaml|x-ndjson|graphql)\b)/i;
 
-export function toToolResult(binding: HttpBinding, url: string, response: Response, bytes: Uint8Array): ToolReply<unknown> {
+export function toToolResult(binding: HttpBinding, url: string, response: UpstreamAnswer, bytes: Uint8Array): ToolReply<unknown> {
   const status = `${response.status} ${response.statusText}`.trim();
   const text = (): string => new TextDecoder().decode(bytes);
   if (!response.ok) {

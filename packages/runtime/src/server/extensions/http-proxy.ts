@@ -6,6 +6,7 @@
 import { toolError, type ToolReply } from '../core/replies.js';
 import { readBounded, toToolResult, type Received } from './http-answer.js';
 import { ClientCredentials } from './http-oauth.js';
+import { nodeSend, nodeTransportAvailable } from './http-node-send.js';
 import { buildRequest, operationAuth, type Secrets } from './http-request.js';
 import { isIdempotent, retryableStatus, retryDelay, sleep } from './http-retry.js';
 import type { HttpAuth, HttpBinding, HttpProxyOptions, ProxyCallContext, UpstreamTokenRequest } from './http-types.js';
@@ -63,14 +64,19 @@ function refreshable(options: HttpProxyOptions): boolean {
 
 type Sent = Exclude<Received, { failed: string }> | { readonly failed: string; readonly retryable: boolean };
 
-/** One attempt: a timeout per attempt; a connection error or timeout may be retried, a cancellation not. */
+/**
+ * One attempt: a timeout per attempt; a connection error or timeout may be retried, a cancellation not.
+ * On Node without a `fetch` option it goes over node:http (http-node-send.ts: the same answer, cheaper).
+ */
 async function send(method: string, request: ReturnType<typeof buildRequest>, options: HttpProxyOptions, signal: AbortSignal | undefined): Promise<Sent> {
   const ms = options.timeoutMs ?? 30_000;
+  const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
+  if (options.fetch === undefined && nodeTransportAvailable()) return nodeSend(method, request, maxBytes, ms, signal);
   const timeout = AbortSignal.timeout(ms);
   const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
   try {
     const response = await (options.fetch ?? fetch)(request.url, { method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}), signal: both });
-    const read = await readBounded(response, options.maxBytes ?? 8 * 1024 * 1024);
+    const read = await readBounded(response, maxBytes);
     return 'failed' in read ? { failed: read.failed, retryable: false } : read;
   } catch (e) {
     if (timeout.aborted) return { failed: `timed out after ${ms} ms`, retryable: true };

@@ -30,6 +30,14 @@ export interface HttpBinding {
   readonly output: boolean;
 }
 
+/** The parts of an upstream answer the proxy reads: a fetch `Response`, or node:http's answer (http-node-send.ts). */
+export interface UpstreamAnswer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly headers: Headers;
+}
+
 /** Upstream credentials, each read from an environment variable at call time. */
 export type HttpAuth =
   | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string; readonly env: string }
