@@ -33,7 +33,7 @@ export interface OpenApiImportOptions extends Selection {
 export async function importOpenApi(input: string, cwd: string, options: OpenApiImportOptions = {}): Promise<OpenApiImport> {
   const isUrl = /^https?:\/\//i.test(input);
   const location = isUrl ? input : resolve(cwd, input);
-  const source = isUrl ? undefined : readSource(input, location);
+  const source = (): SourceFile | undefined => (isUrl ? undefined : readSource(input, location));
   // Loaded only here: check and generate never pay for the OpenAPI parser.
   const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
   const parser = new SwaggerParser();
