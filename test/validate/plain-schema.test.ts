@@ -96,6 +96,8 @@ function schemaOf(r: () => number, depth: number, defs: readonly string[]): Json
   }
   if (depth < 3 && (t.includes('array') || r() < 0.05)) node.items = r() < 0.1 ? true : schemaOf(r, depth + 1, defs);
   if (r() < 0.05) node.anyOf = [{ type: 'string' }, { type: 'integer' }];
+  // Members start from their parent's types (ajv's strictTypes context): typed or not, in or out of it.
+  else if (depth < 3 && r() < 0.2) node[pick(r, ['anyOf', 'oneOf', 'allOf'])] = Array.from({ length: 1 + Math.floor(r() * 3) }, () => (r() < 0.1 ? true : schemaOf(r, depth + 1, defs)));
   return node;
 }
 
@@ -133,6 +135,38 @@ describe('plain schemas: what plain-schema.ts says without ajv is what ajv says'
     expect(fromFiles).toBeGreaterThan(50);
     expect(plain).toBeGreaterThan(500);
     expect(refused).toBeGreaterThan(200);
+  });
+
+  it('anyOf/oneOf/allOf members are judged in the types of their parent, as the strictTypes of ajv does (3,000 generated)', () => {
+    const r = random(41);
+    const member = (depth: number): JsonSchema => {
+      if (r() < 0.08) return true;
+      const m: Record<string, unknown> = {};
+      if (r() < 0.5) m.type = pick(r, TYPES);
+      for (let i = Math.floor(r() * 3); i > 0; i--) {
+        const k = pick(r, ['minimum', 'multipleOf', 'minLength', 'pattern', 'format', 'minItems', 'maxProperties', 'required', 'enum', 'description']);
+        m[k] = k === 'required' ? ['a'] : k === 'description' ? 'd' : KEYWORD_VALUES[k]!(r);
+      }
+      if (depth < 2 && r() < 0.2) m[pick(r, ['anyOf', 'oneOf', 'allOf'])] = Array.from({ length: 1 + Math.floor(r() * 2) }, () => member(depth + 1));
+      return m;
+    };
+    let plain = 0;
+    let refused = 0;
+    for (let i = 0; i < 3000; i++) {
+      const schema: Record<string, unknown> = {};
+      const roll = r();
+      if (roll < 0.45) schema.type = pick(r, TYPES);
+      else if (roll < 0.65) schema.type = [...new Set([pick(r, TYPES), pick(r, TYPES)])];
+      schema[pick(r, ['anyOf', 'oneOf', 'allOf'])] = Array.from({ length: 1 + Math.floor(r() * 3) }, () => member(0));
+      if (meta(schema) !== true) continue;
+      const findings = ajvFindings(schema);
+      if (isPlainSchema(schema, FORMATS)) {
+        plain++;
+        expect(findings, JSON.stringify(schema)).toEqual([]);
+      } else if (findings.length > 0) refused++;
+    }
+    expect(plain).toBeGreaterThan(300);
+    expect(refused).toBeGreaterThan(300);
   });
 
   it('a value called plainly valid is one ajv accepts (5,000 generated leaf schemas and values)', () => {

@@ -16,11 +16,26 @@ const UNTYPED = new Set(['type', 'enum', 'const', 'default', 'examples', 'title'
  */
 const TYPED: Readonly<Record<string, readonly string[]>> = {
   minimum: ['number'], maximum: ['number'], exclusiveMinimum: ['number'], exclusiveMaximum: ['number'], multipleOf: ['number'],
-  // ajv applies `format` to numbers too; kept to strings here, where every known format is checked.
-  minLength: ['string'], maxLength: ['string'], pattern: ['string'], format: ['string'],
+  // ajv applies `format` to numbers and strings (int32, int64, float, double are number formats).
+  minLength: ['string'], maxLength: ['string'], pattern: ['string'], format: ['string', 'number'],
   items: ['array'], minItems: ['array'], maxItems: ['array'], uniqueItems: ['array'],
   properties: ['object'], required: ['object'], additionalProperties: ['object'], minProperties: ['object'], maxProperties: ['object'],
 };
+
+/** Applicators whose members describe the same data as their parent (and start from its types). */
+const APPLICATORS = new Set(['anyOf', 'oneOf', 'allOf']);
+
+/**
+ * The types ajv checks a node's keywords against (its strictTypes `dataTypes`): its own, narrowed by the
+ * context's; undefined where ajv would find a type outside the context ("type … not allowed by context").
+ */
+function inContext(own: string[] | undefined, context: readonly string[]): readonly string[] | undefined {
+  if (own === undefined) return undefined;
+  if (own.length === 0) return context;
+  if (context.length === 0) return own;
+  if (!own.every((t) => context.includes(t) || (t === 'integer' && context.includes('number')))) return undefined;
+  return context.flatMap((t) => (own.includes(t) || (t === 'integer' && own.includes('number')) ? [t] : t === 'number' && own.includes('integer') ? ['integer'] : []));
+}
 
 function typesOf(node: JsonObjectSchema): string[] | undefined {
   const t = node.type;
@@ -46,15 +61,24 @@ const DEF_REF = /^#\/\$defs\/([A-Za-z0-9_.-]+)$/;
  */
 export function isPlainSchema(root: JsonObjectSchema, knownFormats: ReadonlySet<string>): boolean {
   const defs = isObjectSchema(root.$defs) ? root.$defs : {};
+  // The data types a member of anyOf/oneOf/allOf starts from: its parent's (ajv's `it.dataTypes`). By the
+  // member's path: one object may sit in two places, with different contexts.
+  const context = new Map<string, readonly string[]>();
   let plain = true;
   walkSchema(root, ({ schema, path }) => {
     if (!plain || !isObjectSchema(schema)) return;
-    const types = typesOf(schema);
+    const types = inContext(typesOf(schema), context.get(JSON.stringify(path)) ?? []);
     if (types === undefined) return void (plain = false);
     for (const key of Object.keys(schema)) {
       if (key.startsWith('x-') && EXTENSION_NAME.test(key)) continue; // ajv.addKeyword accepts the name
       if (key === '$defs' && path.length === 0) continue;
       if (UNTYPED.has(key)) continue;
+      if (APPLICATORS.has(key)) {
+        const members = schema[key];
+        if (!Array.isArray(members) || members.length === 0 || !members.every((m) => typeof m === 'boolean' || isObjectSchema(m))) return void (plain = false);
+        members.forEach((_m, i) => context.set(JSON.stringify([...path, key, i]), types));
+        continue;
+      }
       const on = TYPED[key];
       if (on === undefined || !applies(types, on)) return void (plain = false);
     }
