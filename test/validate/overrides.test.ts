@@ -79,6 +79,15 @@ describe('overrides of included entries (test/fixtures/overrides/pets.yaml)', ()
   });
 });
 
+it('resources by URI, templates by URI template: patched, renamed (uri:) and dropped', () => {
+  const include = 'resources:\n  - { uri: "file:///a.md", name: a }\n  - { uri: "file:///b.md", name: b }\nresourceTemplates:\n  - { uriTemplate: "file:///{path}", name: files }\n';
+  const overrides = 'overrides:\n  resources:\n    "file:///a.md": { uri: "file:///readme.md", mimeType: text/markdown }\n    "file:///b.md": null\n  resourceTemplates:\n    "file:///{path}": { description: Any file. }\n';
+  const r = checkText(`mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ninclude: [more.yaml]\n${overrides}`, { 'more.yaml': include });
+  expect(r.diagnostics).toEqual([]);
+  expect(r.models[0]!.resources.map((x) => [x.uri, x.name, x.mimeType])).toEqual([['file:///readme.md', 'a', 'text/markdown']]);
+  expect(r.models[0]!.resourceTemplates.map((x) => x.description)).toEqual(['Any file.']);
+});
+
 describe('what an override gets wrong is reported at the override', () => {
   const include = 'tools:\n  - name: listPets\n    input:\n      type: object\n      properties:\n        tenant: { type: array, items: { type: string } }\n  - name: getPetById\n    input: { type: object, properties: { petId: { type: integer } }, required: [petId] }\n';
   const run = (overrides: string, extraRoot = '') =>

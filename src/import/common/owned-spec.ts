@@ -6,11 +6,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { isGlob } from '../../load/glob.js';
+import { ROOT_ONLY } from '../../validate/spec-format.js';
 import { UsageError } from '../../errors.js';
 import { specToYaml } from './yaml-spec.js';
 
-/** Keys only a root spec may hold: they stay out of the owned file (validate/spec-format.ts ROOT_ONLY). */
-const ROOT_KEYS = new Set(['mcpgen', 'server', 'protocol', 'capabilities', 'cache', 'auth', 'include', 'overrides', 'apps', 'skills', 'toolsets', 'discovery']);
+/** Keys that stay out of the owned file: the format version and what only a root spec may hold. */
+const ROOT_KEYS: ReadonlySet<string> = new Set(['mcpgen', ...ROOT_ONLY]);
 
 export interface ImportFiles {
   /** Path → text, for writeFilesAtomically. */
