@@ -64,7 +64,7 @@ export function validateSpec(spec: LoadedSpec, targets: readonly ProviderTarget[
   const includes = spec.includes.flatMap((s) => sanitize(s, 'include') ?? []);
   if (root === undefined) return { diagnostics, view: undefined };
   // The root's `overrides:` patch entries of any file before the rules see them (overrides.ts).
-  const patched = applyOverrides(root, includes);
+  const patched = applyOverrides(root, includes, [spec.root, ...spec.includes]);
   diagnostics.push(...patched.diagnostics);
   const view = buildView(patched.root, patched.includes, spec.appFiles);
   for (const rule of RULES) diagnostics.push(...rule(view).map(patched.repoint));

@@ -27,8 +27,12 @@ export interface Overridden {
   readonly repoint: (d: Diagnostic) => Diagnostic;
 }
 
-/** `root` and `includes` as validation sanitized them (entries with format errors are holes). */
-export function applyOverrides(root: SourceFile, includes: readonly SourceFile[]): Overridden {
+/**
+ * `root` and `includes` as validation sanitized them (entries with format errors are holes, left
+ * unpatched); `written`: the files as read, so an override of an entry with format errors is not also
+ * said to name nothing.
+ */
+export function applyOverrides(root: SourceFile, includes: readonly SourceFile[], written: readonly SourceFile[]): Overridden {
   const overrides = (root.value as RawSpecFile).overrides;
   if (overrides === undefined) return { root, includes, diagnostics: [], repoint: (d) => d };
   const files = [root, ...includes];
@@ -53,7 +57,7 @@ export function applyOverrides(root: SourceFile, includes: readonly SourceFile[]
           patched.set(slot(file.file, kind, i), override);
         });
       });
-      if (!found) diagnostics.push(noSuchEntry(root, override, files));
+      if (!found && !declaredIn(written, override)) diagnostics.push(noSuchEntry(root, override, written));
     }
   }
   const [newRoot, ...newIncludes] = files.map((f, i) => withValue(f, values[i]));
@@ -110,9 +114,19 @@ function repointed(d: Diagnostic, root: SourceFile, patched: ReadonlyMap<string,
   return { ...d, message: `${d.message} (the ${NOUNS[override.kind]} as changed by ${formatPath(at(override))} at ${root.file}:${line}:${column})` };
 }
 
+/** The names (URIs) of every entry of the override's kind, in every file. */
+function declaredKeys(files: readonly SourceFile[], kind: OverridableKind): string[] {
+  const entries = files.flatMap((f) => {
+    const list = (f.value as Record<string, unknown> | null | undefined)?.[kind];
+    return Array.isArray(list) ? list : [];
+  });
+  return entries.map((e) => (e as Record<string, unknown> | null | undefined)?.[KEYS[kind]]).filter((k): k is string => typeof k === 'string');
+}
+
+const declaredIn = (files: readonly SourceFile[], override: Patched): boolean => declaredKeys(files, override.kind).includes(override.key);
+
 function noSuchEntry(root: SourceFile, override: Patched, files: readonly SourceFile[]): Diagnostic {
-  const declared = files.flatMap((f) => ((f.value as Record<string, unknown>)[override.kind] as unknown[] | undefined) ?? []).map((e) => (e as Record<string, unknown> | undefined)?.[KEYS[override.kind]]).filter((k): k is string => typeof k === 'string');
-  const hint = didYouMean(override.key, declared);
+  const hint = didYouMean(override.key, declaredKeys(files, override.kind));
   const noun = NOUNS[override.kind];
   return diagnosticAt(root, ['overrides', override.kind, override.key], 'MCPG151', `overrides.${override.kind} names ${noun} ${JSON.stringify(override.key)}, which no file of this spec declares${hint !== undefined ? `; did you mean "${hint}"?` : ''}`, 'key');
 }

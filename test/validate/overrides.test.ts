@@ -122,6 +122,11 @@ describe('what an override gets wrong is reported at the override', () => {
     ]);
   });
 
+  it('an override of an entry with format errors of its own: those errors, not also MCPG151', () => {
+    const r = checkText('mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ninclude: [more.yaml]\noverrides:\n  tools:\n    t: { description: T. }\n', { 'more.yaml': 'tools:\n  - { name: t, timeoutMs: soon }\n' });
+    expect(r.diagnostics.map((d) => [d.code, d.file.replace(/.*\//, ''), d.line])).toEqual([['MCPG004', 'more.yaml', 2]]);
+  });
+
   it('an override in an included file is MCPG008 (root only)', () => {
     const r = checkText('mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ninclude: [more.yaml]\n', { 'more.yaml': 'overrides:\n  tools: {}\n' });
     expect(r.diagnostics.map((d) => [d.code, d.file.replace(/.*\//, ''), d.line, d.message])).toEqual([['MCPG008', 'more.yaml', 1, '"overrides" belongs in the root spec, not in an included file']]);
