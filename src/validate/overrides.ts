@@ -41,19 +41,24 @@ export function applyOverrides(root: SourceFile, includes: readonly SourceFile[]
   // By file, kind and index: which override patched the entry there.
   const patched = new Map<string, Patched>();
   const at = (p: Patched): JsonPath => ['overrides', p.kind, p.key];
+  // Each file's list of a kind, copied on its first patch (the parsed value is shared with the caches).
+  const writable = (f: number, kind: OverridableKind): unknown[] => {
+    const list = values[f]![kind] as unknown[];
+    return list === (files[f]!.value as Record<string, unknown>)[kind] ? (values[f]![kind] = [...list]) : list;
+  };
   for (const kind of Object.keys(KEYS) as OverridableKind[]) {
     for (const [key, patch] of Object.entries(overrides[kind] ?? {})) {
       const override: Patched = { kind, key, patch };
       let found = false;
       files.forEach((file, f) => {
-        const list = values[f]![kind] as unknown[] | undefined;
-        list?.forEach((entry, i) => {
+        // Matched by the name as declared, never as an earlier override renamed it.
+        const declared = (file.value as Record<string, unknown>)[kind];
+        if (!Array.isArray(declared)) return;
+        declared.forEach((entry: unknown, i) => {
           if ((entry as Record<string, unknown> | undefined)?.[KEYS[kind]] !== key) return;
           found = true;
           if (file === root) diagnostics.push(diagnosticAt(root, at(override), 'MCPG152', `${NOUNS[kind]} ${JSON.stringify(key)} is declared in this file: change it where it is declared (overrides are for files you do not edit)`, 'key'));
-          const copy = [...list];
-          copy[i] = patchedEntry(root, override, entry, diagnostics);
-          values[f]![kind] = copy;
+          writable(f, kind)[i] = patchedEntry(root, override, entry, diagnostics);
           patched.set(slot(file.file, kind, i), override);
         });
       });

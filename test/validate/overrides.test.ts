@@ -127,6 +127,12 @@ describe('what an override gets wrong is reported at the override', () => {
     expect(r.diagnostics.map((d) => [d.code, d.file.replace(/.*\//, ''), d.line])).toEqual([['MCPG004', 'more.yaml', 2]]);
   });
 
+  it('overrides match names as declared: a rename does not make a tool the target of another override', () => {
+    const r = checkText('mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ninclude: [more.yaml]\noverrides:\n  tools:\n    a: { name: c }\n    c: { name: d, description: Was c. }\n', { 'more.yaml': 'tools:\n  - { name: a, description: Was a. }\n  - { name: c }\n' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.models[0]!.tools.map((t) => [t.name, t.description])).toEqual([['c', 'Was a.'], ['d', 'Was c.']]);
+  });
+
   it('an override in an included file is MCPG008 (root only)', () => {
     const r = checkText('mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ninclude: [more.yaml]\n', { 'more.yaml': 'overrides:\n  tools: {}\n' });
     expect(r.diagnostics.map((d) => [d.code, d.file.replace(/.*\//, ''), d.line, d.message])).toEqual([['MCPG008', 'more.yaml', 1, '"overrides" belongs in the root spec, not in an included file']]);
