@@ -15,7 +15,7 @@ Usage:
   mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--generated DIR] [--name NAME]
                 [--tag T,..] [--operation GLOB,..] [--method M,..] [--force]
       Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into tools in a file the
-      import owns and rewrites on each run (SPEC's name with .openapi.yaml), the spec SPEC
+      import owns and rewrites on each run (<SPEC without .yaml>/openapi.yaml), the spec SPEC
       that includes it (default specs/<name>.yaml; written only when it does not exist: your
       changes to the tools go there under overrides:) and proxy handlers that call the
       upstream API (default generated/<name>/handlers.ts), then check SPEC. An owned file or

@@ -53,7 +53,7 @@ export const WRITES: Record<string, readonly string[]> = {
   'npx tsc -p generated/hello': ['generated/hello/dist/main.js'],
   'npx mcpgen import mcp --out specs/notes.yaml': ['specs/notes.yaml'],
   'npx mcpgen import mcp --url': ['specs/notes.yaml', 'import-report.json'],
-  'npx mcpgen import openapi petstore.json': ['specs/petstore.openapi.yaml', 'specs/petstore.yaml', 'generated/petstore/handlers.ts'],
+  'npx mcpgen import openapi petstore.json': ['specs/petstore/openapi.yaml', 'specs/petstore.yaml', 'generated/petstore/handlers.ts'],
   'npx mcpgen generate specs/petstore.yaml': ['generated/petstore/server.ts'],
   'npx tsc -p generated/petstore': ['generated/petstore/dist/main.js'],
 };
@@ -71,7 +71,7 @@ export const YAML_SIDE_FILES: Record<string, Record<string, { text: string } | {
   },
   // The root spec the page shows includes the file the import wrote: its tools as the page's overrides name them.
   'docs/openapi.md': {
-    'petstore.openapi.yaml': {
+    'petstore/openapi.yaml': {
       text: `tools:\n${['getPetById', 'updatePetWithForm', 'findPetsByTags', 'deletePet'].map((name) => `  - name: ${name}\n    input: { type: object, properties: { petId: { type: integer } } }\n`).join('')}`,
     },
   },

@@ -1,4 +1,4 @@
-// Issue 28: a re-import keeps the team's edits. The import owns specs/<name>.openapi.yaml and rewrites it;
+// Issue 28: a re-import keeps the team's edits. The import owns specs/<name>/openapi.yaml and rewrites it;
 // the team's specs/<name>.yaml (created once) includes it and changes its tools under `overrides:`.
 // End to end: import a vendored petstore, override (description, property description, x-mcp-header,
 // rename, drop), re-import a changed description (one operation added, two descriptions changed),
@@ -51,25 +51,29 @@ describe('re-import keeps the root spec and its overrides', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'petstore.json'), JSON.stringify(PETSTORE));
     expect((await cli(IMPORT, dir)).code).toBe(0);
-    const owned = readFileSync(join(dir, 'specs/pets.openapi.yaml'), 'utf8');
+    const owned = readFileSync(join(dir, 'specs/pets/openapi.yaml'), 'utf8');
     const root = readFileSync(join(dir, 'specs/pets.yaml'), 'utf8').replace(/^overrides:\n {2}tools: \{\}\n/m, OVERRIDES);
     writeFileSync(join(dir, 'specs/pets.yaml'), root);
     const again = await cli(IMPORT, dir);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('kept specs/pets.yaml (yours: its overrides apply)');
-    expect(readFileSync(join(dir, 'specs/pets.openapi.yaml'), 'utf8')).toBe(owned);
+    expect(readFileSync(join(dir, 'specs/pets/openapi.yaml'), 'utf8')).toBe(owned);
     expect(readFileSync(join(dir, 'specs/pets.yaml'), 'utf8')).toBe(root);
+    // The usual config glob finds the root spec only: the owned file is in a folder of its own.
+    writeFileSync(join(dir, 'mcpgen.config.yaml'), 'specs:\n  - specs/*.yaml\n');
+    const checked = await cli(['check'], dir);
+    expect(`${checked.code} ${checked.stderr}`).toMatch(/^0 1 spec file checked: 0 errors/);
   });
 
   it('refuses (exit 2) to rewrite its file once the banner is gone, unless --force', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'petstore.json'), JSON.stringify(PETSTORE));
     expect((await cli(IMPORT, dir)).code).toBe(0);
-    const owned = join(dir, 'specs/pets.openapi.yaml');
+    const owned = join(dir, 'specs/pets/openapi.yaml');
     writeFileSync(owned, readFileSync(owned, 'utf8').split('\n').slice(1).join('\n'));
     const refused = await cli(IMPORT, dir);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('specs/pets.openapi.yaml exists and is not the import\'s (its first line is not "# Written by `mcpgen import openapi`"); move your changes into specs/pets.yaml under `overrides:`');
+    expect(refused.stderr).toContain('specs/pets/openapi.yaml exists and is not the import\'s (its first line is not "# Written by `mcpgen import openapi`"); move your changes into specs/pets.yaml under `overrides:`');
     expect((await cli([...IMPORT, '--force'], dir)).code).toBe(0);
     expect(readFileSync(owned, 'utf8')).toMatch(/^# Written by `mcpgen import openapi`/);
   });
@@ -98,7 +102,7 @@ describe('re-import keeps the root spec and its overrides', () => {
     expect(readFileSync(join(dir, 'specs/pets.yaml'), 'utf8')).toMatch(/^# This spec is yours/);
     writeFileSync(join(dir, 'specs/pets.yaml'), 'mcpgen: 1\nserver: { name: pets, version: 1.0.0 }\n');
     const r = await cli(IMPORT, dir);
-    expect(r.stderr).toContain('warning: specs/pets.yaml does not include pets.openapi.yaml: add it under `include:` to serve the imported tools');
+    expect(r.stderr).toContain('warning: specs/pets.yaml does not include pets/openapi.yaml: add it under `include:` to serve the imported tools');
   });
 });
 
@@ -129,7 +133,7 @@ describe('import → override → re-import → generate → tsc → serve: the 
     writeFileSync(join(dir, 'petstore.json'), JSON.stringify(changedPetstore()));
     const reimported = await cli(IMPORT, dir);
     expect(reimported.code, reimported.stderr).toBe(0);
-    expect(reimported.stderr).toContain('wrote specs/pets.openapi.yaml (9 tools)');
+    expect(reimported.stderr).toContain('wrote specs/pets/openapi.yaml (9 tools)');
     expect(readFileSync(rootPath, 'utf8')).toContain(OVERRIDES);
 
     const generated = await cli(['generate', 'specs/pets.yaml'], dir);

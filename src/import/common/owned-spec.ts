@@ -1,5 +1,5 @@
 // Where an import writes, so that a re-import keeps the team's edits (issue 28): the import owns one
-// include file (`specs/<name>.openapi.yaml`), rewritten by every run, and creates the team's root spec
+// include file (`specs/<name>/openapi.yaml`), rewritten by every run, and creates the team's root spec
 // (`specs/<name>.yaml`: the server block, `include:` of the owned file, an empty `overrides:`) once,
 // never rewriting it. The team changes imported tools in its root through `overrides:` (merge patches).
 import { existsSync, readFileSync } from 'node:fs';
@@ -32,18 +32,20 @@ export interface ImportFilesOptions {
   readonly rootPath: string;
   readonly force: boolean;
   readonly cwd: string;
-  /** The kind of the owned file's name: `specs/pets.yaml` → `specs/pets.<kind>.yaml`. */
+  /** The owned file's name: `specs/pets.yaml` → `specs/pets/<kind>.yaml`. */
   readonly kind: string;
 }
 
 /** First line of a file an import owns: a re-import rewrites it only while this is still there. */
 export const ownedMark = (command: string): string => `# Written by \`${command}\``;
 
-/** The owned file beside the root: `specs/pets.yaml` → `specs/pets.openapi.yaml`. */
+/**
+ * The owned file, in a folder named after the root: `specs/pets.yaml` → `specs/pets/openapi.yaml`. Not
+ * beside it: the usual config glob `specs/*.yaml` would take an include for a spec of its own.
+ */
 export function ownedPathOf(rootPath: string, kind: string): string {
-  const name = basename(rootPath);
-  const stem = name.replace(/\.ya?ml$/i, '');
-  return join(dirname(rootPath), `${stem}.${kind}.yaml`);
+  const stem = basename(rootPath).replace(/\.ya?ml$/i, '');
+  return join(dirname(rootPath), stem, `${kind}.yaml`);
 }
 
 export function importFiles(spec: Readonly<Record<string, unknown>>, options: ImportFilesOptions): ImportFiles {
