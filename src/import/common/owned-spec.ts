@@ -61,7 +61,7 @@ export function importFiles(spec: Readonly<Record<string, unknown>>, options: Im
   const files = new Map<string, string>();
   files.set(ownedPath, specToYaml(owned, [
     `${mark.slice(2)} from ${JSON.stringify(options.from)}; a re-import rewrites this file.`,
-    `Change its tools in ${basename(rootPath)} under \`overrides:\` (kept by a re-import), not here.`,
+    `Change its tools in ${relative(dirname(ownedPath), rootPath).replaceAll('\\', '/')} under \`overrides:\` (kept by a re-import), not here.`,
   ]));
   // A root that an older import wrote whole (the same first line) is the import's to replace.
   const rootWritten = !existsSync(rootPath) || firstLine(rootPath).startsWith(mark);
