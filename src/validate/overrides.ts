@@ -11,10 +11,11 @@ import type { OverridableKind, RawSpecFile } from './spec-types.js';
 
 /** What names an entry of each kind (the key of its override). */
 const KEYS: Readonly<Record<OverridableKind, string>> = { tools: 'name', resources: 'uri', resourceTemplates: 'uriTemplate', prompts: 'name' };
-const NOUNS: Readonly<Record<OverridableKind, string>> = { tools: 'tool', resources: 'resource', resourceTemplates: 'resource template', prompts: 'prompt' };
+const NOUNS: Readonly<Record<OverridableKind | '$defs', string>> = { tools: 'tool', resources: 'resource', resourceTemplates: 'resource template', prompts: 'prompt', $defs: '$defs entry' };
 
 interface Patched {
-  readonly kind: OverridableKind;
+  /** A list of entries, or `$defs` (a mapping, by name). */
+  readonly kind: OverridableKind | '$defs';
   readonly key: string;
   readonly patch: unknown;
 }
@@ -65,11 +66,30 @@ export function applyOverrides(root: SourceFile, includes: readonly SourceFile[]
       if (!found && !declaredIn(written, override)) diagnostics.push(noSuchEntry(root, override, written));
     }
   }
+  for (const [name, patch] of Object.entries(overrides.$defs ?? {})) {
+    const override: Patched = { kind: '$defs', key: name, patch };
+    let found = false;
+    files.forEach((file, f) => {
+      const defs = (file.value as RawSpecFile).$defs;
+      if (defs === undefined || !Object.hasOwn(defs, name)) return;
+      found = true;
+      if (file === root) diagnostics.push(diagnosticAt(root, at(override), 'MCPG152', `$defs entry ${JSON.stringify(name)} is declared in this file: change it where it is declared (overrides are for files you do not edit)`, 'key'));
+      // Copied on the first patch; defined, not assigned (a `__proto__` name stays a name). Dropping a
+      // schema others `$ref` leaves those refs to MCPG023, at the refs.
+      const copy = (values[f]!.$defs === defs ? (values[f]!.$defs = { ...defs }) : values[f]!.$defs) as Record<string, unknown>;
+      const result = mergePatch(defs[name], patch);
+      if (result === null) delete copy[name];
+      else Object.defineProperty(copy, name, { value: result, enumerable: true, writable: true, configurable: true });
+      patched.set(slot(file.file, '$defs', name), override);
+    });
+    if (!found && !declaredIn(written, override)) diagnostics.push(noSuchEntry(root, override, written));
+  }
   const [newRoot, ...newIncludes] = files.map((f, i) => withValue(f, values[i]));
   return { root: newRoot!, includes: newIncludes, diagnostics, repoint: (d) => repointed(d, root, patched, at) };
 }
 
-const slot = (file: string, kind: string, index: number): string => `${file}\0${kind}\0${index}`;
+/** An entry's place: its file, its list (or `$defs`) and its index (or name). */
+const slot = (file: string, kind: string, at: number | string): string => `${file}\0${kind}\0${at}`;
 
 /** The entry patched, undefined when dropped (a hole, as for an entry with format errors), or when the patch broke its format. */
 function patchedEntry(root: SourceFile, override: Patched, entry: unknown, out: Diagnostic[]): unknown {
@@ -108,7 +128,7 @@ function patchPrefix(patch: unknown, sub: JsonPath): JsonPath | undefined {
 
 function repointed(d: Diagnostic, root: SourceFile, patched: ReadonlyMap<string, Patched>, at: (p: Patched) => JsonPath): Diagnostic {
   const path = parsePath(d.path);
-  if (path === undefined || typeof path[0] !== 'string' || typeof path[1] !== 'number') return d;
+  if (path === undefined || typeof path[0] !== 'string' || path[1] === undefined) return d;
   const override = patched.get(slot(d.file, path[0], path[1]));
   if (override === undefined) return d;
   const sub = path.slice(2);
@@ -120,7 +140,8 @@ function repointed(d: Diagnostic, root: SourceFile, patched: ReadonlyMap<string,
 }
 
 /** The names (URIs) of every entry of the override's kind, in every file. */
-function declaredKeys(files: readonly SourceFile[], kind: OverridableKind): string[] {
+function declaredKeys(files: readonly SourceFile[], kind: OverridableKind | '$defs'): string[] {
+  if (kind === '$defs') return files.flatMap((f) => Object.keys((f.value as RawSpecFile | null | undefined)?.$defs ?? {}));
   const entries = files.flatMap((f) => {
     const list = (f.value as Record<string, unknown> | null | undefined)?.[kind];
     return Array.isArray(list) ? list : [];

@@ -193,8 +193,8 @@ export interface RawSpecFile {
   readonly discovery?: { readonly initial?: readonly string[] };
 }
 
-/** `overrides:` — per kind, the entry's declared name (URI, URI template) → an RFC 7396 merge patch, or null to drop it. */
-export type RawOverrides = { readonly [K in OverridableKind]?: { readonly [key: string]: { readonly [key: string]: unknown } | null } };
+/** `overrides:` — per kind, the entry's declared name (URI, URI template; `$defs` by name) → an RFC 7396 merge patch, or null to drop it. */
+export type RawOverrides = { readonly [K in OverridableKind | '$defs']?: { readonly [key: string]: { readonly [key: string]: unknown } | null } };
 export type OverridableKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
 /** `toolsets.<name>`: members by tool name, resource URI, template and prompt name. */

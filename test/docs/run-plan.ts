@@ -67,12 +67,12 @@ export const KEEPS: Record<string, readonly string[]> = {
 export const YAML_SIDE_FILES: Record<string, Record<string, { text: string } | { copy: string }>> = {
   'docs/spec-format.md': {
     'sql/results.html': { text: '<!doctype html><title>Results</title>\n' },
-    'sql/tables.yaml': { text: 'tools:\n  - name: list_tables\n    description: Lists the tables.\n    input: { type: object, properties: { schema: { type: string } } }\n  - name: drop_table\n    description: Drops a table.\n' },
+    'sql/tables.yaml': { text: '$defs:\n  Table: { type: string }\ntools:\n  - name: list_tables\n    description: Lists the tables.\n    input: { type: object, properties: { schema: { type: string } } }\n  - name: drop_table\n    description: Drops a table.\n' },
   },
   // The root spec the page shows includes the file the import wrote: its tools as the page's overrides name them.
   'docs/openapi.md': {
     'petstore/openapi.yaml': {
-      text: `tools:\n${['getPetById', 'updatePetWithForm', 'findPetsByTags', 'deletePet'].map((name) => `  - name: ${name}\n    input: { type: object, properties: { petId: { type: integer } } }\n`).join('')}`,
+      text: `$defs:\n  Pet: { type: object, properties: { name: { type: string } } }\ntools:\n${['getPetById', 'updatePetWithForm', 'findPetsByTags', 'deletePet'].map((name) => `  - name: ${name}\n    input: { type: object, properties: { petId: { type: integer } } }\n`).join('')}`,
     },
   },
   'docs/apps.md': { 'dashboard/forecast.html': { copy: 'specs/dashboard/forecast.html' } },

@@ -1,8 +1,8 @@
 // Issue 28: a re-import keeps the team's edits. The import owns specs/<name>/openapi.yaml and rewrites it;
 // the team's specs/<name>.yaml (created once) includes it and changes its tools under `overrides:`.
 // End to end: import a vendored petstore, override (description, property description, x-mcp-header,
-// rename, drop), re-import a changed description (one operation added, two descriptions changed),
-// generate, compile strictly, serve on 127.0.0.1 and look through the official client: the overrides are
+// rename, drop, a shared $defs schema), re-import a changed description (one operation added, two
+// descriptions changed), generate, compile strictly, serve on 127.0.0.1 and look through the official client: the overrides are
 // on the wire and the proxied calls reach a fake upstream (also on 127.0.0.1) at the right operation.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,6 +44,10 @@ const OVERRIDES = `overrides:
       input: { properties: { petId: { x-mcp-header: Pet-Id } } }
     findPetsByTags: { name: pets_by_tag }
     deletePet: null
+  $defs:
+    Pet:
+      properties:
+        name: { description: What the pet answers to. }
 `;
 
 describe('re-import keeps the root spec and its overrides', () => {
@@ -155,6 +159,9 @@ describe('import → override → re-import → generate → tsc → serve: the 
       expect((byName.get('getPetById')!.inputSchema.properties as Record<string, { description?: string }>).petId!.description).toBe("The pet's id, a number.");
       expect(byName.get('addPet')!.description).toContain('Adds a pet; the store gives it an id.'); // the re-import's
       expect((byName.get('updatePetWithForm')!.inputSchema.properties as Record<string, Record<string, unknown>>).petId!['x-mcp-header']).toBe('Pet-Id');
+      // A shared schema patched once, in every tool that uses it.
+      const petOf = (tool: string) => ((byName.get(tool)!.inputSchema.$defs as Record<string, { properties: Record<string, { description?: string }> }>).Pet!.properties.name!.description);
+      expect([petOf('addPet'), petOf('updatePet')]).toEqual(['What the pet answers to.', 'What the pet answers to.']);
 
       seen.length = 0;
       const pet = await client.callTool({ name: 'getPetById', arguments: { petId: 7 } });

@@ -77,6 +77,12 @@ describe('overrides of included entries (test/fixtures/overrides/pets.yaml)', ()
     expect(tool('deletePet')).toBeUndefined();
     expect(model.prompts.map((p) => [p.name, p.title, p.description])).toEqual([['adopt', 'Adopt a pet', 'Helps adopt a pet.']]);
   });
+
+  it('a $defs entry, by name: every tool using it through $ref gets the patched schema', () => {
+    const pet = { type: 'object', properties: { id: { type: 'integer' }, name: { type: 'string', description: 'What the pet answers to.' } } };
+    expect(model.defs.find((d) => d.name === 'Pet')!.schema).toEqual(pet);
+    expect(tool('pet_get')!.outputSchema).toMatchObject({ $defs: { Pet: pet } });
+  });
 });
 
 it('resources by URI, templates by URI template: patched, renamed (uri:) and dropped', () => {
@@ -89,7 +95,7 @@ it('resources by URI, templates by URI template: patched, renamed (uri:) and dro
 });
 
 describe('what an override gets wrong is reported at the override', () => {
-  const include = 'tools:\n  - name: listPets\n    input:\n      type: object\n      properties:\n        tenant: { type: array, items: { type: string } }\n  - name: getPetById\n    input: { type: object, properties: { petId: { type: integer } }, required: [petId] }\n';
+  const include = '$defs:\n  Tenant: { type: string }\ntools:\n  - name: listPets\n    input:\n      type: object\n      properties:\n        tenant: { type: array, items: { type: string } }\n  - name: getPetById\n    input: { type: object, properties: { petId: { type: integer } }, required: [petId] }\n';
   const run = (overrides: string, extraRoot = '') =>
     checkText(`mcpgen: 1\nserver: { name: p, version: 1.0.0 }\ninclude: [imported.yaml]\n${extraRoot}overrides:\n  tools:\n${overrides}`, { 'imported.yaml': include }).diagnostics.map((d) => [d.file.replace(/.*\//, ''), d.code, d.line, d.column, d.path, d.message]);
 
@@ -115,10 +121,18 @@ describe('what an override gets wrong is reported at the override', () => {
     ]);
   });
 
+  it('a $defs override: what it breaks is reported at it; one naming no schema is MCPG151', () => {
+    const got = run('    listPets: { description: x }\n  $defs:\n    Tenant: { type: strin }\n    Tenat: { description: y }\n');
+    expect(got.map(([file, code, line, , path]) => [file, code, line, path])).toEqual([
+      ['spec.yaml', 'MCPG019', 8, 'overrides.$defs.Tenant.type'],
+      ['spec.yaml', 'MCPG151', 9, 'overrides.$defs.Tenat'],
+    ]);
+  });
+
   it('a finding about a part the override did not write stays in the include and names the override', () => {
     // The override removes a property the include's `required` still names (MCPG021, at `required`).
     expect(run('    getPetById:\n      input: { properties: { petId: null } }\n')).toEqual([
-      ['imported.yaml', 'MCPG021', 8, 81, 'tools[1].input.required[0]', '"required" names "petId", which is not among the properties (none) in input schema of tool "getPetById" (the tool as changed by overrides.tools.getPetById at spec.yaml:6:5)'],
+      ['imported.yaml', 'MCPG021', 10, 81, 'tools[1].input.required[0]', '"required" names "petId", which is not among the properties (none) in input schema of tool "getPetById" (the tool as changed by overrides.tools.getPetById at spec.yaml:6:5)'],
     ]);
   });
 

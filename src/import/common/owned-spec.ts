@@ -82,6 +82,7 @@ function rootSpec(spec: Readonly<Record<string, unknown>>, include: string, comm
     '#   listPets: { description: Lists pets, newest first. }   replaces a key',
     '#   deletePet: null                                        leaves a tool out',
     '#   getPetById: { name: pet_get }                          renames it (and its handler method)',
+    '# Shared schemas are changed the same way, by name, under `$defs:` beside `tools:`.',
     'overrides:',
     '  tools: {}',
     '',
