@@ -39,53 +39,57 @@ export function applyOverrides(root: SourceFile, includes: readonly SourceFile[]
   const files = [root, ...includes];
   const values = files.map((f) => ({ ...(f.value as Record<string, unknown>) }));
   const diagnostics: Diagnostic[] = [];
-  // By file, kind and index: which override patched the entry there.
+  // By file, kind and index (name): which override patched the entry there.
   const patched = new Map<string, Patched>();
   const at = (p: Patched): JsonPath => ['overrides', p.kind, p.key];
-  // Each file's list of a kind, copied on its first patch (the parsed value is shared with the caches).
-  const writable = (f: number, kind: OverridableKind): unknown[] => {
-    const list = values[f]![kind] as unknown[];
-    return list === (files[f]!.value as Record<string, unknown>)[kind] ? (values[f]![kind] = [...list]) : list;
-  };
-  for (const kind of Object.keys(KEYS) as OverridableKind[]) {
-    for (const [key, patch] of Object.entries(overrides[kind] ?? {})) {
-      const override: Patched = { kind, key, patch };
-      let found = false;
-      files.forEach((file, f) => {
-        // Matched by the name as declared, never as an earlier override renamed it.
-        const declared = (file.value as Record<string, unknown>)[kind];
-        if (!Array.isArray(declared)) return;
-        declared.forEach((entry: unknown, i) => {
-          if ((entry as Record<string, unknown> | undefined)?.[KEYS[kind]] !== key) return;
-          found = true;
-          if (file === root) diagnostics.push(diagnosticAt(root, at(override), 'MCPG152', `${NOUNS[kind]} ${JSON.stringify(key)} is declared in this file: change it where it is declared (overrides are for files you do not edit)`, 'key'));
-          writable(f, kind)[i] = patchedEntry(root, override, entry, diagnostics);
-          patched.set(slot(file.file, kind, i), override);
-        });
-      });
-      if (!found && !declaredIn(written, override)) diagnostics.push(noSuchEntry(root, override, written));
+  const all = ([...Object.keys(KEYS), '$defs'] as Patched['kind'][]).flatMap((kind) => Object.entries(overrides[kind] ?? {}).map(([key, patch]): Patched => ({ kind, key, patch })));
+  for (const override of all) {
+    const places = placesOf(files, override);
+    if (places.length === 0 && placesOf(written, override).length === 0) diagnostics.push(noSuchEntry(root, override, written));
+    for (const { f, where, entry } of places) {
+      if (f === 0) diagnostics.push(diagnosticAt(root, at(override), 'MCPG152', `${NOUNS[override.kind]} ${JSON.stringify(override.key)} is declared in this file: change it where it is declared (overrides are for files you do not edit)`, 'key'));
+      // A schema in $defs needs no format check of its own: the JSON Schema rules check it, and say it here.
+      const result = override.kind === '$defs' ? mergePatch(entry, override.patch) : patchedEntry(root, override, entry, diagnostics);
+      put(values[f]!, files[f]!.value as Record<string, unknown>, override.kind, where, result);
+      patched.set(slot(files[f]!.file, override.kind, where), override);
     }
-  }
-  for (const [name, patch] of Object.entries(overrides.$defs ?? {})) {
-    const override: Patched = { kind: '$defs', key: name, patch };
-    let found = false;
-    files.forEach((file, f) => {
-      const defs = (file.value as RawSpecFile).$defs;
-      if (defs === undefined || !Object.hasOwn(defs, name)) return;
-      found = true;
-      if (file === root) diagnostics.push(diagnosticAt(root, at(override), 'MCPG152', `$defs entry ${JSON.stringify(name)} is declared in this file: change it where it is declared (overrides are for files you do not edit)`, 'key'));
-      // Copied on the first patch; defined, not assigned (a `__proto__` name stays a name). Dropping a
-      // schema others `$ref` leaves those refs to MCPG023, at the refs.
-      const copy = (values[f]!.$defs === defs ? (values[f]!.$defs = { ...defs }) : values[f]!.$defs) as Record<string, unknown>;
-      const result = mergePatch(defs[name], patch);
-      if (result === null) delete copy[name];
-      else Object.defineProperty(copy, name, { value: result, enumerable: true, writable: true, configurable: true });
-      patched.set(slot(file.file, '$defs', name), override);
-    });
-    if (!found && !declaredIn(written, override)) diagnostics.push(noSuchEntry(root, override, written));
   }
   const [newRoot, ...newIncludes] = files.map((f, i) => withValue(f, values[i]));
   return { root: newRoot!, includes: newIncludes, diagnostics, repoint: (d) => repointed(d, root, patched, at) };
+}
+
+interface Place {
+  /** Index of the file. */
+  readonly f: number;
+  /** Index in the kind's list, or name in `$defs`. */
+  readonly where: number | string;
+  readonly entry: unknown;
+}
+
+/** Where the entry an override names is declared: matched by the name as written, never as an override renamed it. */
+function placesOf(files: readonly SourceFile[], override: Patched): Place[] {
+  return files.flatMap((file, f): Place[] => {
+    const held = (file.value as Record<string, unknown> | null | undefined)?.[override.kind];
+    if (override.kind === '$defs') {
+      return typeof held === 'object' && held !== null && Object.hasOwn(held, override.key) ? [{ f, where: override.key, entry: (held as Record<string, unknown>)[override.key] }] : [];
+    }
+    if (!Array.isArray(held)) return [];
+    return held.flatMap((entry: unknown, i) => ((entry as Record<string, unknown> | undefined)?.[KEYS[override.kind as OverridableKind]] === override.key ? [{ f, where: i, entry }] : []));
+  });
+}
+
+/**
+ * Puts the patched entry in the file's value: the list (or $defs) is copied on its first patch, as the
+ * parsed value is shared with the caches. undefined leaves a hole in a list (dropped, or a format error:
+ * the rules skip it); null and undefined remove a $defs name. Defined, not assigned: `__proto__` stays a name.
+ */
+function put(value: Record<string, unknown>, original: Record<string, unknown>, kind: string, where: number | string, result: unknown): void {
+  const held = original[kind];
+  if (value[kind] === held) value[kind] = Array.isArray(held) ? [...held] : { ...(held as object) };
+  const container = value[kind] as Record<string | number, unknown>;
+  if (Array.isArray(container)) container[where as number] = result;
+  else if (result === null || result === undefined) delete container[where];
+  else Object.defineProperty(container, where, { value: result, enumerable: true, writable: true, configurable: true });
 }
 
 /** An entry's place: its file, its list (or `$defs`) and its index (or name). */
@@ -148,8 +152,6 @@ function declaredKeys(files: readonly SourceFile[], kind: OverridableKind | '$de
   });
   return entries.map((e) => (e as Record<string, unknown> | null | undefined)?.[KEYS[kind]]).filter((k): k is string => typeof k === 'string');
 }
-
-const declaredIn = (files: readonly SourceFile[], override: Patched): boolean => declaredKeys(files, override.kind).includes(override.key);
 
 function noSuchEntry(root: SourceFile, override: Patched, files: readonly SourceFile[]): Diagnostic {
   const hint = didYouMean(override.key, declaredKeys(files, override.kind));
