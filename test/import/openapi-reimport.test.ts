@@ -97,6 +97,19 @@ describe('re-import keeps the root spec and its overrides', () => {
     expect(readFileSync(rootPath, 'utf8')).toContain('findPetsByTags: { name: pets_by_tag }');
   });
 
+  it('the handlers file proxies the tools as the overrides name them, matched by the names the import declared', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'petstore.json'), JSON.stringify(PETSTORE));
+    expect((await cli(IMPORT, dir)).code).toBe(0);
+    const rootPath = join(dir, 'specs/pets.yaml');
+    const swap = 'overrides:\n  tools:\n    findPetsByStatus: { name: findPetsByTags }\n    findPetsByTags: { name: by_tags }\n    deletePet: null\n';
+    writeFileSync(rootPath, readFileSync(rootPath, 'utf8').replace(/^overrides:\n {2}tools: \{\}\n/m, swap));
+    expect((await cli(IMPORT, dir)).code).toBe(0);
+    const handlers = readFileSync(join(dir, 'generated/pets/handlers.ts'), 'utf8');
+    const pathOf = (method: string) => new RegExp(`"${method}": \\{\\s*"method": "GET",\\s*"path": "([^"]+)"`).exec(handlers)?.[1];
+    expect([pathOf('byTags'), pathOf('findPetsByTags'), handlers.includes('"deletePet"')]).toEqual(['/pet/findByTags', '/pet/findByStatus', false]);
+  });
+
   it('a root spec an older import wrote whole is replaced; a root without the include gets a warning', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'petstore.json'), JSON.stringify(PETSTORE));

@@ -79,12 +79,15 @@ function bindingsAfterOverrides<B>(bindings: Readonly<Record<string, B>>, rootPa
   }
   if (typeof tools !== 'object' || tools === null) return { ...bindings };
   const out = { ...bindings };
+  // Names as the import declared them, as the overrides match them: `a → c` and `c → d` swap nothing.
+  const renamed: [string, B][] = [];
   for (const [name, patch] of Object.entries(tools)) {
-    const binding = out[toolMethodName(name)];
+    const binding = bindings[toolMethodName(name)];
     if (binding === undefined || (patch !== null && typeof (patch as { name?: unknown }).name !== 'string')) continue;
     delete out[toolMethodName(name)];
-    if (patch !== null) out[toolMethodName((patch as { name: string }).name)] = binding;
+    if (patch !== null) renamed.push([toolMethodName((patch as { name: string }).name), binding]);
   }
+  for (const [method, binding] of renamed) out[method] = binding;
   return out;
 }
 
