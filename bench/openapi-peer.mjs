@@ -49,7 +49,8 @@ function mcpgenRun(d) {
   mkdirSync(dir, { recursive: true });
   const imp = timed([MCPGEN, 'import', 'openapi', d.file, '--name', d.name], dir);
   const gen = timed([MCPGEN, 'generate', `specs/${d.name}.yaml`], dir);
-  const spec = parse(readFileSync(join(dir, `specs/${d.name}.yaml`), 'utf8'));
+  // The tools are in the file the import owns; specs/<name>.yaml is the root spec that includes it.
+  const spec = parse(readFileSync(join(dir, 'specs', d.name, 'openapi.yaml'), 'utf8'));
   const tools = new Map(spec.tools.map((t) => [t.name, t.input ?? { type: 'object' }]));
   return { seconds: imp.seconds + gen.seconds, peakMb: Math.max(imp.peakMb, gen.peakMb), tools, pkg: join(dir, 'generated', d.name) };
 }

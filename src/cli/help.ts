@@ -14,9 +14,13 @@ Usage:
       (@mcpgen/runtime and the MCP SDK) does not resolve from DIR.
   mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--generated DIR] [--name NAME]
                 [--tag T,..] [--operation GLOB,..] [--method M,..] [--force]
-      Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into a spec (default
-      specs/<name>.yaml) and proxy handlers that call the upstream API (default
-      generated/<name>/handlers.ts), then check the spec. See docs/openapi.md.
+      Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into tools in a file the
+      import owns and rewrites on each run (<SPEC without .yaml>/openapi.yaml), the spec SPEC
+      that includes it (default specs/<name>.yaml; written only when it does not exist: your
+      changes to the tools go there under overrides:) and proxy handlers that call the
+      upstream API (default generated/<name>/handlers.ts), then check SPEC. An owned file or
+      handlers file whose first line is no longer the import's is not replaced without --force.
+      See docs/openapi.md.
   mcpgen breaking --base REF|FILE|DIR [spec-or-glob ...] [--format text|json|markdown|github] [--config FILE]
       Compare the specs with an old version: a git revision (read with git, the work
       tree untouched), a spec file, or a folder holding the same spec paths. Reports

@@ -71,6 +71,8 @@ export const CODES = {
   MCPG131: { severity: 'warning', title: '`import openapi`: an operation was skipped (a request body the proxy cannot send yet)' },
   MCPG132: { severity: 'warning', title: '`import openapi`: a security scheme the proxy does not fill from the environment, or fills only with a static token' },
   MCPG150: { severity: 'error', title: 'a `rateLimit` is out of bounds (1 to 10^9 requests per 1 s to 24 h)' },
+  MCPG151: { severity: 'error', title: 'an override names a tool, resource, resource template, prompt or $defs entry no file of the spec declares' },
+  MCPG152: { severity: 'warning', title: 'an override changes an entry declared in the root spec itself (change it where it is declared)' },
   MCPG160: { severity: 'error', title: 'a toolset names a tool, resource, resource template or prompt the spec does not declare' },
   MCPG161: { severity: 'error', title: 'a toolset is named `all` (reserved: `--toolsets all` chooses every toolset)' },
   MCPG162: { severity: 'warning', title: 'a toolset has no members' },

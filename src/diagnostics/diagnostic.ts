@@ -47,3 +47,16 @@ export function formatPath(segments: readonly (string | number)[]): string {
   }
   return out === '' ? '$' : out;
 }
+
+/** formatPath read back: `tools[2].input.properties["my-field"]` → ['tools', 2, 'input', 'properties', 'my-field']. */
+export function parsePath(path: string): (string | number)[] | undefined {
+  if (path === '$') return [];
+  const out: (string | number)[] = [];
+  const segment = /(?:^|\.)([A-Za-z_$][\w$-]*)|\[(0|[1-9]\d*)\]|\[("(?:[^"\\]|\\.)*")\]/y;
+  while (segment.lastIndex < path.length) {
+    const m = segment.exec(path);
+    if (m === null) return undefined;
+    out.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : (JSON.parse(m[3]!) as string)));
+  }
+  return out;
+}

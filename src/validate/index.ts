@@ -18,6 +18,7 @@ import { checkProviderTargets } from './rules/provider-targets.js';
 import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 import { checkUriFields } from './rules/uris.js';
 import { checkMcpHeaders } from './rules/x-mcp-header.js';
+import { applyOverrides } from './overrides.js';
 import { validateSpecFormat } from './spec-format.js';
 import type { RawSpecFile } from './spec-types.js';
 import { buildView, type SpecView } from './view.js';
@@ -62,9 +63,12 @@ export function validateSpec(spec: LoadedSpec, targets: readonly ProviderTarget[
   const root = sanitize(spec.root, 'root');
   const includes = spec.includes.flatMap((s) => sanitize(s, 'include') ?? []);
   if (root === undefined) return { diagnostics, view: undefined };
-  const view = buildView(root, includes, spec.appFiles);
-  for (const rule of RULES) diagnostics.push(...rule(view));
-  if (targets.length > 0) diagnostics.push(...checkProviderTargets(view, targets));
+  // The root's `overrides:` patch entries of any file before the rules see them (overrides.ts).
+  const patched = applyOverrides(root, includes, [spec.root, ...spec.includes]);
+  diagnostics.push(...patched.diagnostics);
+  const view = buildView(patched.root, patched.includes, spec.appFiles);
+  for (const rule of RULES) diagnostics.push(...rule(view).map(patched.repoint));
+  if (targets.length > 0) diagnostics.push(...checkProviderTargets(view, targets).map(patched.repoint));
   return { diagnostics, view: hasErrors(diagnostics) ? undefined : view };
 }
 

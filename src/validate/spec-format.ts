@@ -28,7 +28,9 @@ export function validateAgainstPackagedSchema(source: SourceFile, file: string):
 
 /** Keys only the root file of a server may hold. */
 // `apps`: their `html` paths are relative to the root spec, so they are read from there only.
-const ROOT_ONLY = ['server', 'protocol', 'capabilities', 'cache', 'auth', 'include', 'apps', 'skills', 'toolsets', 'discovery'] as const;
+// `overrides`: the team's changes to files it does not own live in its own spec; an include patching
+// another include would make the order of the includes matter.
+export const ROOT_ONLY = ['server', 'protocol', 'capabilities', 'cache', 'auth', 'include', 'overrides', 'apps', 'skills', 'toolsets', 'discovery'] as const;
 
 export interface FormatResult {
   readonly diagnostics: Diagnostic[];

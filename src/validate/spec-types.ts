@@ -178,6 +178,8 @@ export interface RawSpecFile {
   readonly auth?: RawAuth;
   readonly $defs?: { readonly [name: string]: JsonSchema };
   readonly include?: readonly string[];
+  /** Merge patches of entries declared in other files, by kind and declared key (validate/overrides.ts). Root file only. */
+  readonly overrides?: RawOverrides;
   readonly tools?: readonly RawTool[];
   readonly resources?: readonly RawResource[];
   readonly resourceTemplates?: readonly RawResourceTemplate[];
@@ -190,6 +192,10 @@ export interface RawSpecFile {
   /** Dynamic discovery (docs/toolsets.md#dynamic-discovery). Root file only. */
   readonly discovery?: { readonly initial?: readonly string[] };
 }
+
+/** `overrides:` — per kind, the entry's declared name (URI, URI template; `$defs` by name) → an RFC 7396 merge patch, or null to drop it. */
+export type RawOverrides = { readonly [K in OverridableKind | '$defs']?: { readonly [key: string]: { readonly [key: string]: unknown } | null } };
+export type OverridableKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
 /** `toolsets.<name>`: members by tool name, resource URI, template and prompt name. */
 export interface RawToolset {

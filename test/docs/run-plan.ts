@@ -53,7 +53,7 @@ export const WRITES: Record<string, readonly string[]> = {
   'npx tsc -p generated/hello': ['generated/hello/dist/main.js'],
   'npx mcpgen import mcp --out specs/notes.yaml': ['specs/notes.yaml'],
   'npx mcpgen import mcp --url': ['specs/notes.yaml', 'import-report.json'],
-  'npx mcpgen import openapi petstore.json': ['specs/petstore.yaml', 'generated/petstore/handlers.ts'],
+  'npx mcpgen import openapi petstore.json': ['specs/petstore/openapi.yaml', 'specs/petstore.yaml', 'generated/petstore/handlers.ts'],
   'npx mcpgen generate specs/petstore.yaml': ['generated/petstore/server.ts'],
   'npx tsc -p generated/petstore': ['generated/petstore/dist/main.js'],
 };
@@ -67,7 +67,13 @@ export const KEEPS: Record<string, readonly string[]> = {
 export const YAML_SIDE_FILES: Record<string, Record<string, { text: string } | { copy: string }>> = {
   'docs/spec-format.md': {
     'sql/results.html': { text: '<!doctype html><title>Results</title>\n' },
-    'sql/tables.yaml': { text: 'tools:\n  - name: list_tables\n    description: Lists the tables.\n' },
+    'sql/tables.yaml': { text: '$defs:\n  Table: { type: string }\ntools:\n  - name: list_tables\n    description: Lists the tables.\n    input: { type: object, properties: { schema: { type: string } } }\n  - name: drop_table\n    description: Drops a table.\n' },
+  },
+  // The root spec the page shows includes the file the import wrote: its tools as the page's overrides name them.
+  'docs/openapi.md': {
+    'petstore/openapi.yaml': {
+      text: `$defs:\n  Pet: { type: object, properties: { name: { type: string } } }\ntools:\n${['getPetById', 'updatePetWithForm', 'findPetsByTags', 'deletePet'].map((name) => `  - name: ${name}\n    input: { type: object, properties: { petId: { type: integer } } }\n`).join('')}`,
+    },
   },
   'docs/apps.md': { 'dashboard/forecast.html': { copy: 'specs/dashboard/forecast.html' } },
   'docs/skills.md': { 'skills/everything': { copy: 'specs/skills/everything' } },

@@ -28,19 +28,24 @@ describe('convertSchema (OpenAPI Schema Object → JSON Schema 2020-12)', () => 
 });
 
 describe('mcpgen import openapi', () => {
-  it('writes the spec and the proxy handlers, checks the spec', async () => {
+  it('writes its own include file, the root spec that includes it and the proxy handlers, checks the spec', async () => {
     const dir = tempDir();
     const r = await cli(['import', 'openapi', PETSTORE, '--name', 'pets', '--tag', 'pet', '--method', 'get,post'], dir);
     expect(r.code, r.stderr).toBe(0);
-    const spec = readFileSync(join(dir, 'specs/pets.yaml'), 'utf8');
-    expect(spec).toMatch(/^# Written by `mcpgen import openapi`/);
+    const spec = readFileSync(join(dir, 'specs/pets/openapi.yaml'), 'utf8');
+    expect(spec).toMatch(/^# Written by `mcpgen import openapi` from ".*openapi-3\.0-petstore\.json"; a re-import rewrites this file\.\n/);
+    expect(spec).not.toMatch(/^(mcpgen|server):/m);
+    const root = readFileSync(join(dir, 'specs/pets.yaml'), 'utf8');
+    expect(root).toMatch(/^# This spec is yours/);
+    expect(root).toMatch(/^server:\n {2}name: pets\n {2}version: 1\.0\.0\n/m);
+    expect(root).toMatch(/^include:\n {2}- pets\/openapi\.yaml\n[^]*^overrides:\n {2}tools: \{\}\n$/m);
     const names = [...spec.matchAll(/^ {2}- name: (\S+)$/gm)].map((m) => m[1]);
     expect(names).toEqual(['addPet', 'findPetsByStatus', 'findPetsByTags', 'getPetById', 'updatePetWithForm', 'uploadFile']);
     expect(readFileSync(join(dir, 'generated/pets/handlers.ts'), 'utf8')).toMatch(/^\/\/ Written by `mcpgen import openapi`[^]*httpProxy<PetsHandlers>/);
     // uploadFile's application/octet-stream body is raw bytes, given as base64: no operation is skipped.
     expect(r.stderr).not.toContain('MCPG131');
     expect(spec).toMatch(/contentEncoding: base64/);
-    expect(r.stderr).toContain('wrote specs/pets.yaml (6 tools)');
+    expect(r.stderr).toContain('wrote specs/pets/openapi.yaml (6 tools) and generated/pets/handlers.ts (proxy handlers); created specs/pets.yaml');
     const check = await cli(['check', 'specs/pets.yaml'], dir);
     expect(check.code, check.stderr).toBe(0);
   });

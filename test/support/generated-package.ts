@@ -25,10 +25,13 @@ export async function generateAndCompile(dir: string, name: string, spec: string
   if (result.diagnostics.some((d) => d.severity === 'error')) return { diagnostics: result.diagnostics, compileErrors: [], js };
   const pkg = join(dir, 'out', result.models[0]!.folder);
   for (const [file, text] of Object.entries(files)) writeFileSync(join(pkg, file), text);
+  return { diagnostics: result.diagnostics, compileErrors: compilePackage(pkg, js, options.typeCheck ?? true), js };
+}
+
+/** Every .ts file of a generated package folder, compiled strictly into `js`; tsc's errors as lines. */
+export function compilePackage(pkg: string, js: string, typeCheck = true): string[] {
   const sources = readdirSync(pkg).filter((f) => f.endsWith('.ts')).map((f) => join(pkg, f));
-  const typeCheck = options.typeCheck ?? true;
   const program = ts.createProgram(sources, { ...STRICT_COMPILER_OPTIONS, rootDir: pkg, outDir: js, ...(typeCheck ? {} : { noCheck: true }) });
   const emitted = program.emit();
-  const compileErrors = [...(typeCheck ? ts.getPreEmitDiagnostics(program) : program.getSyntacticDiagnostics()), ...emitted.diagnostics].map((d) => `${d.file?.fileName ?? ''}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
-  return { diagnostics: result.diagnostics, compileErrors, js };
+  return [...(typeCheck ? ts.getPreEmitDiagnostics(program) : program.getSyntacticDiagnostics()), ...emitted.diagnostics].map((d) => `${d.file?.fileName ?? ''}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
 }

@@ -104,6 +104,8 @@ const CASES: Record<string, Want[]> = {
     { code: 'MCPG150', line: 5, column: 12, message: 'rateLimit "100/25h" is out of bounds (requests/duration, e.g. 100/60, 100/1m; 1 s to 24 h)', path: 'rateLimit' },
     { code: 'MCPG150', line: 8, column: 16, message: 'tool "search": rateLimit "0/1m" is out of bounds', path: 'tools[0].rateLimit' },
   ],
+  'MCPG151-override-unknown.yaml': [{ code: 'MCPG151', line: 6, column: 5, message: 'overrides.tools names tool "listPet", which no file of this spec declares; did you mean "listPets"?', path: 'overrides.tools.listPet' }],
+  'MCPG152-override-same-file.yaml': [{ code: 'MCPG152', line: 7, column: 5, message: 'tool "ping" is declared in this file: change it where it is declared', path: 'overrides.tools.ping' }],
   'MCPG160-toolset-member.yaml': [{ code: 'MCPG160', line: 10, column: 26, message: 'toolset "issues" lists tool "create_isue", which the spec does not declare; did you mean "create_issue"?', path: 'toolsets.issues.tools[1]' }],
   'MCPG161-toolset-all.yaml': [{ code: 'MCPG161', line: 8, column: 3, message: 'toolset "all" is reserved', path: 'toolsets.all' }],
   'MCPG162-toolset-empty.yaml': [{ code: 'MCPG162', line: 10, column: 3, message: 'toolset "later" has no members', path: 'toolsets.later' }],

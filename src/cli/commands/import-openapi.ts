@@ -1,10 +1,14 @@
-// `mcpgen import openapi <file|url>`: writes the spec and its proxy handlers, then checks the spec with
-// the same pipeline `mcpgen check` runs, so what the import wrote is known to be accepted.
+// `mcpgen import openapi <file|url>`: writes the import's own include file (rewritten by each re-import),
+// the team's root spec that includes it (only when it does not exist yet; import/common/owned-spec.ts)
+// and the proxy handlers, then checks the root spec with the same pipeline `mcpgen check` runs, so what
+// the import wrote is known to be accepted together with the team's overrides.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { stringify } from 'yaml';
+import { parse } from 'yaml';
+import { toolMethodName } from '../../common/names.js';
 import { hasErrors, sortDiagnostics } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../errors.js';
+import { importFiles } from '../../import/common/owned-spec.js';
 import { handlersFile, IMPORT_MARK } from '../../import/openapi/handlers-file.js';
 import { importOpenApi } from '../../import/openapi/index.js';
 import { check } from '../../pipeline.js';
@@ -34,13 +38,19 @@ export async function runImport(args: Parsed, io: Io): Promise<number> {
   const specPath = resolve(io.cwd, stringFlag(args, 'out') ?? `specs/${imported.serverName}.yaml`);
   const handlersPath = resolve(io.cwd, stringFlag(args, 'handlers') ?? `generated/${imported.serverName}/handlers.ts`);
   const serverTs = join(resolve(io.cwd, stringFlag(args, 'generated') ?? 'generated'), imported.serverName, 'server.js');
-  refuseToReplace(handlersPath, args.flags.has('force'), io.cwd);
-  const specText = `# Written by \`mcpgen import openapi\` from ${JSON.stringify(input)}; re-importing rewrites this file.\n${stringify(imported.spec, { lineWidth: 0, aliasDuplicateObjects: false })}`;
-  writeFilesAtomically(new Map([[specPath, specText], [handlersPath, handlersFile(imported, JSON.stringify(input), importPath(handlersPath, serverTs))]]));
+  const force = args.flags.has('force');
+  refuseToReplace(handlersPath, force, io.cwd);
+  const from = /^https?:/i.test(input) ? input : relative(io.cwd, resolve(io.cwd, input)).replaceAll('\\', '/');
+  const written = importFiles(imported.spec, { command: 'mcpgen import openapi', from, rootPath: specPath, force, cwd: io.cwd, kind: 'openapi' });
+  const proxied = { ...imported, bindings: written.rootWritten ? imported.bindings : bindingsAfterOverrides(imported.bindings, specPath) };
+  writeFilesAtomically(new Map([...written.files, [handlersPath, handlersFile(proxied, JSON.stringify(input), importPath(handlersPath, serverTs))]]));
   const checked = check([specPath], io.cwd);
   for (const [file, text] of checked.sources) sources.set(file, text);
   printDiagnostics({ diagnostics: sortDiagnostics([...imported.diagnostics, ...checked.diagnostics]), files: [input, ...checked.files], sources }, format, io);
-  io.stderr(`wrote ${relative(io.cwd, specPath)} (${(imported.spec.tools as unknown[]).length} tools) and ${relative(io.cwd, handlersPath)} (proxy handlers); next: npx mcpgen generate ${relative(io.cwd, specPath)}\n`);
+  for (const warning of written.warnings) io.stderr(`warning: ${warning}\n`);
+  const show = (p: string) => relative(io.cwd, p).replaceAll('\\', '/');
+  const root = written.rootWritten ? `created ${show(specPath)} (yours to edit: server, include, overrides)` : `kept ${show(specPath)} (yours: its overrides apply)`;
+  io.stderr(`wrote ${show(written.ownedPath)} (${(imported.spec.tools as unknown[]).length} tools) and ${show(handlersPath)} (proxy handlers); ${root}; next: npx mcpgen generate ${show(specPath)}\n`);
   return hasErrors(checked.diagnostics) ? 1 : 0;
 }
 
@@ -53,6 +63,32 @@ function refuseToReplace(path: string, force: boolean, cwd: string): void {
   if (force || !existsSync(path)) return;
   if (readFileSync(path, 'utf8').startsWith(IMPORT_MARK)) return;
   throw new UsageError(`${relative(cwd, path)} exists and is not the import's (its first line is not "${IMPORT_MARK}"); pass --handlers elsewhere, or --force to replace it`);
+}
+
+/**
+ * The handlers interface has a method per tool as the root spec's overrides leave them: a tool renamed
+ * there is proxied under its new method name, a dropped one not at all (else the handlers file would not
+ * compile). Only names are read here; the spec check reports anything wrong with the overrides.
+ */
+function bindingsAfterOverrides<B>(bindings: Readonly<Record<string, B>>, rootPath: string): Record<string, B> {
+  let tools: unknown;
+  try {
+    tools = (parse(readFileSync(rootPath, 'utf8')) as { overrides?: { tools?: unknown } } | null)?.overrides?.tools;
+  } catch {
+    return { ...bindings };
+  }
+  if (typeof tools !== 'object' || tools === null) return { ...bindings };
+  const out = { ...bindings };
+  // Names as the import declared them, as the overrides match them: `a → c` and `c → d` swap nothing.
+  const renamed: [string, B][] = [];
+  for (const [name, patch] of Object.entries(tools)) {
+    const binding = bindings[toolMethodName(name)];
+    if (binding === undefined || (patch !== null && typeof (patch as { name?: unknown }).name !== 'string')) continue;
+    delete out[toolMethodName(name)];
+    if (patch !== null) renamed.push([toolMethodName((patch as { name: string }).name), binding]);
+  }
+  for (const [method, binding] of renamed) out[method] = binding;
+  return out;
 }
 
 function importPath(from: string, to: string): string {
