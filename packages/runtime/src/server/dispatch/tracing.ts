@@ -97,11 +97,14 @@ export function observer(telemetry: Telemetry | undefined, accessLog: AccessLog 
   };
 }
 
-/** What the SDK answers itself over HTTP, with no handler of the runtime's around it: the HTTP face spans them. */
-const PROTOCOL_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'server/discover', 'subscriptions/listen']);
+/** What the SDK answers itself (over HTTP and stdio), with no handler of the runtime's around it: the transport spans them. */
+export const PROTOCOL_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'server/discover', 'subscriptions/listen']);
 
-/** Serves one parsed HTTP request body, inside a server span when it is one of PROTOCOL_METHODS. */
-export type TraceProtocol = (body: unknown, headers: Headers, serve: () => Promise<Response>) => Promise<Response>;
+/**
+ * Serves one parsed JSON-RPC message, inside a server span when it is a request of PROTOCOL_METHODS.
+ * `header` reads the HTTP request's headers (traceparent, mcp-protocol-version); undefined on stdio.
+ */
+export type TraceProtocol = <T>(body: unknown, header: Header | undefined, serve: () => Promise<T>) => Promise<T>;
 
 /**
  * The span of `initialize`, `ping`, `server/discover` and `subscriptions/listen` (named by the method: they
@@ -109,7 +112,7 @@ export type TraceProtocol = (body: unknown, headers: Headers, serve: () => Promi
  */
 export function protocolTracer(telemetry: Telemetry | undefined): TraceProtocol | undefined {
   if (telemetry === undefined) return undefined;
-  return (body, headers, serve) => {
+  return (body, header, serve) => {
     const msg = body as { method?: unknown; id?: unknown; params?: { _meta?: unknown } } | null;
     if (typeof msg !== 'object' || msg === null || typeof msg.method !== 'string' || !PROTOCOL_METHODS.has(msg.method)) return serve();
     const meta = msg.params?._meta;
@@ -118,7 +121,7 @@ export function protocolTracer(telemetry: Telemetry | undefined): TraceProtocol 
         method: msg.method,
         id: typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined,
         meta: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined,
-        header: (name) => headers.get(name) ?? undefined,
+        header,
       },
       serve,
     );
