@@ -1,10 +1,11 @@
 // Server spans over stdio for what the SDK answers itself (initialize, ping, server/discover,
-// subscriptions/listen): no runtime handler runs around them, so the wire opens the span when the request
-// line is delivered and ends it when its answer is written — the JSON-RPC response with its id, or for a
-// listen the `notifications/subscriptions/acknowledged` stamped with it (its stream is open; the result
-// comes only at teardown). The HTTP face does the same around the SDK's Response (dispatch/tracing.ts).
+// subscriptions/listen) and for client notifications: no runtime handler runs around them, so the wire opens
+// the span when the line is delivered and ends it when its answer is written — the JSON-RPC response with
+// its id, or for a listen the `notifications/subscriptions/acknowledged` stamped with it (its stream is
+// open; the result comes only at teardown); a notification's once delivered. The HTTP face does the same
+// around the SDK's Response (dispatch/tracing.ts).
 import { SUBSCRIPTION_ID_META_KEY, type JSONRPCMessage } from '@modelcontextprotocol/server';
-import { PROTOCOL_METHODS, type TraceProtocol } from '../dispatch/tracing.js';
+import { isProtocolMessage, type TraceProtocol } from '../dispatch/tracing.js';
 
 type Id = string | number;
 type Settle = { resolve(): void; reject(error: Error): void };
@@ -28,10 +29,16 @@ export class StdioProtocolSpans {
     this.#trace = trace;
   }
 
-  /** Hands `message` to `deliver`, inside its span when it is a request of PROTOCOL_METHODS. */
+  /** Hands `message` to `deliver`, inside its span when it is a request of PROTOCOL_METHODS or a notification. */
   receive(message: JSONRPCMessage, deliver: (message: JSONRPCMessage) => void): void {
-    if (!('method' in message) || !('id' in message) || !PROTOCOL_METHODS.has(message.method)) {
+    const hasId = 'id' in message;
+    if (!('method' in message) || !isProtocolMessage(message.method, hasId)) {
       deliver(message);
+      return;
+    }
+    // A notification has no answer: its span ends once the SDK has taken it (its handlers run synchronously).
+    if (!hasId) {
+      this.#trace(message, undefined, async () => deliver(message)).catch(() => {});
       return;
     }
     const key = JSON.stringify(message.id);
