@@ -1,9 +1,9 @@
 // Issue 30: what telemetry and rate limits cost. The generated weather server (bench/servers/operations.mjs)
 // answers tools/call `add` at concurrency 16 on 127.0.0.1 in each configuration, alternated over rounds
-// (the median is reported): plain; MCPGEN_TELEMETRY=otel with the API only (no SDK: no-op spans); with only
-// the SDK's AsyncLocalStorage context manager (what context tracking alone costs); with the SDK and a batch
-// span processor; a rate limit counted in memory; one counted in Redis (a redis-server on a
-// free port). Needs `npm run build`; compiles generated/weather into .tmp/compiled when the tests have not.
+// (the median is reported, with the server's CPU time per request beside requests/s): plain;
+// MCPGEN_TELEMETRY=otel with the API only (no SDK: no-op spans); with only the SDK's AsyncLocalStorage
+// context manager (what context tracking alone costs); with the SDK and a batch span processor; a rate
+// limit counted in memory; one counted in Redis (a redis-server on a free port). Needs `npm run build`; compiles generated/weather into .tmp/compiled when the tests have not.
 // Usage: node bench/operations.mjs   (BENCH_N, BENCH_ROUNDS)
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,6 +11,7 @@ import { Agent, request } from 'node:http';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { compilePackage } from './bench-package.mjs';
+import { cpuMs } from './server-load.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const N = Number(process.env.BENCH_N ?? 4000);
@@ -69,11 +70,16 @@ async function load(url, n) {
 }
 
 const results = Object.fromEntries(Object.keys(CONFIGS).map((k) => [k, []]));
+// The server's CPU time per request (user+system from /proc) beside requests/s: other load on a shared
+// machine moves it least.
+const cpu = Object.fromEntries(Object.keys(CONFIGS).map((k) => [k, []]));
 for (let round = 0; round < ROUNDS; round++) {
   for (const [name, env] of Object.entries(CONFIGS)) {
     const { url, child } = await start(env);
     await load(url, 500); // warm-up
+    const cpu0 = cpuMs(child.pid);
     results[name].push(await load(url, N));
+    cpu[name].push(((cpuMs(child.pid) - cpu0) * 1000) / N);
     child.kill();
     await new Promise((r) => child.once('exit', r));
   }
@@ -81,5 +87,6 @@ for (let round = 0; round < ROUNDS; round++) {
 redis.kill();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const base = median(results.plain);
-console.log(`| configuration (tools/call, c=${C}, N=${N}, median of ${ROUNDS}) | requests/s | vs plain |\n| --- | --- | --- |`);
-for (const [name, xs] of Object.entries(results)) console.log(`| ${name} | ${median(xs).toFixed(0)} | ${(median(xs) / base).toFixed(2)}× |`);
+const baseCpu = median(cpu.plain);
+console.log(`| configuration (tools/call, c=${C}, N=${N}, median of ${ROUNDS}) | requests/s | vs plain | server CPU µs/request | vs plain |\n| --- | --- | --- | --- | --- |`);
+for (const [name, xs] of Object.entries(results)) console.log(`| ${name} | ${median(xs).toFixed(0)} | ${(median(xs) / base).toFixed(2)}× | ${median(cpu[name]).toFixed(0)} | ${(median(cpu[name]) / baseCpu).toFixed(2)}× |`);

@@ -27,7 +27,8 @@ function headerOf(ctx: ServerContext): Header | undefined {
 }
 
 export function tracedRequest(method: string, ctx: ServerContext, target: Pick<TracedRequest, 'tool' | 'prompt' | 'uri'> = {}): TracedRequest {
-  return { method, id: ctx.mcpReq.id as string | number | undefined, meta: ctx.mcpReq._meta as Record<string, unknown> | undefined, header: headerOf(ctx), ...target };
+  // One object shape for every request (no spread of `target`): Telemetry.serve's reads stay monomorphic.
+  return { method, id: ctx.mcpReq.id as string | number | undefined, meta: ctx.mcpReq._meta as Record<string, unknown> | undefined, header: headerOf(ctx), tool: target.tool, prompt: target.prompt, uri: target.uri };
 }
 
 /** A request handler run inside its span (or as it is, without telemetry). */
@@ -97,28 +98,41 @@ export function observer(telemetry: Telemetry | undefined, accessLog: AccessLog 
   };
 }
 
-/** What the SDK answers itself over HTTP, with no handler of the runtime's around it: the HTTP face spans them. */
-const PROTOCOL_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'server/discover', 'subscriptions/listen']);
-
-/** Serves one parsed HTTP request body, inside a server span when it is one of PROTOCOL_METHODS. */
-export type TraceProtocol = (body: unknown, headers: Headers, serve: () => Promise<Response>) => Promise<Response>;
+/** What the SDK answers itself (over HTTP and stdio), with no handler of the runtime's around it: the transport spans them. */
+export const PROTOCOL_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'server/discover', 'subscriptions/listen']);
 
 /**
- * The span of `initialize`, `ping`, `server/discover` and `subscriptions/listen` (named by the method: they
- * have no target). A listen span ends when its stream opens, not when it closes (the stream gauge counts those).
+ * Whether the transport makes this message's server span: a request of PROTOCOL_METHODS, or a notification
+ * from the client (`notifications/initialized`, `notifications/cancelled`…): the conventions' server span
+ * covers "the MCP request or notification initiated by the peer", and no runtime handler runs for those.
+ */
+export function isProtocolMessage(method: string, hasId: boolean): boolean {
+  return hasId ? PROTOCOL_METHODS.has(method) : method.startsWith('notifications/');
+}
+
+/**
+ * Serves one parsed JSON-RPC message, inside a server span when isProtocolMessage says so.
+ * `header` reads the HTTP request's headers (traceparent, mcp-protocol-version); undefined on stdio.
+ */
+export type TraceProtocol = <T>(body: unknown, header: Header | undefined, serve: () => Promise<T>) => Promise<T>;
+
+/**
+ * The span of `initialize`, `ping`, `server/discover`, `subscriptions/listen` and client notifications (named
+ * by the method: they have no target). A listen span ends when its stream opens, not when it closes (the
+ * stream gauge counts those); a notification's when the transport has handed it on (over HTTP: the 202).
  */
 export function protocolTracer(telemetry: Telemetry | undefined): TraceProtocol | undefined {
   if (telemetry === undefined) return undefined;
-  return (body, headers, serve) => {
+  return (body, header, serve) => {
     const msg = body as { method?: unknown; id?: unknown; params?: { _meta?: unknown } } | null;
-    if (typeof msg !== 'object' || msg === null || typeof msg.method !== 'string' || !PROTOCOL_METHODS.has(msg.method)) return serve();
+    if (typeof msg !== 'object' || msg === null || typeof msg.method !== 'string' || !isProtocolMessage(msg.method, msg.id !== undefined)) return serve();
     const meta = msg.params?._meta;
     return telemetry.serve(
       {
         method: msg.method,
         id: typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined,
         meta: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined,
-        header: (name) => headers.get(name) ?? undefined,
+        header,
       },
       serve,
     );

@@ -89,8 +89,8 @@ export function createTelemetry(api: OpenTelemetryApi, server: { readonly name: 
     unit: 's',
     advice: { explicitBucketBoundaries: BUCKETS },
   });
-  const attributes = new AttributeCache();
   const kind = api.SpanKind.SERVER;
+  const attributes = new AttributeCache(kind);
 
   /** Ends the span and records the histogram: a function of the module's, not a closure per request. */
   const finish = (span: OtelSpan, common: Attributes, started: number, errorType: string | undefined, message: string | undefined): void => {
@@ -113,14 +113,10 @@ export function createTelemetry(api: OpenTelemetryApi, server: { readonly name: 
       const fromHttp = httpCarrier === undefined ? undefined : api.propagation.extract(api.ROOT_CONTEXT, httpCarrier, GETTER);
       const parent = fromMeta ?? fromHttp ?? api.ROOT_CONTEXT;
       const link = fromMeta !== undefined && fromHttp !== undefined ? api.trace.getSpanContext(fromHttp) : undefined;
-      // Shared by every request of the same method, target, version and transport (span and histogram).
-      const common = attributes.common(request);
-      const target = request.tool ?? request.prompt;
-      const span = tracer.startSpan(
-        target !== undefined ? `${request.method} ${target}` : request.method,
-        link !== undefined ? { kind, attributes: common, links: [{ context: link }] } : { kind, attributes: common },
-        parent,
-      );
+      // Name and attributes shared by every request of the same method, target, version and transport.
+      const shared = attributes.shared(request);
+      const common = shared.attributes;
+      const span = tracer.startSpan(shared.name, link !== undefined ? { kind, attributes: common, links: [{ context: link }] } : shared.options, parent);
       // The per-request attributes only on a span that records (a sampled-out span throws them away).
       if (span.isRecording?.() ?? true) {
         if (request.id !== undefined) span.setAttribute('jsonrpc.request.id', String(request.id));
@@ -153,22 +149,47 @@ const GETTER = {
 /** How many attribute sets are kept: the protocol version comes from the client, so the key space is not ours to bound. */
 const MAX_CACHED = 512;
 
+/** What every request of one method, target, protocol version and transport shares: built once, not per request. */
+interface Shared {
+  readonly name: string;
+  readonly attributes: Attributes;
+  /** startSpan's options without links (the SDK copies the attributes it keeps, so one frozen object serves all). */
+  readonly options: { readonly kind: number; readonly attributes: Attributes };
+}
+
 /**
- * The low-cardinality attributes span and histogram share (no id, no URI), built once per method, target,
- * protocol version and transport rather than per request: the SDK copies what it keeps, so one frozen object serves all.
+ * The span name and the low-cardinality attributes span and histogram share (no id, no URI), built once per
+ * method, target, protocol version and transport rather than per request. Looked up by nested maps, so a
+ * request builds no key string: method, then target, then version, then transport.
  */
 class AttributeCache {
-  private readonly sets = new Map<string, Attributes>();
+  private readonly byMethod = new Map<string, Map<string, Map<string, [Shared | undefined, Shared | undefined]>>>();
+  private size = 0;
   private readonly failures = new WeakMap<Attributes, Map<string, Attributes>>();
 
-  common(request: TracedRequest): Attributes {
+  constructor(private readonly kind: number) {}
+
+  shared(request: TracedRequest): Shared {
     const version = request.meta?.[PROTOCOL_VERSION_KEY] ?? request.header?.('mcp-protocol-version');
     const v = typeof version === 'string' ? version : undefined;
-    const key = `${request.method}\0${request.tool ?? ''}\0${request.prompt ?? ''}\0${v ?? ''}\0${request.header !== undefined}`;
-    const cached = this.sets.get(key);
+    const target = request.tool ?? request.prompt;
+    const byTarget = this.byMethod.get(request.method);
+    const byVersion = byTarget?.get(target ?? '');
+    const pair = byVersion?.get(v ?? '');
+    const http = request.header !== undefined ? 1 : 0;
+    const cached = pair?.[http];
     if (cached !== undefined) return cached;
-    const made = Object.freeze(commonAttributes(request, v));
-    if (this.sets.size < MAX_CACHED) this.sets.set(key, made);
+    const attributes = Object.freeze(commonAttributes(request, v));
+    const made: Shared = { name: target !== undefined ? `${request.method} ${target}` : request.method, attributes, options: { kind: this.kind, attributes } };
+    if (this.size >= MAX_CACHED) return made;
+    this.size++;
+    const targets = byTarget ?? new Map<string, Map<string, [Shared | undefined, Shared | undefined]>>();
+    if (byTarget === undefined) this.byMethod.set(request.method, targets);
+    const versions = byVersion ?? new Map<string, [Shared | undefined, Shared | undefined]>();
+    if (byVersion === undefined) targets.set(target ?? '', versions);
+    const slots = pair ?? [undefined, undefined];
+    if (pair === undefined) versions.set(v ?? '', slots);
+    slots[http] = made;
     return made;
   }
 

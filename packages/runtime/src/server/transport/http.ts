@@ -170,7 +170,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     };
     const run = inCallerScope(def, body, principalKeyOf(auth?.principal), serve);
     // initialize, ping, server/discover and subscriptions/listen have no runtime handler: their span is made here.
-    return factory.traceProtocol === undefined ? run() : factory.traceProtocol(body, request.headers, run);
+    return factory.traceProtocol === undefined ? run() : factory.traceProtocol(body, (name) => request.headers.get(name) ?? undefined, run);
   }
 
   const hooks = factory.fast;

@@ -4,6 +4,7 @@
 // is not JSON is answered -32700 instead of dropped, one that is JSON but no JSON-RPC message -32600,
 // and stdin's end lets running requests write their answers before the connection closes (SI8).
 import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
+import type { StdioProtocolSpans } from './stdio-spans.js';
 
 export const DEFAULT_MAX_LINE_BYTES = 10 * 1024 * 1024;
 
@@ -25,6 +26,7 @@ export class StdioWire implements Transport {
   readonly #stdout: NodeJS.WritableStream;
   readonly #maxLine: number;
   readonly #drainMs: number;
+  readonly #spans: StdioProtocolSpans | undefined;
   #chunks: Buffer[] = [];
   #size = 0;
   #skipping = false;
@@ -33,8 +35,10 @@ export class StdioWire implements Transport {
   /** Requests delivered and not yet answered (listen streams excepted: they answer only at teardown). */
   readonly #pending = new Set<string>();
 
-  constructor(stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout, options: StdioWireOptions = {}) {
+  /** `spans`: the server spans of what the SDK answers itself (with telemetry on). */
+  constructor(stdin: NodeJS.ReadableStream = process.stdin, stdout: NodeJS.WritableStream = process.stdout, options: StdioWireOptions = {}, spans?: StdioProtocolSpans) {
     this.#stdin = stdin;
+    this.#spans = spans;
     this.#stdout = stdout;
     this.#maxLine = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.#drainMs = options.drainMs ?? 10_000;
@@ -51,6 +55,7 @@ export class StdioWire implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if ('id' in message && message.id !== undefined && ('result' in message || 'error' in message)) this.#settle(message.id as Id);
     await this.#write(message);
+    this.#spans?.sent(message);
     if (this.#ended && this.#pending.size === 0) void this.close();
   }
 
@@ -62,6 +67,7 @@ export class StdioWire implements Transport {
     this.#stdin.off('close', this.#onEnd);
     this.#stdin.pause();
     this.#chunks = [];
+    this.#spans?.close();
     this.onclose?.();
   }
 
@@ -158,8 +164,11 @@ export class StdioWire implements Transport {
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
       if (typeof id === 'string' || typeof id === 'number') this.#settle(id);
     }
-    this.onmessage?.(message);
+    if (this.#spans === undefined) this.onmessage?.(message);
+    else this.#spans.receive(message, this.#deliver);
   }
+
+  readonly #deliver = (message: JSONRPCMessage) => this.onmessage?.(message);
 }
 
 /** An error the wire answers itself; without `id` when none could be read (the schema allows no null id). */

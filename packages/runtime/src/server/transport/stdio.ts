@@ -3,6 +3,7 @@ import type { Server, ServerEvent, ServerEventBus } from '@modelcontextprotocol/
 import type { ServerFactory } from '../dispatch/create-server.js';
 import { scopedBus } from '../scale/principal-scope.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
+import { StdioProtocolSpans } from './stdio-spans.js';
 import { StdioWire, type StdioWireOptions } from './stdio-wire.js';
 
 export interface StdioOptions extends StdioWireOptions {
@@ -23,7 +24,9 @@ export interface StdioOptions extends StdioWireOptions {
  * still answer (up to `drainMs`), then the connection closes.
  */
 export function serveStdio(factory: ServerFactory, options: StdioOptions = {}): { close(): Promise<void> } {
-  const transport = new StdioWire(process.stdin, process.stdout, options);
+  // With telemetry, initialize, ping, server/discover and listen get their server spans at the wire.
+  const spans = factory.traceProtocol === undefined ? undefined : new StdioProtocolSpans(factory.traceProtocol);
+  const transport = new StdioWire(process.stdin, process.stdout, options, spans);
   const unsubscribe: (() => void)[] = [];
   // A 2026-07-28 instance hears the bus: its send*() calls go through the SDK's stdio listen router, which
   // stamps them onto the subscriptions whose filter asked for them and drops the rest. A 2025-11-25
