@@ -12,6 +12,7 @@ import { packageJson, readme, tsconfigJson } from './package-files.js';
 import { emitServer } from './server-file.js';
 import { emitSkills } from './skills-file.js';
 import { emitTypes } from './types-file.js';
+import { boundTools, emitUpstream } from './upstream-file.js';
 
 export type { GeneratedFile } from './file-builder.js';
 export { GENERATED_MARK } from './banner.js';
@@ -41,7 +42,11 @@ const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink, o: EmitOptions
 
 export function emitServerPackage(model: ServerModel, options: EmitOptions = {}, builder = new FileBuilder()): GeneratedFile[] {
   const head = banner(model);
-  const code = model.skills !== undefined ? [...CODE_FILES, ['skills.ts', emitSkills] as const] : CODE_FILES;
+  const code = [
+    ...CODE_FILES,
+    ...(model.skills !== undefined ? [['skills.ts', emitSkills] as const] : []),
+    ...(boundTools(model).length > 0 ? [['upstream.ts', emitUpstream] as const] : []),
+  ];
   const files: GeneratedFile[] = code.map(([path, emit]) => {
     const sink = new FileSink();
     emit(model, sink, options);
