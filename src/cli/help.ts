@@ -12,11 +12,13 @@ Usage:
       diagnostics on stdout). --watch regenerates on change (atomic saves included).
       Warns, with the npm install line, when what the generated code loads at run time
       (@mcpgen/runtime and the MCP SDK) does not resolve from DIR.
-  mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--generated DIR] [--name NAME]
+  mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--name NAME]
                 [--tag T,..] [--operation GLOB,..] [--method M,..] [--force]
       Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into a spec (default
-      specs/<name>.yaml) and proxy handlers that call the upstream API (default
-      generated/<name>/handlers.ts), then check the spec. See docs/openapi.md.
+      specs/<name>.yaml) whose tools are bound to their operations (\`http:\`, \`upstream:\`),
+      then check the spec; \`generate\` wires the proxy that calls the API. An earlier import's
+      handlers file (--handlers, default generated/<name>/handlers.ts) is removed while its
+      first line is still the import's. See docs/openapi.md.
   mcpgen breaking --base REF|FILE|DIR [spec-or-glob ...] [--format text|json|markdown|github] [--config FILE]
       Compare the specs with an old version: a git revision (read with git, the work
       tree untouched), a spec file, or a folder holding the same spec paths. Reports

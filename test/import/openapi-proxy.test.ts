@@ -1,20 +1,20 @@
 // Real OpenAPI descriptions no one here wrote (vendored from @readme/oas-examples 8.2.2, MIT: the
 // Swagger 2.0, OpenAPI 3.0 and 3.1 petstores, Bump's train-travel API, USPTO's data set API):
-// import → check → generate → tsc (strict) → serve on 127.0.0.1 → every tool called through the official
-// SDK client with arguments made from its input schema → the request the fake upstream (also on
-// 127.0.0.1) received is checked against the operation: method, path, query, headers, body, credentials.
+// import (a spec with `http:` bindings, no handlers) → check → generate → tsc (strict) → serve on
+// 127.0.0.1 with the scaffold handlers as generated → every tool called through the official SDK client
+// with arguments made from its input schema → the request the fake upstream (also on 127.0.0.1)
+// received is checked against the operation: method, path, query, headers, body, credentials.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlersFile } from '../../src/import/openapi/handlers-file.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { pascalCase } from '../../src/common/names.js';
 import { generateAndCompile } from '../support/generated-package.js';
 import { sample } from '../support/schema-sample.js';
-import { expectRequest, type Binding, type Seen } from '../support/openapi-expect.js';
+import { expectRequest, proxyView, type Seen } from '../support/openapi-expect.js';
 import { ROOT } from '../helpers.js';
 
 
@@ -53,13 +53,14 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
       const imported = await importOpenApi(`test/fixtures/openapi/oas-examples/${c.file}`, ROOT, { name: c.name });
       expect(imported.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       const dir = join(ROOT, '.tmp/openapi-proxy', c.name);
-      const built = await generateAndCompile(dir, c.name, stringify(imported.spec, { aliasDuplicateObjects: false }), { 'handlers.ts': handlersFile(imported, c.file, './server.js') });
+      const built = await generateAndCompile(dir, c.name, stringify(imported.spec, { aliasDuplicateObjects: false }), {});
       expect(built.diagnostics).toEqual([]);
       expect(built.compileErrors).toEqual([]);
 
       const stem = c.name.toUpperCase();
       process.env[`${stem}_BASE_URL`] = `${upstreamUrl}${c.base}`;
-      for (const a of imported.auth) process.env[a.env] = `secret-${a.env}`;
+      const { bindings, auth } = proxyView(imported.spec, c.name);
+      for (const a of auth) process.env[a.env] = `secret-${a.env}`;
       const factory = (await import(join(built.js, 'server.js')))[`create${pascalCase(c.name)}Server`];
       const { handlers } = await import(join(built.js, 'handlers.js'));
       const running = await factory(handlers).listen({ port: 0 });
@@ -68,16 +69,15 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
       try {
         const { tools } = await client.listTools();
         expect(tools).toHaveLength(c.tools);
-        const bindings = imported.bindings as Record<string, Binding>;
         for (const tool of tools) {
-          const binding = Object.values(bindings)[(imported.spec.tools as { name: string }[]).findIndex((t) => t.name === tool.name)]!;
+          const binding = bindings[tool.name]!;
           const args = sample(tool.inputSchema, (tool.inputSchema.$defs ?? {}) as Record<string, unknown>) as Record<string, unknown>;
           answer = { status: 200, body: tool.outputSchema ? sample(tool.outputSchema, (tool.outputSchema.$defs ?? {}) as Record<string, unknown>) : [{ any: 'thing' }] };
           seen = [];
           const result = await client.callTool({ name: tool.name, arguments: args });
           expect(result.isError, `${tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
           expect(seen, tool.name).toHaveLength(1);
-          await expectRequest(seen[0]!, binding, args, c.base, imported.auth, tool.name);
+          await expectRequest(seen[0]!, binding, args, c.base, auth, tool.name);
           if (tool.outputSchema) expect(result.structuredContent, tool.name).toEqual(answer.body);
           else expect((result.content as { text: string }[])[0]!.text).toBe(JSON.stringify(answer.body));
         }

@@ -1,11 +1,11 @@
-// `mcpgen import openapi <file|url>`: writes the spec and its proxy handlers, then checks the spec with
-// the same pipeline `mcpgen check` runs, so what the import wrote is known to be accepted.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+// `mcpgen import openapi <file|url>`: writes the spec (tools bound to their operations with `http:`, the
+// `upstream:` section), then checks it with the same pipeline `mcpgen check` runs, so what the import
+// wrote is known to be accepted. `generate` wires the proxy: no handlers file is written.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { hasErrors, sortDiagnostics } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../errors.js';
-import { handlersFile, IMPORT_MARK } from '../../import/openapi/handlers-file.js';
 import { importOpenApi } from '../../import/openapi/index.js';
 import { check } from '../../pipeline.js';
 import { writeFilesAtomically } from '../../write/atomic.js';
@@ -33,14 +33,14 @@ export async function runImport(args: Parsed, io: Io): Promise<number> {
   }
   const specPath = resolve(io.cwd, stringFlag(args, 'out') ?? `specs/${imported.serverName}.yaml`);
   const handlersPath = resolve(io.cwd, stringFlag(args, 'handlers') ?? `generated/${imported.serverName}/handlers.ts`);
-  const serverTs = join(resolve(io.cwd, stringFlag(args, 'generated') ?? 'generated'), imported.serverName, 'server.js');
-  refuseToReplace(handlersPath, args.flags.has('force'), io.cwd);
   const specText = `# Written by \`mcpgen import openapi\` from ${JSON.stringify(input)}; re-importing rewrites this file.\n${stringify(imported.spec, { lineWidth: 0, aliasDuplicateObjects: false })}`;
-  writeFilesAtomically(new Map([[specPath, specText], [handlersPath, handlersFile(imported, JSON.stringify(input), importPath(handlersPath, serverTs))]]));
+  writeFilesAtomically(new Map([[specPath, specText]]));
+  const retired = retireImportHandlers(handlersPath);
   const checked = check([specPath], io.cwd);
   for (const [file, text] of checked.sources) sources.set(file, text);
   printDiagnostics({ diagnostics: sortDiagnostics([...imported.diagnostics, ...checked.diagnostics]), files: [input, ...checked.files], sources }, format, io);
-  io.stderr(`wrote ${relative(io.cwd, specPath)} (${(imported.spec.tools as unknown[]).length} tools) and ${relative(io.cwd, handlersPath)} (proxy handlers); next: npx mcpgen generate ${relative(io.cwd, specPath)}\n`);
+  if (retired) io.stderr(`removed ${relative(io.cwd, handlersPath)}, the proxy handlers an earlier import wrote: the spec's \`http:\` bindings replace them (generate writes upstream.ts and a handlers scaffold for the unbound tools)\n`);
+  io.stderr(`wrote ${relative(io.cwd, specPath)} (${(imported.spec.tools as unknown[]).length} tools bound to their operations with \`http:\`); next: npx mcpgen generate ${relative(io.cwd, specPath)}\n`);
   return hasErrors(checked.diagnostics) ? 1 : 0;
 }
 
@@ -48,14 +48,16 @@ function optional<K extends string>(key: K, value: string[] | undefined): { [P i
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string[] };
 }
 
-/** A handlers file someone made their own (its first line no longer the import's) is never replaced without --force. */
-function refuseToReplace(path: string, force: boolean, cwd: string): void {
-  if (force || !existsSync(path)) return;
-  if (readFileSync(path, 'utf8').startsWith(IMPORT_MARK)) return;
-  throw new UsageError(`${relative(cwd, path)} exists and is not the import's (its first line is not "${IMPORT_MARK}"); pass --handlers elsewhere, or --force to replace it`);
-}
+/** First line of the proxy handlers file earlier versions of the import wrote (and owned while it stayed). */
+export const IMPORT_MARK = '// Written by `mcpgen import openapi`';
 
-function importPath(from: string, to: string): string {
-  const rel = relative(dirname(from), to).replaceAll('\\', '/');
-  return rel.startsWith('.') ? rel : `./${rel}`;
+/**
+ * Earlier imports wrote the bindings into a handlers file of their own, marked by its first line. Left in
+ * place it would still win over the spec's bindings with stale ones, so a re-import removes it while the
+ * mark is there; a file without the mark is the team's and stays.
+ */
+function retireImportHandlers(path: string): boolean {
+  if (!existsSync(path) || !readFileSync(path, 'utf8').startsWith(IMPORT_MARK)) return false;
+  rmSync(path);
+  return true;
 }
