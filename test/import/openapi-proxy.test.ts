@@ -88,6 +88,32 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
     }, 180_000); // tsc on two shared cores: a timeout, not a target
   }
 
+  it('a handler written for a bound tool wins over the proxy; the other bound tools still reach the upstream', async () => {
+    const imported = await importOpenApi('test/fixtures/openapi/oas-examples/openapi-3.0-petstore.json', ROOT, { name: 'petwin' });
+    const handlers = "import type { PetwinOwnHandlers } from './server.js';\nexport const handlers: PetwinOwnHandlers = {\n  async getPetById(args) {\n    return { id: args.petId, name: 'written by hand', photoUrls: [] };\n  },\n};\n";
+    const built = await generateAndCompile(join(ROOT, '.tmp/openapi-proxy/petwin'), 'petwin', stringify(imported.spec, { aliasDuplicateObjects: false }), { 'handlers.ts': handlers });
+    expect(built.compileErrors).toEqual([]);
+    process.env.PETWIN_BASE_URL = `${upstreamUrl}/v3`;
+    const { createPetwinServer } = await import(join(built.js, 'server.js'));
+    const { handlers: written } = await import(join(built.js, 'handlers.js'));
+    const running = await createPetwinServer(written).listen({ port: 0 });
+    const client = new Client({ name: 'official', version: '2.4.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url)));
+    try {
+      seen = [];
+      const own = await client.callTool({ name: 'getPetById', arguments: { petId: 5 } });
+      expect(own.structuredContent).toEqual({ id: 5, name: 'written by hand', photoUrls: [] });
+      expect(seen).toEqual([]);
+      answer = { status: 200, body: [{ id: 1, name: 'Rex' }] };
+      const proxied = await client.callTool({ name: 'findPetsByStatus', arguments: { status: ['sold', 'pending'] } });
+      expect(proxied.isError, JSON.stringify(proxied.content)).toBeFalsy();
+      expect(seen.map((r) => [r.method, r.url.pathname, r.url.search])).toEqual([['GET', '/v3/pet/findByStatus', '?status=sold&status=pending']]);
+    } finally {
+      await client.close();
+      await running.close(500);
+    }
+  }, 180_000);
+
   it('4xx: a tool error with the status and the start of the body; 5xx: Retry-After passed on', async () => {
     const { callUpstream } = await import('@mcpgen/runtime/server');
     const binding = { method: 'GET', path: '/pets/{id}', params: [{ arg: 'id', name: 'id', in: 'path' as const }], output: true };
