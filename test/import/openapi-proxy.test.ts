@@ -126,5 +126,7 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
     expect(busy.isError).toBe(true);
     expect(busy.content[0]!.text).toBe('upstream GET /pets/{id} answered 503 Service Unavailable (Retry-After: 30): {"message":"busy"}');
     expect(seen.at(-1)!.url.pathname).toBe('/pets/a%2Fb');
+    const unset = (await callUpstream(binding, { id: 7 }, { baseUrl: '' })) as unknown as { isError: boolean; content: { text: string }[] };
+    expect(unset.content[0]!.text).toBe("upstream GET /pets/{id}: no upstream base URL is configured (set the server's <SERVER>_BASE_URL)");
   });
 });
