@@ -116,6 +116,28 @@ describe('mcpgen import openapi', () => {
     expect(readFileSync(handlers, 'utf8')).toBe('// mine now\n');
   });
 
+  it('path parameters the template and the description disagree on: an undeclared {var} becomes a required string, a stray one is left out', async () => {
+    const dir = tempDir();
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      servers: [{ url: 'https://api.example.com' }],
+      paths: { '/items/{id}/parts/{part}': { get: { operationId: 'part', responses: { 200: { description: 'ok' } }, parameters: [
+        { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+        { name: 'ghost', in: 'path', required: true, schema: { type: 'string' } },
+      ] } } },
+    };
+    writeFileSync(join(dir, 'parts.json'), JSON.stringify(doc));
+    const r = await cli(['import', 'openapi', 'parts.json', '--name', 'parts'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/MCPG11[4-6]/);
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const { spec } = await importOpenApi('parts.json', dir, { name: 'parts' });
+    expect(httpOf(spec, 'part').params).toEqual({ id: 'path', part: 'path' });
+    const input = (spec.tools as { input: { properties: Record<string, unknown>; required: string[] } }[])[0]!.input;
+    expect([Object.keys(input.properties), input.required]).toEqual([['id', 'part'], ['id', 'part']]);
+  });
+
   it('an unreadable description: MCPG130, exit 1, nothing written', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'in'));

@@ -3,7 +3,7 @@
 import { convertSchema, isObj, type RefMap } from './schema.js';
 import type { ImportNote } from './notes.js';
 import { requestBody } from './bodies.js';
-import { DEFAULT_CONTENT_TYPE } from '../../common/http-binding.js';
+import { DEFAULT_CONTENT_TYPE, pathVariables } from '../../common/http-binding.js';
 
 type Obj = Record<string, unknown>;
 
@@ -35,7 +35,7 @@ export interface OperationRef {
 
 /** The tool for one operation, or why it was skipped (a note at the operation's position). */
 export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[]): MappedOperation | undefined {
-  const params = mergedParameters(ref);
+  const params = matchTemplate(ref.path, mergedParameters(ref));
   const properties: Obj = {};
   const required: string[] = [];
   const bindings: Record<string, ParamBinding> = {};
@@ -78,6 +78,19 @@ function mergedParameters(ref: OperationRef): Obj[] {
     }
   }
   return [...out.values()];
+}
+
+/**
+ * Descriptions get path parameters wrong now and then (a `{var}` never declared, a path parameter the
+ * template lacks); the binding must match the template (MCPG114), so the first becomes a required
+ * string and the second, never sent, is left out.
+ */
+function matchTemplate(path: string, params: Obj[]): Obj[] {
+  const template = pathVariables(path);
+  if ('problem' in template) return params; // check reports the path itself
+  const kept = params.filter((p) => p.in !== 'path' || template.variables.includes(String(p.name)));
+  const missing = template.variables.filter((v) => !kept.some((p) => p.in === 'path' && p.name === v));
+  return [...kept, ...[...new Set(missing)].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: 'Path parameter the description does not declare.' }))];
 }
 
 /** A name used by two parameters (`id` in path and query) gets its location as a prefix: `query_id`. */
