@@ -71,12 +71,21 @@ export interface PackageJob {
 
 export interface EmittedPackage {
   readonly files: GeneratedFile[];
-  /** The handler stub of each method, by method name (what a grown spec tells the user to add). */
+  /** The handler stub of each method, by method name (what a grown spec tells the user to add; '' for a bound tool). */
   readonly methods: Map<string, string>;
 }
 
 /** Every package of a run, sharing one printer. */
 export function emitPackages(jobs: readonly PackageJob[]): EmittedPackage[] {
   const builder = new FileBuilder();
-  return jobs.map(({ model, options }) => ({ files: emitServerPackage(model, options, builder), methods: handlerStubs(model) }));
+  return jobs.map(({ model, options }) => ({ files: emitServerPackage(model, options, builder), methods: handlerMethods(model) }));
+}
+
+/**
+ * Every handler method with its stub; a bound tool's (`http:`) has none: the proxy answers it, so it is
+ * never asked for, yet a handler written for it is still the spec's, not a dropped one.
+ */
+function handlerMethods(model: ServerModel): Map<string, string> {
+  const stubs = handlerStubs(model);
+  return new Map(model.tools.map((t) => t.method).concat([...stubs.keys()]).map((m) => [m, stubs.get(m) ?? '']));
 }

@@ -3,12 +3,12 @@
 // checked. A handler written for a bound tool wins over the proxy; an unbound tool keeps its handler.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateAndCompile, type CompiledPackage } from '../support/generated-package.js';
-import { ROOT } from '../helpers.js';
+import { cli, ROOT, tempDir } from '../helpers.js';
 
 const SPEC = `mcpgen: 1
 server: { name: pets, version: 1.0.0 }
@@ -127,5 +127,18 @@ describe('http: bindings in the spec', () => {
       await client.close();
       await running.close(500);
     }
+  }, 60_000);
+
+  it('generate neither asks for a handler of a newly bound tool nor calls a written one for a tool that became bound dropped', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 'specs'));
+    const spec = (bound: string) => `mcpgen: 1\nserver: { name: shop, version: 1.0.0 }\nupstream: { baseUrl: https://shop.example.com }\ntools:\n  - name: list_items\n${bound}  - name: add_item\n    http: { method: POST, path: /items }\n`;
+    writeFileSync(join(dir, 'specs/shop.yaml'), spec(''));
+    expect((await cli(['generate', 'specs/shop.yaml'], dir)).code).toBe(0);
+    expect(readFileSync(join(dir, 'generated/shop/handlers.ts'), 'utf8')).toContain('async listItems()');
+    writeFileSync(join(dir, 'specs/shop.yaml'), spec('    http: { method: GET, path: /items }\n') + '  - name: remove_item\n    http: { method: DELETE, path: /items }\n');
+    const again = await cli(['generate', 'specs/shop.yaml'], dir);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/no longer declares|gained/);
   }, 60_000);
 });
