@@ -6,12 +6,13 @@ import { docs, jsdoc, literal } from './doc.js';
 import { boundTools } from './upstream-file.js';
 import { handlersInterfaceName, serverFactoryName } from './server-file.js';
 
-/** index.ts: the package's public surface. */
-export function emitIndex(file: FileSink): void {
+/** index.ts: the package's public surface (with bound tools, the upstream proxy too). */
+export function emitIndex(file: FileSink, upstream = false): void {
   file.addExportDeclarations([
     { moduleSpecifier: './types.js' },
     { moduleSpecifier: './server.js' },
     { moduleSpecifier: './definition.js' },
+    ...(upstream ? [{ moduleSpecifier: './upstream.js' }] : []),
   ]);
 }
 

@@ -36,7 +36,7 @@ const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink, o: EmitOptions
   ['openai.ts', emitOpenAi],
   ['anthropic.ts', emitAnthropic],
   ['gemini.ts', emitGemini],
-  ['index.ts', (_m, f) => emitIndex(f)],
+  ['index.ts', (m, f) => emitIndex(f, boundTools(m).length > 0)],
   ['main.ts', (m, f, o) => emitMain(m, f, o.handlersModule)],
 ];
 

@@ -79,6 +79,7 @@ describe('http: bindings in the spec', () => {
     expect(upstreamTs).toContain('baseUrl: env["PETS_BASE_URL"] ?? "http://127.0.0.1:1/unused",');
     expect(upstreamTs).toContain('security: ["PETS_API_KEY"],');
     expect(readFileSync(join(dir, 'out/pets/server.ts'), 'utf8')).toContain('return createMcpgenServer(definition, { ...petsProxy(), ...handlers },');
+    expect(readFileSync(join(dir, 'out/pets/index.ts'), 'utf8')).toContain("export * from './upstream.js';");
   });
 
   it('the scaffold generate writes stubs the unbound tools only and compiles as it is', async () => {
