@@ -142,4 +142,18 @@ describe('http: bindings in the spec', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).not.toMatch(/no longer declares|gained/);
   }, 60_000);
+
+  it('hostile spec strings reach upstream.ts as data only: it compiles and holds them unchanged', async () => {
+    const path = "/x/\"'`$(process.exit(1))*/\u2028\\n";
+    const header = "X-'\"*/`";
+    const base = 'https://h.example.com/p\'q`*/';
+    const spec = `mcpgen: 1\nserver: { name: hostile, version: 1.0.0 }\nupstream:\n  baseUrl: ${JSON.stringify(base)}\n  security: { "k.1": { type: apiKey, in: header, name: ${JSON.stringify(header)}, env: HOSTILE_K } }\ntools:\n  - name: t\n    input: { type: object, properties: { h: { type: string } } }\n    http: { method: GET, path: ${JSON.stringify(path)}, params: { h: { in: header, name: ${JSON.stringify(header)} } }, security: ["k.1"] }\n`;
+    const hostile = await generateAndCompile(join(ROOT, '.tmp/http-binding-hostile'), 'hostile', spec, {});
+    expect(hostile.diagnostics.map((d) => (d as { message: string }).message)).toEqual([]);
+    expect(hostile.compileErrors).toEqual([]);
+    const mod = await import(join(hostile.js, 'upstream.js'));
+    expect(mod.httpBindings.t).toEqual({ method: 'GET', path, params: [{ arg: 'h', in: 'header', name: header }], security: ['HOSTILE_K'], output: false });
+    expect(mod.upstreamOptions({}).baseUrl).toBe(base);
+    expect(mod.upstreamOptions({}).auth).toEqual([{ type: 'apiKey', in: 'header', name: header, env: 'HOSTILE_K' }]);
+  }, 120_000);
 });
