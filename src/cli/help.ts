@@ -12,14 +12,16 @@ Usage:
       diagnostics on stdout). --watch regenerates on change (atomic saves included).
       Warns, with the npm install line, when what the generated code loads at run time
       (@mcpgen/runtime and the MCP SDK) does not resolve from DIR.
-  mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--generated DIR] [--name NAME]
+  mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--name NAME]
                 [--tag T,..] [--operation GLOB,..] [--method M,..] [--force]
-      Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into tools in a file the
-      import owns and rewrites on each run (<SPEC without .yaml>/openapi.yaml), the spec SPEC
-      that includes it (default specs/<name>.yaml; written only when it does not exist: your
-      changes to the tools go there under overrides:) and proxy handlers that call the
-      upstream API (default generated/<name>/handlers.ts), then check SPEC. An owned file or
-      handlers file whose first line is no longer the import's is not replaced without --force.
+      Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into tools bound to their
+      operations (\`http:\`, \`upstream:\`) in a file the import owns and rewrites on each run
+      (<SPEC without .yaml>/openapi.yaml), and the spec SPEC that includes it (default
+      specs/<name>.yaml; written only when it does not exist: your changes to the tools go
+      there under overrides:), then check SPEC; \`generate\` wires the proxy that calls the
+      API. An owned file whose first line is no longer the import's is not replaced without
+      --force. An earlier import's handlers file (--handlers, default
+      generated/<name>/handlers.ts) is removed while its first line is still the import's.
       See docs/openapi.md.
   mcpgen breaking --base REF|FILE|DIR [spec-or-glob ...] [--format text|json|markdown|github] [--config FILE]
       Compare the specs with an old version: a git revision (read with git, the work

@@ -98,6 +98,9 @@ export function stemNames(stem: string) {
     toolsets: `${stem}Toolsets`,
     toolset: `${stem}Toolset`,
     clientFor: `${stem}ClientFor`,
+    ownHandlers: `${stem}OwnHandlers`,
+    boundMethod: `${stem}BoundMethod`,
+    proxy: `${stem.charAt(0).toLowerCase()}${stem.slice(1)}Proxy`,
   };
 }
 
@@ -114,6 +117,7 @@ export const RUNTIME_IMPORTS: ReadonlySet<string> = new Set([
   'dispatchFunctionCalls', 'OpenAiResponseItem', 'OpenAiResponsesOutput', 'OpenAiResponsesTool', 'toOpenAiResponsesTools',
   'dispatchToolUses', 'AnthropicContentBlock', 'AnthropicTool', 'AnthropicToolResult', 'toAnthropicTools',
   'dispatchGeminiCalls', 'GeminiFunctionCall', 'GeminiFunctionDeclaration', 'GeminiFunctionResponsePart', 'GeminiTool', 'toGeminiFunctionDeclarations',
+  'httpProxy', 'HttpBinding', 'HttpProxyOptions',
 ]);
 
 /** The names the spec format allowed before `server.name` became free text: used as they are. */

@@ -1,15 +1,18 @@
 import type { FileSink } from './file-builder.js';
 import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
-import { docs, literal } from './doc.js';
+import { stemNames } from '../common/names.js';
+import { docs, jsdoc, literal } from './doc.js';
+import { boundTools } from './upstream-file.js';
 import { handlersInterfaceName, serverFactoryName } from './server-file.js';
 
-/** index.ts: the package's public surface. */
-export function emitIndex(file: FileSink): void {
+/** index.ts: the package's public surface (with bound tools, the upstream proxy too). */
+export function emitIndex(file: FileSink, upstream = false): void {
   file.addExportDeclarations([
     { moduleSpecifier: './types.js' },
     { moduleSpecifier: './server.js' },
     { moduleSpecifier: './definition.js' },
+    ...(upstream ? [{ moduleSpecifier: './upstream.js' }] : []),
   ]);
 }
 
@@ -53,7 +56,9 @@ export function emitMain(model: ServerModel, file: FileSink, handlersModule = '.
  */
 export function handlerStubs(model: ServerModel): Map<string, string> {
   const stubs = new Map<string, string>();
-  for (const t of model.tools) stubs.set(t.method, stub(t.method, `tool ${t.name}`));
+  // A bound tool (`http:`) is answered by the upstream proxy: no stub, nothing to add when the spec gains one.
+  const bound = new Set(boundTools(model));
+  for (const t of model.tools) if (!bound.has(t)) stubs.set(t.method, stub(t.method, `tool ${t.name}`));
   for (const r of model.resources) stubs.set(r.method, stub(r.method, `resource ${r.uri}`));
   for (const t of model.resourceTemplates) stubs.set(t.method, t.uriTemplate.startsWith('file://') ? fileTemplateStub(t.method, t.uriTemplate) : stub(t.method, `resource template ${t.uriTemplate}`));
   for (const p of model.prompts) stubs.set(p.method, stub(p.method, `prompt ${p.name}`));
@@ -63,11 +68,17 @@ export function handlerStubs(model: ServerModel): Map<string, string> {
 /** handlers.ts: written once with a stub per method; after that it is the user's file. `serverModule`: server.ts as seen from it. */
 export function emitHandlersScaffold(model: ServerModel, file: FileSink, serverModule = './server.js'): void {
   const members = [...handlerStubs(model).values()];
-  file.addImportDeclaration({ moduleSpecifier: serverModule, isTypeOnly: true, namedImports: [handlersInterfaceName(model)] });
+  const bound = boundTools(model);
+  const type = bound.length > 0 ? stemNames(model.typeStem).ownHandlers : handlersInterfaceName(model);
+  file.addImportDeclaration({ moduleSpecifier: serverModule, isTypeOnly: true, namedImports: [type] });
   // As text, not a variable structure: ts-morph indents a multi-line initializer's continuation lines,
   // which left the stubs 4 spaces in and the closing `};` at 2 (issue 24). Text at the top level is kept as written.
-  const [doc] = docs(`Your implementation of the ${model.name} server. mcpgen wrote this file once and never overwrites it; ${clientClassName(model)} and server.ts stay in sync with the spec.`);
-  file.addStatements([`/** ${doc!.description} */\nexport const handlers: ${handlersInterfaceName(model)} = {\n${members.join('\n')}\n};`]);
+  const [doc] = docs(
+    `Your implementation of the ${model.name} server. mcpgen wrote this file once and never overwrites it; ${clientClassName(model)} and server.ts stay in sync with the spec.`,
+    bound.length > 0 ? `The upstream proxy (upstream.ts) answers the tools bound with \`http:\` (${bound.map((t) => t.method).join(', ')}); a method you write here for one of them wins.` : undefined,
+  );
+  const body = members.length > 0 ? `{\n${members.join('\n')}\n}` : '{}';
+  file.addStatements([`${jsdoc(doc!.description)}export const handlers: ${type} = ${body};`]);
 }
 
 function stub(method: string, what: string): string {

@@ -12,6 +12,7 @@ import { packageJson, readme, tsconfigJson } from './package-files.js';
 import { emitServer } from './server-file.js';
 import { emitSkills } from './skills-file.js';
 import { emitTypes } from './types-file.js';
+import { boundTools, emitUpstream } from './upstream-file.js';
 
 export type { GeneratedFile } from './file-builder.js';
 export { GENERATED_MARK } from './banner.js';
@@ -35,13 +36,17 @@ const CODE_FILES: readonly [string, (m: ServerModel, f: FileSink, o: EmitOptions
   ['openai.ts', emitOpenAi],
   ['anthropic.ts', emitAnthropic],
   ['gemini.ts', emitGemini],
-  ['index.ts', (_m, f) => emitIndex(f)],
+  ['index.ts', (m, f) => emitIndex(f, boundTools(m).length > 0)],
   ['main.ts', (m, f, o) => emitMain(m, f, o.handlersModule)],
 ];
 
 export function emitServerPackage(model: ServerModel, options: EmitOptions = {}, builder = new FileBuilder()): GeneratedFile[] {
   const head = banner(model);
-  const code = model.skills !== undefined ? [...CODE_FILES, ['skills.ts', emitSkills] as const] : CODE_FILES;
+  const code = [
+    ...CODE_FILES,
+    ...(model.skills !== undefined ? [['skills.ts', emitSkills] as const] : []),
+    ...(boundTools(model).length > 0 ? [['upstream.ts', emitUpstream] as const] : []),
+  ];
   const files: GeneratedFile[] = code.map(([path, emit]) => {
     const sink = new FileSink();
     emit(model, sink, options);
@@ -66,12 +71,21 @@ export interface PackageJob {
 
 export interface EmittedPackage {
   readonly files: GeneratedFile[];
-  /** The handler stub of each method, by method name (what a grown spec tells the user to add). */
+  /** The handler stub of each method, by method name (what a grown spec tells the user to add; '' for a bound tool). */
   readonly methods: Map<string, string>;
 }
 
 /** Every package of a run, sharing one printer. */
 export function emitPackages(jobs: readonly PackageJob[]): EmittedPackage[] {
   const builder = new FileBuilder();
-  return jobs.map(({ model, options }) => ({ files: emitServerPackage(model, options, builder), methods: handlerStubs(model) }));
+  return jobs.map(({ model, options }) => ({ files: emitServerPackage(model, options, builder), methods: handlerMethods(model) }));
+}
+
+/**
+ * Every handler method with its stub; a bound tool's (`http:`) has none: the proxy answers it, so it is
+ * never asked for, yet a handler written for it is still the spec's, not a dropped one.
+ */
+function handlerMethods(model: ServerModel): Map<string, string> {
+  const stubs = handlerStubs(model);
+  return new Map(model.tools.map((t) => t.method).concat([...stubs.keys()]).map((m) => [m, stubs.get(m) ?? '']));
 }

@@ -3,7 +3,8 @@ import { VariableDeclarationKind } from './ts-morph.js';
 import { stemNames } from '../common/names.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel, ToolModel } from '../model/ir.js';
-import { docs, literal } from './doc.js';
+import { docs, jsdoc, literal } from './doc.js';
+import { boundTools } from './upstream-file.js';
 import { sortImports } from './imports.js';
 import { propertyKey } from './schema-types.js';
 import { MemberCache, memberCachesEnabled } from './member-cache.js';
@@ -69,11 +70,14 @@ export function emitServer(model: ServerModel, file: FileSink): void {
     methods.push({ name: 'complete', hasQuestionToken: true, docs: docs('Completion values for prompt arguments and template variables (at most 100 are sent).'), parameters: [{ name: 'params', type: 'CompleteRequestParams' }, { name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<string[]>' });
   }
 
+  const names = stemNames(model.typeStem);
+  const bound = boundTools(model).length > 0;
   file.addImportDeclarations([
     { moduleSpecifier: '@mcpgen/runtime/server', namedImports: sortImports(runtime) },
     { moduleSpecifier: './definition.js', namedImports: ['definition'] },
     ...(typeImports.size > 0 ? [{ moduleSpecifier: './types.js', isTypeOnly: true, namedImports: [...typeImports].sort() }] : []),
     ...(model.skills !== undefined ? [{ moduleSpecifier: './skills.js', namedImports: ['skills'] }] : []),
+    ...(bound ? [{ moduleSpecifier: './upstream.js', namedImports: [names.proxy, `type ${names.boundMethod}`] }] : []),
   ]);
   file.addInterface({
     name: handlersInterfaceName(model),
@@ -81,16 +85,21 @@ export function emitServer(model: ServerModel, file: FileSink): void {
     docs: docs(`What the ${model.name} server needs from you: one method per tool, resource, template and prompt of the spec.`),
     methods,
   });
+  if (bound) {
+    file.addStatements([
+      `${jsdoc(`The handlers you write: every method of ${handlersInterfaceName(model)}, those of the tools bound to an upstream operation (\`http:\` in the spec) optional: the proxy answers a bound tool you leave out, and yours wins where you write one.`)}export type ${names.ownHandlers} = Omit<${handlersInterfaceName(model)}, ${names.boundMethod}> & Partial<Pick<${handlersInterfaceName(model)}, ${names.boundMethod}>>;`,
+    ]);
+  }
   file.addFunction({
     name: serverFactoryName(model),
     isExported: true,
     docs: docs(`The ${model.name} MCP server (protocol 2026-07-28) on your handlers. Arguments are validated against the input schemas before a handler runs; structuredContent is checked against the output schema.`),
     parameters: [
-      { name: 'handlers', type: handlersInterfaceName(model) },
+      { name: 'handlers', type: bound ? names.ownHandlers : handlersInterfaceName(model) },
       { name: 'options', type: 'ServerOptions', initializer: '{}' },
     ],
     returnType: 'McpgenServer',
-    statements: [`return createMcpgenServer(definition, handlers, { legacy: ${model.legacy}, ${model.skills !== undefined ? 'skills, ' : ''}...options });`],
+    statements: [`return createMcpgenServer(definition, ${bound ? `{ ...${names.proxy}(), ...handlers }` : 'handlers'}, { legacy: ${model.legacy}, ${model.skills !== undefined ? 'skills, ' : ''}...options });`],
   });
   file.addVariableStatement({
     declarationKind: VariableDeclarationKind.Const,

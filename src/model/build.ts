@@ -8,6 +8,7 @@ import type { JsonObjectSchema, JsonSchema, RawAuth, RawCacheHint, RawSpecFile, 
 import type { SkillFile } from '../validate/skills.js';
 import type { SpecView } from '../validate/view.js';
 import { toolModelCached } from './tool-cache.js';
+import { httpBindingModel, upstreamModel } from './http.js';
 import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, RateLimitsModel, ServerModel, SkillFileModel, TaskModel, ToolModel, ToolsetModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
@@ -110,6 +111,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     ...opt('rateLimits', rateLimitsModel(spec.rateLimit, view.tools.map((t) => t.value))),
     // Without `initial`: the toolsets marked default (none when none is: with discovery each caller starts small).
     ...opt('discovery', spec.discovery === undefined ? undefined : { initial: spec.discovery.initial ?? Object.entries(spec.toolsets ?? {}).filter(([, t]) => t.default === true).map(([n]) => n) }),
+    ...opt('upstream', upstreamModel(view, server.name)),
   };
   return deepFreeze(model);
 }
@@ -191,6 +193,7 @@ function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel
     scopes: t.scopes ?? [],
     ...opt('ui', t.ui === undefined ? undefined : typeof t.ui === 'string' ? { resourceUri: t.ui } : { resourceUri: t.ui.resource, ...opt('visibility', t.ui.visibility) }),
     ...opt('task', taskOf(t.task)),
+    ...opt('http', httpBindingModel(t)),
   };
 }
 

@@ -50,6 +50,38 @@ export interface ServerModel {
   readonly rateLimits?: RateLimitsModel;
   /** `discovery:` (docs/toolsets.md#dynamic-discovery): the toolsets every caller starts with, resolved. */
   readonly discovery?: { readonly initial: readonly string[] };
+  /** The HTTP API of the tools bound with `http:`; present when at least one tool is. */
+  readonly upstream?: UpstreamModel;
+}
+
+/** `upstream:` merged over the spec's files, with what the spec leaves to defaults resolved. */
+export interface UpstreamModel {
+  readonly baseUrl?: string;
+  /** `<SERVER>_BASE_URL`: replaces `baseUrl` at run time. */
+  readonly baseUrlEnv: string;
+  /** The security schemes by spec name, each with the environment variable its secret comes from. */
+  readonly schemes: readonly { readonly id: string; readonly auth: UpstreamAuthModel }[];
+  readonly timeoutMs?: number;
+  readonly maxBytes?: number;
+  readonly retries?: number;
+  readonly retryDelayMs?: number;
+  readonly maxRetryDelayMs?: number;
+}
+
+/** One scheme as the runtime proxy's `HttpAuth` takes it. */
+export type UpstreamAuthModel =
+  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string; readonly env: string }
+  | { readonly type: 'bearer' | 'basic'; readonly env: string }
+  | { readonly type: 'oauth2'; readonly tokenUrl: string; readonly env: string };
+
+/** A tool's `http:` in the runtime proxy's terms (`HttpBinding`), security still by scheme name. */
+export interface HttpBindingModel {
+  readonly method: string;
+  readonly path: string;
+  readonly params: readonly { readonly arg: string; readonly name: string; readonly in: 'path' | 'query' | 'header' | 'cookie'; readonly style?: string; readonly explode?: boolean }[];
+  readonly body?: { readonly arg: string; readonly contentType: string; readonly files?: readonly string[] };
+  /** `upstream.security` names; absent: every scheme. */
+  readonly security?: readonly string[];
 }
 
 /** A rate per caller. */
@@ -177,6 +209,8 @@ export interface ToolModel {
   readonly ui?: ToolUiModel;
   /** Present when the tool can run as a task (`task:` other than `never`), defaults filled in. */
   readonly task?: TaskModel;
+  /** Answered by the upstream proxy (`http:`): no handler needed, a written one wins. */
+  readonly http?: HttpBindingModel;
 }
 
 export interface TaskModel {

@@ -12,6 +12,8 @@ import { checkNames } from './rules/names.js';
 import { checkPrompts, checkResources } from './rules/resources.js';
 import { checkRateLimits } from './rules/rate-limits.js';
 import { checkTasks } from './rules/tasks.js';
+import { checkHttpBindings } from './rules/http-bindings.js';
+import { checkUpstream } from './rules/upstream.js';
 import { checkToolsets } from './rules/toolsets.js';
 import { checkDiscovery } from './rules/discovery.js';
 import { checkProviderTargets } from './rules/provider-targets.js';
@@ -41,6 +43,8 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkToolsets,
   checkRateLimits,
   checkDiscovery,
+  checkHttpBindings,
+  checkUpstream,
 ];
 
 export interface ValidationResult {

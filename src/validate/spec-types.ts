@@ -64,6 +64,55 @@ export interface RawTool {
   readonly ui?: string | RawToolUi;
   /** Runs as a task (io.modelcontextprotocol/tasks): the support level alone, or the full settings. */
   readonly task?: RawTaskSupport | RawTask;
+  /** Answered by calling an operation of the spec's `upstream:` HTTP API (no handler needed). */
+  readonly http?: RawHttpBinding;
+}
+
+export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
+export type HttpParamLocation = 'path' | 'query' | 'header' | 'cookie';
+
+/** A tool's `http:`: the operation it calls and where each input property goes. */
+export interface RawHttpBinding {
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** By input property: its location alone, or the full form. */
+  readonly params?: { readonly [property: string]: HttpParamLocation | RawHttpParam };
+  /** The input property sent as the body: its name (JSON), or the full form. */
+  readonly body?: string | RawHttpBody;
+  /** `upstream.security` scheme names; absent: every scheme. */
+  readonly security?: readonly string[];
+}
+
+export interface RawHttpParam {
+  readonly in: HttpParamLocation;
+  readonly name?: string;
+  readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
+  readonly explode?: boolean;
+}
+
+export interface RawHttpBody {
+  readonly property: string;
+  readonly contentType?: string;
+  readonly files?: readonly string[];
+}
+
+/** `upstream:` — the HTTP API bound tools call. In the root file and in includes (merged: upstream.ts). */
+export interface RawUpstream {
+  readonly baseUrl?: string;
+  readonly timeoutMs?: number;
+  readonly maxBytes?: number;
+  readonly retries?: number;
+  readonly retryDelayMs?: number;
+  readonly maxRetryDelayMs?: number;
+  readonly security?: { readonly [scheme: string]: RawUpstreamScheme };
+}
+
+export interface RawUpstreamScheme {
+  readonly type: 'apiKey' | 'bearer' | 'basic' | 'oauth2';
+  readonly in?: 'header' | 'query' | 'cookie';
+  readonly name?: string;
+  readonly tokenUrl?: string;
+  readonly env?: string;
 }
 
 export type RawTaskSupport = 'never' | 'optional' | 'required';
@@ -176,6 +225,8 @@ export interface RawSpecFile {
   /** Server-wide rate limit per caller, `<requests>/<duration>` (MCPG150). */
   readonly rateLimit?: string;
   readonly auth?: RawAuth;
+  /** The HTTP API of the tools bound with `http:`; root or include (merged). */
+  readonly upstream?: RawUpstream;
   readonly $defs?: { readonly [name: string]: JsonSchema };
   readonly include?: readonly string[];
   /** Merge patches of entries declared in other files, by kind and declared key (validate/overrides.ts). Root file only. */

@@ -1,5 +1,6 @@
 import type { JsonPath, SourceFile } from '../parse/source.js';
 import type { AppFile } from '../load/app-files.js';
+import { mergeUpstream, type MergedUpstream } from './upstream.js';
 import type { JsonSchema, RawApp, RawPrompt, RawResource, RawResourceTemplate, RawServer, RawSpecFile, RawTool } from './spec-types.js';
 
 /** A value from a spec file together with where it stands, so any rule can point at it. */
@@ -23,6 +24,8 @@ export interface SpecView {
   /** MCP Apps views (root file only) and their HTML files as the loader read them, by `apps` index. */
   readonly apps: readonly Located<RawApp>[];
   readonly appFiles: ReadonlyMap<number, AppFile>;
+  /** `upstream:` merged over the root file and its includes (absent: no file has one). */
+  readonly upstream?: MergedUpstream;
 }
 
 export function at<T>(item: Located<unknown>, value: T, ...segments: JsonPath): Located<T> {
@@ -51,7 +54,12 @@ export function buildView(root: SourceFile, includes: readonly SourceFile[], app
     defs,
     apps: ((root.value as RawSpecFile).apps ?? []).flatMap((value, i) => (value === undefined ? [] : [{ value, source: root, path: ['apps', i] }])),
     appFiles: new Map(appFiles.map((f) => [f.index, f])),
+    ...optionalUpstream(mergeUpstream(files)),
   };
+}
+
+function optionalUpstream(upstream: MergedUpstream | undefined): { upstream?: MergedUpstream } {
+  return upstream === undefined ? {} : { upstream };
 }
 
 /** The server (when the root file has one) and every primitive: what can carry `icons` and `_meta`. */

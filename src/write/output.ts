@@ -190,7 +190,7 @@ function gainedMethods(pkg: OutputPackage, previous: Manifest | undefined, handl
   if (text === undefined) return undefined;
   const before = new Set(previous.methods);
   const names = (method: string) => new RegExp(`\\b${method}\\b`).test(text);
-  const stubs = [...pkg.methods].filter(([method]) => !before.has(method) && !names(method)).map(([, stub]) => stub);
+  const stubs = [...pkg.methods].filter(([method, stub]) => stub !== '' && !before.has(method) && !names(method)).map(([, stub]) => stub);
   const dropped = previous.methods.filter((method) => !pkg.methods!.has(method) && names(method));
   return stubs.length === 0 && dropped.length === 0 ? undefined : { server: pkg.server, handlers, stubs, dropped };
 }

@@ -28,8 +28,8 @@ describe('import openapi diagnostics', () => {
     expect((result.spec.tools as { name: string }[]).map((t) => t.name)).toEqual(['listFiles']);
   });
 
-  it('an OAuth 2 client credentials scheme is run by the proxy: its token URL is in the binding, no warning', async () => {
+  it('an OAuth 2 client credentials scheme is run by the proxy: its token URL is in upstream.security, no warning', async () => {
     const result = await importOpenApi('test/fixtures/openapi/MCPG132-security.yaml', ROOT);
-    expect(result.auth).toContainEqual({ type: 'oauth2', tokenUrl: 'https://auth.example.com/token', env: 'SECURED_SERVICE' });
+    expect(result.upstream.security?.service).toEqual({ type: 'oauth2', tokenUrl: 'https://auth.example.com/token' });
   });
 });

@@ -3,7 +3,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convertSchema } from '../../src/import/openapi/schema.js';
+import { IMPORT_MARK } from '../../src/cli/commands/import-openapi.js';
 import { cli, ROOT, tempDir } from '../helpers.js';
+
+type Http = { method: string; path: string; params?: Record<string, unknown>; body?: unknown; security?: string[] };
+const httpOf = (spec: Record<string, unknown>, name: string): Http => (spec.tools as { name: string; http: Http }[]).find((t) => t.name === name)!.http;
 
 const PETSTORE = join(ROOT, 'test/fixtures/openapi/oas-examples/openapi-3.0-petstore.json');
 const refs = (r: string) => r.replace('#/components/schemas/', '#/$defs/');
@@ -28,7 +32,7 @@ describe('convertSchema (OpenAPI Schema Object → JSON Schema 2020-12)', () => 
 });
 
 describe('mcpgen import openapi', () => {
-  it('writes its own include file, the root spec that includes it and the proxy handlers, checks the spec', async () => {
+  it('writes its own include file (tools bound to their operations, the upstream section) and the root spec that includes it, no handlers file; checks the spec', async () => {
     const dir = tempDir();
     const r = await cli(['import', 'openapi', PETSTORE, '--name', 'pets', '--tag', 'pet', '--method', 'get,post'], dir);
     expect(r.code, r.stderr).toBe(0);
@@ -41,11 +45,14 @@ describe('mcpgen import openapi', () => {
     expect(root).toMatch(/^include:\n {2}- pets\/openapi\.yaml\n[^]*^overrides:\n {2}tools: \{\}\n$/m);
     const names = [...spec.matchAll(/^ {2}- name: (\S+)$/gm)].map((m) => m[1]);
     expect(names).toEqual(['addPet', 'findPetsByStatus', 'findPetsByTags', 'getPetById', 'updatePetWithForm', 'uploadFile']);
-    expect(readFileSync(join(dir, 'generated/pets/handlers.ts'), 'utf8')).toMatch(/^\/\/ Written by `mcpgen import openapi`[^]*httpProxy<PetsHandlers>/);
+    expect(existsSync(join(dir, 'generated/pets/handlers.ts'))).toBe(false);
+    expect(spec).toContain('upstream:\n  baseUrl: http://petstore.swagger.io/v2\n  security:\n    api_key:\n      type: apiKey\n      in: header\n      name: api_key\n    petstore_auth:\n      type: bearer\n');
+    // Short forms: a param is its location alone, a JSON body its property.
+    expect(spec).toContain('    http:\n      method: GET\n      path: /pet/{petId}\n      params:\n        petId: path\n      security:\n        - api_key\n');
     // uploadFile's application/octet-stream body is raw bytes, given as base64: no operation is skipped.
     expect(r.stderr).not.toContain('MCPG131');
     expect(spec).toMatch(/contentEncoding: base64/);
-    expect(r.stderr).toContain('wrote specs/pets/openapi.yaml (6 tools) and generated/pets/handlers.ts (proxy handlers); created specs/pets.yaml');
+    expect(r.stderr).toContain('wrote specs/pets/openapi.yaml (6 tools bound to their operations with `http:`); created specs/pets.yaml');
     const check = await cli(['check', 'specs/pets.yaml'], dir);
     expect(check.code, check.stderr).toBe(0);
   });
@@ -55,9 +62,9 @@ describe('mcpgen import openapi', () => {
     const imported = await importOpenApi('test/fixtures/openapi/oas-examples/swagger-2.0-petstore.json', ROOT);
     const addPet = (imported.spec.tools as { name: string; input: { properties: Record<string, unknown> } }[]).find((t) => t.name === 'addPet')!;
     expect(Object.keys(addPet.input.properties)).toEqual(['body']);
-    expect(imported.bindings.addPet!.body).toEqual({ arg: 'body', contentType: 'application/json' });
+    expect(httpOf(imported.spec, 'addPet').body).toBe('body');
     // collectionFormat multi is OpenAPI's default (form, exploded): nothing recorded.
-    expect(imported.bindings.findPetsByStatus!.params).toEqual([{ arg: 'status', name: 'status', in: 'query' }]);
+    expect(httpOf(imported.spec, 'findPetsByStatus').params).toEqual({ status: 'query' });
   });
 
   it("operation security overrides the document's; security: [] is none; neither: absent (every scheme)", async () => {
@@ -72,11 +79,11 @@ describe('mcpgen import openapi', () => {
     };
     writeFileSync(join(dir, 'sec.json'), JSON.stringify(doc));
     const { importOpenApi } = await import('../../src/import/openapi/index.js');
-    const { bindings } = await importOpenApi('sec.json', dir, { name: 'api' });
-    expect([bindings.a!.security, bindings.b!.security, bindings.c!.security, bindings.d!.security]).toEqual([['API_KEY'], ['API_TOKEN'], [], ['API_KEY', 'API_TOKEN']]);
+    const { spec } = await importOpenApi('sec.json', dir, { name: 'api' });
+    expect(['a', 'b', 'c', 'd'].map((t) => httpOf(spec, t).security)).toEqual([['key'], ['token'], [], ['key', 'token']]);
     delete (doc as { security?: unknown }).security;
     writeFileSync(join(dir, 'sec.json'), JSON.stringify(doc));
-    expect((await importOpenApi('sec.json', dir, { name: 'api' })).bindings.a!.security).toBeUndefined();
+    expect(httpOf((await importOpenApi('sec.json', dir, { name: 'api' })).spec, 'a').security).toBeUndefined();
   });
 
   it('query style and explode reach the binding when they are not the default; 2.0 csv is form without explode', async () => {
@@ -94,22 +101,46 @@ describe('mcpgen import openapi', () => {
     const swagger = { swagger: '2.0', info: { title: 't', version: '1' }, paths: { '/y': { get: { operationId: 'y', responses: { 200: { description: 'ok' } }, parameters: [{ name: 'f', in: 'query', type: 'array', items: { type: 'string' } }] } } } };
     writeFileSync(join(dir, 'swagger.json'), JSON.stringify(swagger));
     const { importOpenApi } = await import('../../src/import/openapi/index.js');
-    const params = (await importOpenApi('styles.json', dir)).bindings.x!.params.map(({ arg: _a, in: _i, ...rest }) => rest);
-    expect(params).toEqual([{ name: 'a' }, { name: 'b', explode: false }, { name: 'c', style: 'pipeDelimited' }, { name: 'd', style: 'spaceDelimited', explode: true }, { name: 'e', style: 'deepObject', explode: true }]);
-    expect((await importOpenApi('swagger.json', dir)).bindings.y!.params).toEqual([{ arg: 'f', name: 'f', in: 'query', style: 'form', explode: false }]);
+    expect(httpOf((await importOpenApi('styles.json', dir)).spec, 'x').params).toEqual({
+      a: 'query', b: { in: 'query', explode: false }, c: { in: 'query', style: 'pipeDelimited' }, d: { in: 'query', style: 'spaceDelimited', explode: true }, e: { in: 'query', style: 'deepObject', explode: true },
+    });
+    expect(httpOf((await importOpenApi('swagger.json', dir)).spec, 'y').params).toEqual({ f: { in: 'query', style: 'form', explode: false } });
   });
 
-  it('a re-import replaces its own handlers file but never one the team made its own (without --force)', async () => {
+  it("a re-import removes the handlers file an earlier import wrote (still marked), never the team's", async () => {
     const dir = tempDir();
-    expect((await cli(['import', 'openapi', PETSTORE, '--name', 'pets'], dir)).code).toBe(0);
-    expect((await cli(['import', 'openapi', PETSTORE, '--name', 'pets'], dir)).code).toBe(0);
     const handlers = join(dir, 'generated/pets/handlers.ts');
+    mkdirSync(join(dir, 'generated/pets'), { recursive: true });
+    writeFileSync(handlers, `${IMPORT_MARK} from "petstore.json".\nexport const handlers = httpProxy(/* stale */);\n`);
+    const first = await cli(['import', 'openapi', PETSTORE, '--name', 'pets'], dir);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('removed generated/pets/handlers.ts, the proxy handlers an earlier import wrote');
+    expect(existsSync(handlers)).toBe(false);
     writeFileSync(handlers, '// mine now\n');
-    const refused = await cli(['import', 'openapi', PETSTORE, '--name', 'pets'], dir);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/generated\/pets\/handlers\.ts exists and is not the import's/);
+    expect((await cli(['import', 'openapi', PETSTORE, '--name', 'pets'], dir)).code).toBe(0);
     expect(readFileSync(handlers, 'utf8')).toBe('// mine now\n');
-    expect((await cli(['import', 'openapi', PETSTORE, '--name', 'pets', '--force'], dir)).code).toBe(0);
+  });
+
+  it('path parameters the template and the description disagree on: an undeclared {var} becomes a required string, a stray one is left out', async () => {
+    const dir = tempDir();
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 't', version: '1' },
+      servers: [{ url: 'https://api.example.com' }],
+      paths: { '/items/{id}/parts/{part}': { get: { operationId: 'part', responses: { 200: { description: 'ok' } }, parameters: [
+        { name: 'id', in: 'path', required: true, schema: { type: 'integer' } },
+        { name: 'ghost', in: 'path', required: true, schema: { type: 'string' } },
+      ] } } },
+    };
+    writeFileSync(join(dir, 'parts.json'), JSON.stringify(doc));
+    const r = await cli(['import', 'openapi', 'parts.json', '--name', 'parts'], dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toMatch(/MCPG11[4-6]/);
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const { spec } = await importOpenApi('parts.json', dir, { name: 'parts' });
+    expect(httpOf(spec, 'part').params).toEqual({ id: 'path', part: 'path' });
+    const input = (spec.tools as { input: { properties: Record<string, unknown>; required: string[] } }[])[0]!.input;
+    expect([Object.keys(input.properties), input.required]).toEqual([['id', 'part'], ['id', 'part']]);
   });
 
   it('an unreadable description: MCPG130, exit 1, nothing written', async () => {

@@ -1,20 +1,20 @@
 // Real OpenAPI descriptions no one here wrote (vendored from @readme/oas-examples 8.2.2, MIT: the
 // Swagger 2.0, OpenAPI 3.0 and 3.1 petstores, Bump's train-travel API, USPTO's data set API):
-// import → check → generate → tsc (strict) → serve on 127.0.0.1 → every tool called through the official
-// SDK client with arguments made from its input schema → the request the fake upstream (also on
-// 127.0.0.1) received is checked against the operation: method, path, query, headers, body, credentials.
+// import (a spec with `http:` bindings, no handlers) → check → generate → tsc (strict) → serve on
+// 127.0.0.1 with the scaffold handlers as generated → every tool called through the official SDK client
+// with arguments made from its input schema → the request the fake upstream (also on 127.0.0.1)
+// received is checked against the operation: method, path, query, headers, body, credentials.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { handlersFile } from '../../src/import/openapi/handlers-file.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { pascalCase } from '../../src/common/names.js';
 import { generateAndCompile } from '../support/generated-package.js';
 import { sample } from '../support/schema-sample.js';
-import { expectRequest, type Binding, type Seen } from '../support/openapi-expect.js';
+import { expectRequest, proxyView, type Seen } from '../support/openapi-expect.js';
 import { ROOT } from '../helpers.js';
 
 
@@ -53,13 +53,14 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
       const imported = await importOpenApi(`test/fixtures/openapi/oas-examples/${c.file}`, ROOT, { name: c.name });
       expect(imported.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       const dir = join(ROOT, '.tmp/openapi-proxy', c.name);
-      const built = await generateAndCompile(dir, c.name, stringify(imported.spec, { aliasDuplicateObjects: false }), { 'handlers.ts': handlersFile(imported, c.file, './server.js') });
+      const built = await generateAndCompile(dir, c.name, stringify(imported.spec, { aliasDuplicateObjects: false }), {});
       expect(built.diagnostics).toEqual([]);
       expect(built.compileErrors).toEqual([]);
 
       const stem = c.name.toUpperCase();
       process.env[`${stem}_BASE_URL`] = `${upstreamUrl}${c.base}`;
-      for (const a of imported.auth) process.env[a.env] = `secret-${a.env}`;
+      const { bindings, auth } = proxyView(imported.spec, c.name);
+      for (const a of auth) process.env[a.env] = `secret-${a.env}`;
       const factory = (await import(join(built.js, 'server.js')))[`create${pascalCase(c.name)}Server`];
       const { handlers } = await import(join(built.js, 'handlers.js'));
       const running = await factory(handlers).listen({ port: 0 });
@@ -68,16 +69,15 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
       try {
         const { tools } = await client.listTools();
         expect(tools).toHaveLength(c.tools);
-        const bindings = imported.bindings as Record<string, Binding>;
         for (const tool of tools) {
-          const binding = Object.values(bindings)[(imported.spec.tools as { name: string }[]).findIndex((t) => t.name === tool.name)]!;
+          const binding = bindings[tool.name]!;
           const args = sample(tool.inputSchema, (tool.inputSchema.$defs ?? {}) as Record<string, unknown>) as Record<string, unknown>;
           answer = { status: 200, body: tool.outputSchema ? sample(tool.outputSchema, (tool.outputSchema.$defs ?? {}) as Record<string, unknown>) : [{ any: 'thing' }] };
           seen = [];
           const result = await client.callTool({ name: tool.name, arguments: args });
           expect(result.isError, `${tool.name}: ${JSON.stringify(result.content)}`).toBeFalsy();
           expect(seen, tool.name).toHaveLength(1);
-          await expectRequest(seen[0]!, binding, args, c.base, imported.auth, tool.name);
+          await expectRequest(seen[0]!, binding, args, c.base, auth, tool.name);
           if (tool.outputSchema) expect(result.structuredContent, tool.name).toEqual(answer.body);
           else expect((result.content as { text: string }[])[0]!.text).toBe(JSON.stringify(answer.body));
         }
@@ -87,6 +87,32 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
       }
     }, 180_000); // tsc on two shared cores: a timeout, not a target
   }
+
+  it('a handler written for a bound tool wins over the proxy; the other bound tools still reach the upstream', async () => {
+    const imported = await importOpenApi('test/fixtures/openapi/oas-examples/openapi-3.0-petstore.json', ROOT, { name: 'petwin' });
+    const handlers = "import type { PetwinOwnHandlers } from './server.js';\nexport const handlers: PetwinOwnHandlers = {\n  async getPetById(args) {\n    return { id: args.petId, name: 'written by hand', photoUrls: [] };\n  },\n};\n";
+    const built = await generateAndCompile(join(ROOT, '.tmp/openapi-proxy/petwin'), 'petwin', stringify(imported.spec, { aliasDuplicateObjects: false }), { 'handlers.ts': handlers });
+    expect(built.compileErrors).toEqual([]);
+    process.env.PETWIN_BASE_URL = `${upstreamUrl}/v3`;
+    const { createPetwinServer } = await import(join(built.js, 'server.js'));
+    const { handlers: written } = await import(join(built.js, 'handlers.js'));
+    const running = await createPetwinServer(written).listen({ port: 0 });
+    const client = new Client({ name: 'official', version: '2.4.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url)));
+    try {
+      seen = [];
+      const own = await client.callTool({ name: 'getPetById', arguments: { petId: 5 } });
+      expect(own.structuredContent).toEqual({ id: 5, name: 'written by hand', photoUrls: [] });
+      expect(seen).toEqual([]);
+      answer = { status: 200, body: [{ id: 1, name: 'Rex' }] };
+      const proxied = await client.callTool({ name: 'findPetsByStatus', arguments: { status: ['sold', 'pending'] } });
+      expect(proxied.isError, JSON.stringify(proxied.content)).toBeFalsy();
+      expect(seen.map((r) => [r.method, r.url.pathname, r.url.search])).toEqual([['GET', '/v3/pet/findByStatus', '?status=sold&status=pending']]);
+    } finally {
+      await client.close();
+      await running.close(500);
+    }
+  }, 180_000);
 
   it('4xx: a tool error with the status and the start of the body; 5xx: Retry-After passed on', async () => {
     const { callUpstream } = await import('@mcpgen/runtime/server');
@@ -100,5 +126,7 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
     expect(busy.isError).toBe(true);
     expect(busy.content[0]!.text).toBe('upstream GET /pets/{id} answered 503 Service Unavailable (Retry-After: 30): {"message":"busy"}');
     expect(seen.at(-1)!.url.pathname).toBe('/pets/a%2Fb');
+    const unset = (await callUpstream(binding, { id: 7 }, { baseUrl: '' })) as unknown as { isError: boolean; content: { text: string }[] };
+    expect(unset.content[0]!.text).toBe("upstream GET /pets/{id}: no upstream base URL is configured (set the server's <SERVER>_BASE_URL)");
   });
 });

@@ -3,6 +3,9 @@
 // MCP caller's. Shared by the petstore cases and GitHub's description.
 import type { IncomingMessage } from 'node:http';
 import { expect } from 'vitest';
+import { envName } from '../../src/common/http-binding.js';
+import { httpBindingModel } from '../../src/model/http.js';
+import type { RawTool, RawUpstream } from '../../src/validate/spec-types.js';
 
 export interface Seen {
   readonly method: string;
@@ -77,3 +80,21 @@ function queryWant(p: { name: string; style?: string; explode?: boolean }, v: un
   const items = (Array.isArray(v) ? v : [v]).map(text);
   return [[p.name, explode ? items : [items.join(DELIMITER[style] ?? ',')]]];
 }
+
+/**
+ * The bindings and credentials the generated proxy runs with, read from the imported spec the way the
+ * generator does (model/http.ts: short forms made whole, scheme names as their environment variables).
+ */
+export function proxyView(spec: Record<string, unknown>, server: string): { bindings: Record<string, Binding>; auth: Auth[] } {
+  const upstream = (spec.upstream ?? {}) as RawUpstream;
+  const auth = Object.entries(upstream.security ?? {}).map(([id, s]) => ({ ...s, env: s.env ?? envName(server, id) }));
+  const envOf = new Map(Object.keys(upstream.security ?? {}).map((id, i) => [id, auth[i]!.env]));
+  const bindings: Record<string, Binding> = {};
+  for (const tool of spec.tools as RawTool[]) {
+    const http = httpBindingModel(tool)!;
+    bindings[tool.name] = { ...http, params: [...http.params], ...(http.security !== undefined ? { security: http.security.map((id) => envOf.get(id)!) } : {}), output: tool.output !== undefined };
+  }
+  return { bindings, auth };
+}
+
+type Auth = { type: string; env: string; in?: string; name?: string };

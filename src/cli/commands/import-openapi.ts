@@ -1,15 +1,13 @@
-// `mcpgen import openapi <file|url>`: writes the import's own include file (rewritten by each re-import),
-// the team's root spec that includes it (only when it does not exist yet; import/common/owned-spec.ts)
-// and the proxy handlers, then checks the root spec with the same pipeline `mcpgen check` runs, so what
-// the import wrote is known to be accepted together with the team's overrides.
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { parse } from 'yaml';
-import { toolMethodName } from '../../common/names.js';
+// `mcpgen import openapi <file|url>`: writes the import's own include file (tools bound to their operations
+// with `http:`, the `upstream:` section, $defs; rewritten by each re-import) and the team's root spec that
+// includes it (only when it does not exist yet; import/common/owned-spec.ts), then checks the root spec with
+// the same pipeline `mcpgen check` runs, so what the import wrote is known to be accepted together with the
+// team's overrides. `generate` wires the proxy: no handlers file is written.
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { hasErrors, sortDiagnostics } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { importFiles } from '../../import/common/owned-spec.js';
-import { handlersFile, IMPORT_MARK } from '../../import/openapi/handlers-file.js';
 import { importOpenApi } from '../../import/openapi/index.js';
 import { check } from '../../pipeline.js';
 import { writeFilesAtomically } from '../../write/atomic.js';
@@ -37,20 +35,19 @@ export async function runImport(args: Parsed, io: Io): Promise<number> {
   }
   const specPath = resolve(io.cwd, stringFlag(args, 'out') ?? `specs/${imported.serverName}.yaml`);
   const handlersPath = resolve(io.cwd, stringFlag(args, 'handlers') ?? `generated/${imported.serverName}/handlers.ts`);
-  const serverTs = join(resolve(io.cwd, stringFlag(args, 'generated') ?? 'generated'), imported.serverName, 'server.js');
   const force = args.flags.has('force');
-  refuseToReplace(handlersPath, force, io.cwd);
   const from = /^https?:/i.test(input) ? input : relative(io.cwd, resolve(io.cwd, input)).replaceAll('\\', '/');
   const written = importFiles(imported.spec, { command: 'mcpgen import openapi', from, rootPath: specPath, force, cwd: io.cwd, kind: 'openapi' });
-  const proxied = { ...imported, bindings: written.rootWritten ? imported.bindings : bindingsAfterOverrides(imported.bindings, specPath) };
-  writeFilesAtomically(new Map([...written.files, [handlersPath, handlersFile(proxied, JSON.stringify(input), importPath(handlersPath, serverTs))]]));
+  writeFilesAtomically(written.files);
+  const retired = retireImportHandlers(handlersPath);
   const checked = check([specPath], io.cwd);
   for (const [file, text] of checked.sources) sources.set(file, text);
   printDiagnostics({ diagnostics: sortDiagnostics([...imported.diagnostics, ...checked.diagnostics]), files: [input, ...checked.files], sources }, format, io);
   for (const warning of written.warnings) io.stderr(`warning: ${warning}\n`);
   const show = (p: string) => relative(io.cwd, p).replaceAll('\\', '/');
+  if (retired) io.stderr(`removed ${show(handlersPath)}, the proxy handlers an earlier import wrote: the spec's \`http:\` bindings replace them (generate writes upstream.ts and a handlers scaffold for the unbound tools)\n`);
   const root = written.rootWritten ? `created ${show(specPath)} (yours to edit: server, include, overrides)` : `kept ${show(specPath)} (yours: its overrides apply)`;
-  io.stderr(`wrote ${show(written.ownedPath)} (${(imported.spec.tools as unknown[]).length} tools) and ${show(handlersPath)} (proxy handlers); ${root}; next: npx mcpgen generate ${show(specPath)}\n`);
+  io.stderr(`wrote ${show(written.ownedPath)} (${(imported.spec.tools as unknown[]).length} tools bound to their operations with \`http:\`); ${root}; next: npx mcpgen generate ${show(specPath)}\n`);
   return hasErrors(checked.diagnostics) ? 1 : 0;
 }
 
@@ -58,40 +55,16 @@ function optional<K extends string>(key: K, value: string[] | undefined): { [P i
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: string[] };
 }
 
-/** A handlers file someone made their own (its first line no longer the import's) is never replaced without --force. */
-function refuseToReplace(path: string, force: boolean, cwd: string): void {
-  if (force || !existsSync(path)) return;
-  if (readFileSync(path, 'utf8').startsWith(IMPORT_MARK)) return;
-  throw new UsageError(`${relative(cwd, path)} exists and is not the import's (its first line is not "${IMPORT_MARK}"); pass --handlers elsewhere, or --force to replace it`);
-}
+/** First line of the proxy handlers file earlier versions of the import wrote (and owned while it stayed). */
+export const IMPORT_MARK = '// Written by `mcpgen import openapi`';
 
 /**
- * The handlers interface has a method per tool as the root spec's overrides leave them: a tool renamed
- * there is proxied under its new method name, a dropped one not at all (else the handlers file would not
- * compile). Only names are read here; the spec check reports anything wrong with the overrides.
+ * Earlier imports wrote the bindings into a handlers file of their own, marked by its first line. Left in
+ * place it would still win over the spec's bindings with stale ones, so a re-import removes it while the
+ * mark is there; a file without the mark is the team's and stays.
  */
-function bindingsAfterOverrides<B>(bindings: Readonly<Record<string, B>>, rootPath: string): Record<string, B> {
-  let tools: unknown;
-  try {
-    tools = (parse(readFileSync(rootPath, 'utf8')) as { overrides?: { tools?: unknown } } | null)?.overrides?.tools;
-  } catch {
-    return { ...bindings };
-  }
-  if (typeof tools !== 'object' || tools === null) return { ...bindings };
-  const out = { ...bindings };
-  // Names as the import declared them, as the overrides match them: `a → c` and `c → d` swap nothing.
-  const renamed: [string, B][] = [];
-  for (const [name, patch] of Object.entries(tools)) {
-    const binding = bindings[toolMethodName(name)];
-    if (binding === undefined || (patch !== null && typeof (patch as { name?: unknown }).name !== 'string')) continue;
-    delete out[toolMethodName(name)];
-    if (patch !== null) renamed.push([toolMethodName((patch as { name: string }).name), binding]);
-  }
-  for (const [method, binding] of renamed) out[method] = binding;
-  return out;
-}
-
-function importPath(from: string, to: string): string {
-  const rel = relative(dirname(from), to).replaceAll('\\', '/');
-  return rel.startsWith('.') ? rel : `./${rel}`;
+function retireImportHandlers(path: string): boolean {
+  if (!existsSync(path) || !readFileSync(path, 'utf8').startsWith(IMPORT_MARK)) return false;
+  rmSync(path);
+  return true;
 }

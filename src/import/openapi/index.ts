@@ -1,28 +1,28 @@
 // `mcpgen import openapi`: an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) → an mcpgen spec value
-// plus the HTTP bindings of its proxy handlers. A front end only: the spec it returns goes through the
-// one pipeline (check, generate) like a hand-written one.
+// whose tools are bound to their operations (`http:`) and whose `upstream:` says where those are. A front
+// end only: the spec it returns goes through the one pipeline (check, generate) like a hand-written one,
+// and the generated server's proxy answers the bound tools.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { toolMethodName } from '../../common/names.js';
+import type { RawUpstream } from '../../validate/spec-types.js';
 import { parseSource, type SourceFile } from '../../parse/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { SpecDefs } from './defs.js';
 import { noteDiagnostics, type ImportNote } from './notes.js';
-import { mapOperation, METHODS, type MappedOperation, type OperationRef } from './operations.js';
+import { mapOperation, METHODS, type OperationRef } from './operations.js';
 import { selected, type Selection } from './select.js';
 import { isObj } from './schema.js';
-import { operationSecurity, upstreamAuth, upstreamBaseUrl, type AuthBinding } from './upstream.js';
+import { operationSecurity, upstreamAuth, upstreamBaseUrl } from './upstream.js';
 
 type Obj = Record<string, unknown>;
 
 export interface OpenApiImport {
   readonly serverName: string;
-  /** The mcpgen spec, as data (written as YAML by the command). */
+  /** The mcpgen spec, as data (written as YAML by the command): tools with `http:`, and `upstream:`. */
   readonly spec: Obj;
-  /** Handler method name → binding, in tool order. */
-  readonly bindings: Readonly<Record<string, MappedOperation['binding']>>;
-  readonly baseUrl: string;
-  readonly auth: readonly AuthBinding[];
+  /** The spec's `upstream:` section (also in `spec`), for a command that writes it elsewhere. */
+  readonly upstream: RawUpstream;
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -42,7 +42,7 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
     doc = (await parser.bundle(location)) as unknown as Obj;
   } catch (e) {
     const message = `not a readable OpenAPI description: ${(e as Error).message.split('\n')[0]}`;
-    return { serverName: '', spec: {}, bindings: {}, baseUrl: '', auth: [], diagnostics: noteDiagnostics([{ code: 'MCPG130', pointer: [], message }], input, source) };
+    return { serverName: '', spec: {}, upstream: {}, diagnostics: noteDiagnostics([{ code: 'MCPG130', pointer: [], message }], input, source) };
   }
   const notes: ImportNote[] = [];
   const swagger2 = doc.swagger === '2.0';
@@ -56,7 +56,6 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
   const info = isObj(doc.info) ? doc.info : {};
   const serverName = options.name ?? machineName(typeof info.title === 'string' ? info.title : 'api');
   const tools: Obj[] = [];
-  const bindings: Record<string, MappedOperation['binding']> = {};
   const names = new Set<string>();
   const auth = upstreamAuth(doc, swagger2, serverName, notes);
   for (const ref of operations(doc, swagger2, defs, deref)) {
@@ -65,17 +64,20 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
     const mapped = mapOperation(ref, name, notes);
     if (mapped === undefined) continue;
     if (typeof ref.op['x-mcp-description'] === 'string') mapped.tool.description = ref.op['x-mcp-description'];
-    tools.push(mapped.tool);
-    const security = operationSecurity(ref.op, doc, serverName, auth);
-    bindings[toolMethodName(name)] = security === undefined ? mapped.binding : { ...mapped.binding, security };
+    const security = operationSecurity(ref.op, doc, auth);
+    tools.push({ ...mapped.tool, http: security === undefined ? mapped.http : { ...mapped.http, security } });
   }
+  const baseUrl = upstreamBaseUrl(doc, swagger2);
+  // Without a usable server URL the spec says none: check warns (MCPG118), <SERVER>_BASE_URL sets it.
+  const upstream: RawUpstream = { ...(baseUrl !== '' ? { baseUrl } : {}), ...(Object.keys(auth).length > 0 ? { security: auth } : {}) };
   const spec: Obj = {
     mcpgen: 1,
     server: { name: serverName, version: typeof info.version === 'string' && info.version !== '' ? info.version : '0.0.0', ...(typeof info.title === 'string' ? { title: info.title } : {}), ...(typeof info.description === 'string' ? { description: info.description } : {}) },
+    ...(Object.keys(upstream).length > 0 ? { upstream } : {}),
     ...(Object.keys(defs.defs).length > 0 ? { $defs: defs.defs } : {}),
     tools,
   };
-  return { serverName, spec, bindings, baseUrl: upstreamBaseUrl(doc, swagger2), auth, diagnostics: noteDiagnostics(notes, input, source) };
+  return { serverName, spec, upstream, diagnostics: noteDiagnostics(notes, input, source) };
 }
 
 function readSource(display: string, path: string): SourceFile | undefined {

@@ -1,23 +1,23 @@
-// Each OpenAPI operation → one tool of the spec plus the HTTP binding its proxy handler follows.
+// Each OpenAPI operation → one tool of the spec with its `http:` binding (the operation the generated
+// proxy calls), written short: a param is its location alone unless its wire name or style differ.
 import { convertSchema, isObj, type RefMap } from './schema.js';
 import type { ImportNote } from './notes.js';
 import { requestBody } from './bodies.js';
+import { DEFAULT_CONTENT_TYPE, pathVariables } from '../../common/http-binding.js';
 
 type Obj = Record<string, unknown>;
 
 export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
-export interface ParamBinding {
-  readonly arg: string;
-  readonly name: string;
-  readonly in: 'path' | 'query' | 'header' | 'cookie';
-  readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
-  readonly explode?: boolean;
-}
+type Location = 'path' | 'query' | 'header' | 'cookie';
 
+/** A spec `http.params` entry: the location alone, or with the wire name and query style. */
+export type ParamBinding = Location | { readonly in: Location; readonly name?: string; readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject'; readonly explode?: boolean };
+
+/** The tool, its `http:` added by the caller once the security is known. */
 export interface MappedOperation {
   readonly tool: Obj;
-  readonly binding: { method: string; path: string; params: ParamBinding[]; body?: { arg: string; contentType: string; files?: readonly string[] }; security?: string[]; output: boolean };
+  readonly http: { method: string; path: string; params?: Record<string, ParamBinding>; body?: string | { property: string; contentType?: string; files?: readonly string[] }; security?: string[] };
 }
 
 export interface OperationRef {
@@ -35,10 +35,10 @@ export interface OperationRef {
 
 /** The tool for one operation, or why it was skipped (a note at the operation's position). */
 export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[]): MappedOperation | undefined {
-  const params = mergedParameters(ref);
+  const params = matchTemplate(ref.path, mergedParameters(ref));
   const properties: Obj = {};
   const required: string[] = [];
-  const bindings: ParamBinding[] = [];
+  const bindings: Record<string, ParamBinding> = {};
   // Swagger 2.0's body parameter is itself often called `body`: only path, query, header and cookie names count.
   const taken = new Set(params.filter((p) => p.in !== 'body' && p.in !== 'formData').map((p) => String(p.name)));
   for (const p of params) {
@@ -47,22 +47,24 @@ export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[
     const arg = argName(String(p.name), where, params);
     properties[arg] = paramSchema(p, ref);
     if (p.required === true || where === 'path') required.push(arg);
-    bindings.push({ arg, name: String(p.name), in: where as ParamBinding['in'], ...(where === 'query' ? queryStyle(p) : {}) });
+    const rest = { ...(arg !== p.name ? { name: String(p.name) } : {}), ...(where === 'query' ? queryStyle(p) : {}) };
+    bindings[arg] = Object.keys(rest).length === 0 ? (where as Location) : { in: where as Location, ...rest };
   }
   const body = requestBody(ref, params, notes);
   if (body === null) return undefined;
-  let bodyBinding: MappedOperation['binding']['body'];
+  let bodyBinding: MappedOperation['http']['body'];
   if (body !== undefined) {
     const arg = taken.has('body') ? 'request_body' : 'body';
     properties[arg] = body.schema;
     if (body.required) required.push(arg);
-    bodyBinding = { arg, contentType: body.contentType, ...(body.files !== undefined ? { files: body.files } : {}) };
+    bodyBinding = body.contentType === DEFAULT_CONTENT_TYPE && body.files === undefined ? arg : { property: arg, ...(body.contentType !== DEFAULT_CONTENT_TYPE ? { contentType: body.contentType } : {}), ...(body.files !== undefined ? { files: body.files } : {}) };
   }
   const output = responseSchema(ref);
   const tool: Obj = { name, ...describe(ref.op), annotations: annotations(ref.method), input: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) } };
   const isObjectOutput = output !== undefined && objectLike(output, ref.defs);
   if (isObjectOutput) tool.output = output;
-  return { tool, binding: { method: ref.method.toUpperCase(), path: ref.path, params: bindings, ...(bodyBinding ? { body: bodyBinding } : {}), output: isObjectOutput } };
+  const http = { method: ref.method.toUpperCase(), path: ref.path, ...(Object.keys(bindings).length > 0 ? { params: bindings } : {}), ...(bodyBinding !== undefined ? { body: bodyBinding } : {}) };
+  return { tool, http };
 }
 
 /** Path-item parameters apply to every operation; an operation's own with the same name and `in` wins. */
@@ -76,6 +78,19 @@ function mergedParameters(ref: OperationRef): Obj[] {
     }
   }
   return [...out.values()];
+}
+
+/**
+ * Descriptions get path parameters wrong now and then (a `{var}` never declared, a path parameter the
+ * template lacks); the binding must match the template (MCPG114), so the first becomes a required
+ * string and the second, never sent, is left out.
+ */
+function matchTemplate(path: string, params: Obj[]): Obj[] {
+  const template = pathVariables(path);
+  if ('problem' in template) return params; // check reports the path itself
+  const kept = params.filter((p) => p.in !== 'path' || template.variables.includes(String(p.name)));
+  const missing = template.variables.filter((v) => !kept.some((p) => p.in === 'path' && p.name === v));
+  return [...kept, ...[...new Set(missing)].map((name) => ({ name, in: 'path', required: true, schema: { type: 'string' }, description: 'Path parameter the description does not declare.' }))];
 }
 
 /** A name used by two parameters (`id` in path and query) gets its location as a prefix: `query_id`. */
@@ -140,12 +155,14 @@ function annotations(method: string): Obj {
   return { readOnlyHint: safe, ...(safe ? {} : { destructiveHint: method === 'delete' }), idempotentHint: safe || method === 'put' || method === 'delete', openWorldHint: true };
 }
 
-const COLLECTION_FORMATS: Readonly<Record<string, Pick<ParamBinding, 'style' | 'explode'>>> = {
+type QueryStyle = Pick<Exclude<ParamBinding, Location>, 'style' | 'explode'>;
+
+const COLLECTION_FORMATS: Readonly<Record<string, QueryStyle>> = {
   csv: { style: 'form', explode: false }, ssv: { style: 'spaceDelimited' }, pipes: { style: 'pipeDelimited' }, multi: {},
 };
 
 /** A query parameter's serialisation when it is not OpenAPI's default (form, exploded); 2.0's `collectionFormat` defaults to csv. */
-function queryStyle(p: Obj): Pick<ParamBinding, 'style' | 'explode'> {
+function queryStyle(p: Obj): QueryStyle {
   if (p.type === 'array') return COLLECTION_FORMATS[typeof p.collectionFormat === 'string' ? p.collectionFormat : 'csv'] ?? {};
   const style = p.style === 'spaceDelimited' || p.style === 'pipeDelimited' || p.style === 'deepObject' ? p.style : undefined;
   const explode = typeof p.explode === 'boolean' && p.explode !== (style === undefined) ? { explode: p.explode } : {};

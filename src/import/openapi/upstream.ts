@@ -1,15 +1,14 @@
-// Where the proxy sends requests and with which credentials, read from the document; the values
-// themselves come from the environment at run time (`<SERVER>_BASE_URL`, one variable per scheme).
+// The spec's `upstream:` section read from the document: where the proxy sends requests and with which
+// credentials; the secrets themselves come from the environment at run time (`<SERVER>_BASE_URL`, one
+// variable per scheme, `<SERVER>_<SCHEME>`: the spec's default, so the import writes no `env`).
+import { envName } from '../../common/http-binding.js';
+import type { RawUpstreamScheme } from '../../validate/spec-types.js';
 import { isObj } from './schema.js';
 import type { ImportNote } from './notes.js';
 
 type Obj = Record<string, unknown>;
 
-export type AuthBinding =
-  | { readonly type: 'apiKey'; readonly in: 'header' | 'query' | 'cookie'; readonly name: string; readonly env: string }
-  | { readonly type: 'bearer'; readonly env: string }
-  | { readonly type: 'basic'; readonly env: string }
-  | { readonly type: 'oauth2'; readonly tokenUrl: string; readonly env: string };
+export { envName };
 
 /** The first server URL (2.0: scheme, host and basePath); a relative one stays relative to nothing: ''. */
 export function upstreamBaseUrl(doc: Obj, swagger2: boolean): string {
@@ -29,28 +28,30 @@ export function upstreamBaseUrl(doc: Obj, swagger2: boolean): string {
   return /^https?:\/\//i.test(url) ? url.replace(/\/+$/, '') : '';
 }
 
-export function envName(server: string, suffix: string): string {
-  return `${server}_${suffix}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_');
+/** A scheme's name as the spec takes it (`^[A-Za-z0-9_.-]+$`; OpenAPI 3 keys already are). */
+export function schemeId(key: string): string {
+  return key.replace(/[^A-Za-z0-9_.-]/g, '_');
 }
 
-/** One binding per security scheme the proxy can fill from the environment; others are reported. */
-export function upstreamAuth(doc: Obj, swagger2: boolean, server: string, notes: ImportNote[]): AuthBinding[] {
+/** `upstream.security`: one entry per security scheme the proxy can fill from the environment; others are reported. */
+export function upstreamAuth(doc: Obj, swagger2: boolean, server: string, notes: ImportNote[]): Record<string, RawUpstreamScheme> {
   const schemes = swagger2 ? doc.securityDefinitions : isObj(doc.components) ? doc.components.securitySchemes : undefined;
-  if (!isObj(schemes)) return [];
-  const out: AuthBinding[] = [];
+  if (!isObj(schemes)) return {};
+  const out: Record<string, RawUpstreamScheme> = {};
   const at = swagger2 ? ['securityDefinitions'] : ['components', 'securitySchemes'];
   for (const [key, s] of Object.entries(schemes).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (!isObj(s)) continue;
-    const env = envName(server, key);
-    if (s.type === 'apiKey' && typeof s.name === 'string' && (s.in === 'header' || s.in === 'query' || s.in === 'cookie')) out.push({ type: 'apiKey', in: s.in, name: s.name, env });
-    else if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') out.push({ type: 'bearer', env });
-    else if (s.type === 'oauth2' && clientCredentialsUrl(s, doc, swagger2) !== undefined) out.push({ type: 'oauth2', tokenUrl: clientCredentialsUrl(s, doc, swagger2)!, env });
+    const id = schemeId(key);
+    const env = envName(server, id);
+    if (s.type === 'apiKey' && typeof s.name === 'string' && (s.in === 'header' || s.in === 'query' || s.in === 'cookie')) out[id] = { type: 'apiKey', in: s.in, name: s.name };
+    else if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') out[id] = { type: 'bearer' };
+    else if (s.type === 'oauth2' && clientCredentialsUrl(s, doc, swagger2) !== undefined) out[id] = { type: 'oauth2', tokenUrl: clientCredentialsUrl(s, doc, swagger2)! };
     else if (s.type === 'oauth2' || s.type === 'openIdConnect') {
       // A flow with a user in it (authorization code, implicit) cannot run in a server: a token obtained elsewhere is sent.
-      out.push({ type: 'bearer', env });
+      out[id] = { type: 'bearer' };
       notes.push({ code: 'MCPG132', pointer: [...at, key], message: `security scheme "${key}" (${s.type}) has no client credentials flow: the proxy sends the access token in ${env} as a bearer token` });
     }
-    else if ((s.type === 'http' && String(s.scheme).toLowerCase() === 'basic') || s.type === 'basic') out.push({ type: 'basic', env });
+    else if ((s.type === 'http' && String(s.scheme).toLowerCase() === 'basic') || s.type === 'basic') out[id] = { type: 'basic' };
     else notes.push({ code: 'MCPG132', pointer: [...at, key], message: `security scheme "${key}" (${String(s.type)}) is not filled by the proxy yet; set the upstream credentials another way` });
   }
   return out;
@@ -68,13 +69,13 @@ function clientCredentialsUrl(s: Obj, doc: Obj, swagger2: boolean): string | und
 }
 
 /**
- * The schemes one operation sends, by their `env`: its own `security` overrides the document's
- * (`[]`: none). Alternatives are all listed; only those with credentials configured are sent.
- * `undefined` when neither says: every configured scheme, as before.
+ * The schemes one operation sends, by name: its own `security` overrides the document's (`[]`: none).
+ * Alternatives are all listed; only those with credentials configured are sent. `undefined` when
+ * neither says: every configured scheme.
  */
-export function operationSecurity(op: Obj, doc: Obj, server: string, auth: readonly AuthBinding[]): string[] | undefined {
+export function operationSecurity(op: Obj, doc: Obj, schemes: Readonly<Record<string, RawUpstreamScheme>>): string[] | undefined {
   const requirements = Array.isArray(op.security) ? op.security : Array.isArray(doc.security) ? doc.security : undefined;
   if (requirements === undefined) return undefined;
-  const envs = new Set(requirements.filter(isObj).flatMap((r) => Object.keys(r)).map((key) => envName(server, key)));
-  return auth.map((a) => a.env).filter((env) => envs.has(env));
+  const named = new Set(requirements.filter(isObj).flatMap((r) => Object.keys(r)).map(schemeId));
+  return Object.keys(schemes).filter((id) => named.has(id));
 }

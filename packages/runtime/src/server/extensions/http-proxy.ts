@@ -34,6 +34,8 @@ const sharedTokens = new ClientCredentials();
 export async function callUpstream(binding: HttpBinding, args: Record<string, unknown>, options: HttpProxyOptions, ctx: ProxyCallContext | AbortSignal = {}, tokens = sharedTokens): Promise<ToolReply<unknown>> {
   const call: ProxyCallContext = ctx instanceof AbortSignal ? { signal: ctx } : ctx;
   const method = binding.method.toUpperCase();
+  // A spec without `upstream.baseUrl` leaves it to <SERVER>_BASE_URL: say so rather than fail on a relative URL.
+  if (!/^https?:\/\//i.test(options.baseUrl)) return toolError(`upstream ${method} ${binding.path}: no upstream base URL is configured (set the server's <SERVER>_BASE_URL)`);
   let refreshed = false;
   for (let attempt = 0; ; attempt++) {
     let secrets: Secrets;
