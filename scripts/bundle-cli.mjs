@@ -45,7 +45,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await Promise.all([
     // Paths into ajv's runtime (precompiled validators) and the lazily required ajv are resolved at run time.
     build({ ...common, outfile: CHECK_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats'], plugins: [otherCommands] }),
-    build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', 'handlebars', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*'] }),
+    build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', 'handlebars', 'handlebars/*', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*'] }),
     build({ ...common, entryPoints: ['src/cli/code-cache-entry.ts'], outfile: CODE_CACHE }),
   ]);
 }

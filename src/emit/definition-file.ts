@@ -181,13 +181,36 @@ export function jsonLiteral(value: unknown, named: ReadonlyMap<object, string> =
 
 /** JSON.stringify(value, null, 2) of plain JSON data, with the objects in `named` written as their expressions. */
 function jsonText(value: unknown, named: ReadonlyMap<object, string>, indent: string): string {
-  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
-  const name = named.get(value);
-  if (name !== undefined) return name;
-  const inner = `${indent}  `;
-  if (Array.isArray(value)) {
-    return value.length === 0 ? '[]' : `[\n${value.map((v) => inner + jsonText(v, named, inner)).join(',\n')}\n${indent}]`;
-  }
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function');
-  return entries.length === 0 ? '{}' : `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${jsonText(v, named, inner)}`).join(',\n')}\n${indent}}`;
+  const holders = namedHolders(value, named);
+  const text = (v: unknown, at: string): string => {
+    if (typeof v !== 'object' || v === null) return JSON.stringify(v) ?? 'null';
+    const name = named.get(v);
+    if (name !== undefined) return name;
+    // No named object below: the same text from JSON.stringify, each line moved to this depth (a JSON
+    // string holds no raw line break). Writing 3 MB of tool schemas a value at a time was ~0.05 s.
+    if (!holders.has(v)) return at === '' ? JSON.stringify(v, null, 2) : JSON.stringify(v, null, 2).replaceAll('\n', `\n${at}`);
+    const inner = `${at}  `;
+    if (Array.isArray(v)) return v.length === 0 ? '[]' : `[\n${v.map((e) => inner + text(e, inner)).join(',\n')}\n${at}]`;
+    const entries = Object.entries(v).filter(([, e]) => e !== undefined && typeof e !== 'function');
+    return entries.length === 0 ? '{}' : `{\n${entries.map(([k, e]) => `${inner}${JSON.stringify(k)}: ${text(e, inner)}`).join(',\n')}\n${at}}`;
+  };
+  return text(value, indent);
+}
+
+/** The objects of `value` that are in `named` or hold one, however deep. */
+function namedHolders(value: unknown, named: ReadonlyMap<object, string>): Set<object> {
+  const holders = new Set<object>();
+  const seen = new Set<object>();
+  const visit = (v: unknown): boolean => {
+    if (typeof v !== 'object' || v === null) return false;
+    if (named.has(v)) return true;
+    if (seen.has(v)) return holders.has(v);
+    seen.add(v);
+    let holds = false;
+    for (const e of Array.isArray(v) ? v : Object.values(v)) if (visit(e)) holds = true;
+    if (holds) holders.add(v);
+    return holds;
+  };
+  visit(value);
+  return holders;
 }

@@ -10,8 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { nodeHasCompileCache } from '../../src/common/code-cache.js';
 import { ROOT, tempDir } from '../helpers.js';
 
+// MCPGEN_LAZY_TYPESCRIPT=0: every run loads the real TypeScript (from the second run on it would be a
+// stand-in, src/emit/typescript-on-demand.ts, and its cache would go unread).
 function mcpgen(cacheDir: string, args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, MCPGEN_CACHE_DIR: cacheDir } });
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, MCPGEN_CACHE_DIR: cacheDir, MCPGEN_LAZY_TYPESCRIPT: '0' } });
   expect(r.status, r.stderr).toBe(0);
   return r.stderr;
 }
