@@ -55,13 +55,16 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   const origin = randomUUID();
   const local = new InMemoryServerEventBus();
   const counts = { published: 0, publishFailed: 0, received: 0, dropped: 0 };
-  const { client: publisher, subscriber, connected: bothUp, close } = await openRedisPair({
+  const { client, subscriber, connected: bothUp, close } = await openRedisPair({
     url: options.url,
     label: 'redis event bus',
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
   });
 
+  // This instance's own messages come back from Redis: recognised by their first bytes, not parsed.
+  const ownPrefix = `{"v":${REDIS_BUS_MESSAGE_VERSION},"from":${JSON.stringify(origin)},`;
   const receive = (message: string) => {
+    if (typeof message === 'string' && message.startsWith(ownPrefix)) return;
     const event = parseMessage(message, origin);
     if (event === 'own') return;
     if (event === undefined) {
@@ -83,15 +86,20 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     publish(event: ServerEvent) {
       local.publish(event);
       if (closed) return;
-      const message = JSON.stringify({ v: REDIS_BUS_MESSAGE_VERSION, from: origin, event });
-      publisher.publish(channel, message).then(
+      const message = `${ownPrefix}"event":${JSON.stringify(event)}}`;
+      // PUBLISH on the subscribing connection (RESP3 allows commands there): Redis then sends the reply
+      // and this instance's own echo on one socket, usually in one packet — one wakeup and one read per
+      // event instead of two. One connection also keeps the events in the order they were published.
+      // Not awaited: the tool's answer does not wait for Redis (node-redis writes what a tick published
+      // in one go), and a failure is counted, never thrown at the handler.
+      subscriber.publish(channel, message).then(
         () => void counts.published++,
         () => void counts.publishFailed++,
       );
     },
     subscribe: (listener) => local.subscribe(listener),
     ready: () => connected,
-    up: () => !closed && publisher.isReady && subscriber.isReady,
+    up: () => !closed && client.isReady && subscriber.isReady,
     stats: () => ({ ...counts }),
     async close() {
       closed = true;
