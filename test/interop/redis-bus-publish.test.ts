@@ -1,7 +1,6 @@
-// How the Redis event bus publishes (scale/redis-bus.ts), against a real redis-server on 127.0.0.1: on the
-// connection that is subscribed (one socket carries the PUBLISH reply and the instance's own echo), without
-// waiting for Redis, in order, each event once to every other instance and never twice to its own listeners.
-import { createClient } from '@redis/client';
+// How the Redis event bus publishes (scale/redis-bus.ts), against a real redis-server on 127.0.0.1: without
+// waiting for Redis, in order, each event once to every other instance and once to its own listeners (the
+// echo from Redis, recognised by its prefix, is skipped).
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisEventBus, type RedisEventBus } from '../../packages/runtime/src/server/scale/redis-bus.js';
@@ -48,24 +47,5 @@ describe('publishing on the Redis event bus', () => {
     expect(b.stats()).toMatchObject({ received: 1000, dropped: 0 });
     offA();
     offB();
-  });
-
-  it('publishes on the subscribed connection: Redis lists PUBLISH as the last command of a connection with a subscription', async () => {
-    a.publish({ kind: 'tools_list_changed' });
-    await waitFor(() => a.stats().published >= 1001);
-    const admin = createClient({ url: redis.url });
-    await admin.connect();
-    try {
-      const clients = (await admin.sendCommand(['CLIENT', 'LIST'])) as string;
-      const fields = clients
-        .trim()
-        .split('\n')
-        .map((line) => Object.fromEntries(line.trim().split(' ').map((kv) => kv.split('=') as [string, string])));
-      const publishers = fields.filter((f) => f.cmd === 'publish');
-      expect(publishers.length).toBeGreaterThan(0);
-      for (const f of publishers) expect(Number(f.sub)).toBe(1);
-    } finally {
-      await admin.close();
-    }
   });
 });

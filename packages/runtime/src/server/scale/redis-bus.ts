@@ -55,7 +55,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   const origin = randomUUID();
   const local = new InMemoryServerEventBus();
   const counts = { published: 0, publishFailed: 0, received: 0, dropped: 0 };
-  const { client, subscriber, connected: bothUp, close } = await openRedisPair({
+  const { client: publisher, subscriber, connected: bothUp, close } = await openRedisPair({
     url: options.url,
     label: 'redis event bus',
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
@@ -86,20 +86,17 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     publish(event: ServerEvent) {
       local.publish(event);
       if (closed) return;
-      const message = `${ownPrefix}"event":${JSON.stringify(event)}}`;
-      // PUBLISH on the subscribing connection (RESP3 allows commands there): Redis then sends the reply
-      // and this instance's own echo on one socket, usually in one packet — one wakeup and one read per
-      // event instead of two. One connection also keeps the events in the order they were published.
-      // Not awaited: the tool's answer does not wait for Redis (node-redis writes what a tick published
-      // in one go), and a failure is counted, never thrown at the handler.
-      subscriber.publish(channel, message).then(
+      // Not awaited: node-redis writes what a tick published in one write, after the tool's answer went out
+      // (publishing on the subscribed connection, or pacing writes to one per 2 ms, measured no better:
+      // BENCHMARKS.md, "Servers, round three sixth session"). A failure is counted, never thrown at the handler.
+      publisher.publish(channel, `${ownPrefix}"event":${JSON.stringify(event)}}`).then(
         () => void counts.published++,
         () => void counts.publishFailed++,
       );
     },
     subscribe: (listener) => local.subscribe(listener),
     ready: () => connected,
-    up: () => !closed && client.isReady && subscriber.isReady,
+    up: () => !closed && publisher.isReady && subscriber.isReady,
     stats: () => ({ ...counts }),
     async close() {
       closed = true;

@@ -54,9 +54,6 @@ export async function openRedisPair(options: RedisPairOptions): Promise<RedisPai
   const report = options.onStateChange ?? ((state, detail) => logLine(state === 'connected' ? 'info' : 'warn', `${options.label} ${state}${detail ? `: ${detail}` : ''}`, { component: options.label, state }));
   const client = redis.createClient({
     url: options.url,
-    // RESP3 (node-redis 5+'s default, said here because the event bus relies on it): a subscribed
-    // connection may still run commands, so the bus publishes on the connection that hears the echo.
-    RESP: 3,
     // Fail fast while disconnected: neither a notification nor a task request is worth an unbounded queue.
     disableOfflineQueue: true,
     socket: { connectTimeout: 2_000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 2_000) },
