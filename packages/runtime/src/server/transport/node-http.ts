@@ -88,8 +88,11 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
       // A count, not a Set of promises: one settle handler per request (catch + finally cost ~3 µs at c=1).
       inflight.started();
       serve(handler, req, res, limits).then(inflight.settled, () => {
-        failed();
-        inflight.settled();
+        try {
+          failed();
+        } finally {
+          inflight.settled();
+        }
       });
       return;
     }
