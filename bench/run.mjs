@@ -229,13 +229,18 @@ async function authSection() {
         }
       }
     }
-    // The verify step alone, keys cached: what the gate adds to each request's CPU time.
-    const verifier = createJwtVerifier([issuer]);
-    await verifier.verify(token, { resource });
-    const n = QUICK ? 500 : 5000;
-    const t0 = performance.now();
-    for (let i = 0; i < n; i++) await verifier.verify(token, { resource });
-    const verifyMs = (performance.now() - t0) / n;
+    // The verify step alone, keys cached: jose's full check (tokenCacheSize 0, what each request paid before
+    // verified tokens were remembered) and a remembered token (what a client reusing its token pays now).
+    const verifyMsOf = async (options) => {
+      const verifier = createJwtVerifier([issuer], options);
+      for (let i = 0; i < 3; i++) await verifier.verify(token, { resource });
+      const n = QUICK ? 500 : 5000;
+      const t0 = performance.now();
+      for (let i = 0; i < n; i++) await verifier.verify(token, { resource });
+      return (performance.now() - t0) / n;
+    };
+    const verifyMs = await verifyMsOf({ tokenCacheSize: 0 });
+    const rememberedMs = await verifyMsOf({});
     const bestOf = (auth, key) => runs.filter((r) => r.auth === auth).reduce((a, b) => (b[key].rps > a[key].rps ? b : a))[key];
     const out = ['', '### Authorization (10 tools, tools/call `echo`; JWT RS256, JWKS cached)', '', '| server | c=1 req/s | c=1 p50 | c=16 req/s | c=16 p50 |', '| --- | --- | --- | --- | --- |'];
     for (const auth of [false, true]) {
@@ -248,7 +253,8 @@ async function authSection() {
     const plain16 = 1000 / bestOf(false, 'c16').rps;
     const auth16 = 1000 / bestOf(true, 'c16').rps;
     out.push('', `Cost of auth per tools/call: c=1 ${fmt(((auth1 - plain1) / plain1) * 100, 1)} %, c=16 ${fmt(((auth16 - plain16) / plain16) * 100, 1)} % (time per request with auth vs without; target ≤ 25 %).`);
-    out.push(`verify alone (jose jwtVerify, RS256, cached JWKS): ${fmt(verifyMs * 1000, 0)} µs per token = ${fmt((verifyMs / plain1) * 100, 1)} % of a tools/call at c=1 (${fmt(plain1)} ms).`);
+    out.push(`With auth / without, req/s: c=1 ${fmt(plain1 / auth1)}, c=16 ${fmt(plain16 / auth16)} (issue 33: ≥ 0.85).`);
+    out.push(`verify alone (jose jwtVerify, RS256, cached JWKS): ${fmt(verifyMs * 1000, 0)} µs per token = ${fmt((verifyMs / plain1) * 100, 1)} % of a tools/call at c=1 (${fmt(plain1)} ms); a remembered token (the verifier's token cache): ${fmt(rememberedMs * 1000, 1)} µs.`);
     return out;
   } finally {
     as.close();

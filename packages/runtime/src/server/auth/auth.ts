@@ -61,6 +61,8 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
   // What a client should ask for first: the scopes every request needs, else all the server knows.
   const refuse = challenges(required.length > 0 ? required : declared);
   const items = itemScopes(def);
+  /** The AuthInfo built for each remembered principal (the SDK and our dispatch only read it). */
+  const admitted = new WeakMap<AuthPrincipal, Authenticated>();
   const resourceFor = (url: URL): string => (configured !== undefined ? configured : `${url.origin}${endpointPath ?? url.pathname}`);
 
   async function authenticateHeader(header: string | null, url: URL): Promise<Authenticated | Response> {
@@ -77,16 +79,21 @@ export function createAuthGate(def: ServerDefinition, spec: AuthSpec, options: A
     }
     if (principal.expiresAt !== undefined && principal.expiresAt + (options.clockToleranceSec ?? 30) < Date.now() / 1000) return refuse.invalid(resource, 'Token has expired');
     if (missingScopes(required, principal.scopes).length > 0) return refuse.insufficient(resource, required);
-    const authInfo: AuthInfo = {
+    // A token the verifier remembers comes back as the same (frozen) principal: its AuthInfo is reused too.
+    const known = admitted.get(principal);
+    if (known !== undefined && known.resource === resource && known.authInfo.token === token) return known;
+    const authInfo: AuthInfo = Object.freeze({
       token,
       clientId: principal.clientId ?? '',
-      scopes: [...principal.scopes],
+      scopes: Object.freeze([...principal.scopes]) as string[],
       ...(principal.expiresAt !== undefined ? { expiresAt: principal.expiresAt } : {}),
       resource: new URL(resource),
       resourceMetadataUrl: refuse.metadataUrl(resource),
-      extra: { principal },
-    };
-    return { principal, authInfo, resource };
+      extra: Object.freeze({ principal }),
+    });
+    const verified = { principal, authInfo, resource };
+    if (Object.isFrozen(principal)) admitted.set(principal, verified);
+    return verified;
   }
 
   return {

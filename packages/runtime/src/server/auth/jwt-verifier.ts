@@ -2,9 +2,11 @@
 // authorization server that issued them, found through its metadata (RFC 8414, then OpenID discovery).
 // Metadata and keys are cached; an unknown `kid` refetches the JWKS (at most once per cooldown).
 // jose (some 45 modules) loads on the first token, not at start: a server without authorization never
-// pays for it, and one with it starts as fast (cold start, bench/cold-start.mjs).
+// pays for it, and one with it starts as fast (cold start, bench/cold-start.mjs). A token verified once is
+// remembered until its expiry or the next key set download (token-cache.ts says why that is safe).
 import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import type { AuthPrincipal } from '../core/principal.js';
+import { createTokenCache, DEFAULT_TOKEN_CACHE_SIZE, KEY_SET_MAX_AGE_MS, type KeySetStamp } from './token-cache.js';
 import { AuthUnavailableError, InvalidTokenError, type AuthOptions, type TokenVerifier } from './verifier.js';
 
 /** Asymmetric algorithms only: `none` and HMAC (a shared secret the AS would have to give us) never verify. */
@@ -40,6 +42,8 @@ interface Issuer {
   /** Whether its last metadata or JWKS download failed: a log line is written only when this changes. */
   down: boolean;
   fetch: typeof fetch;
+  /** jose stamps each download of the key set here (`uat`): cached tokens hold only while it is unchanged. */
+  readonly keySet: KeySetStamp;
 }
 
 /**
@@ -68,7 +72,7 @@ function watchedFetch(issuer: string, s: Pick<Issuer, 'down'>, fetchFn: typeof f
 function issuerStates(issuers: readonly string[], fetchFn: typeof fetch, log: (line: string) => void): Map<string, Issuer> {
   return new Map(
     issuers.map((i) => {
-      const s: Issuer = { keys: undefined, pending: undefined, down: false, fetch: fetchFn };
+      const s: Issuer = { keys: undefined, pending: undefined, down: false, fetch: fetchFn, keySet: {} };
       s.fetch = watchedFetch(i, s, fetchFn, log);
       return [i, s];
     }),
@@ -80,16 +84,23 @@ export function createJwtVerifier(issuers: readonly string[], options: AuthOptio
   const tolerance = options.clockToleranceSec ?? 30;
   const types = options.jwtTypes ?? ['at+jwt'];
   const state = issuerStates(issuers, fetchFn, options.log ?? ((line: string) => console.error(line)));
+  const cache = createTokenCache(options.tokenCacheSize ?? DEFAULT_TOKEN_CACHE_SIZE);
 
   /** The issuer's key set, discovering its jwks_uri on first use (a failed discovery is retried next time). */
-  async function keysOf(issuer: string, { createRemoteJWKSet, customFetch }: Jose) {
+  async function keysOf(issuer: string, { createRemoteJWKSet, customFetch, jwksCache }: Jose) {
     const s = state.get(issuer)!;
     if (s.keys !== undefined) return s.keys;
     s.pending ??= discoverJwksUri(issuer, s.fetch).then(
       (uri) => {
         // An unknown kid (the AS rotated its key) refetches once the last fetch is 5 s old: new-key tokens
         // are accepted within ~5 s, and a flood of unknown kids still costs one download per 5 s per issuer.
-        s.keys = createRemoteJWKSet(new URL(uri), { cooldownDuration: options.jwksCooldownMs ?? 5_000, timeoutDuration: 5000, [customFetch]: s.fetch as never });
+        s.keys = createRemoteJWKSet(new URL(uri), {
+          cooldownDuration: options.jwksCooldownMs ?? 5_000,
+          timeoutDuration: 5000,
+          cacheMaxAge: KEY_SET_MAX_AGE_MS,
+          [customFetch]: s.fetch as never,
+          [jwksCache]: s.keySet as never,
+        });
         return s.keys;
       },
       (e: unknown) => {
@@ -112,42 +123,54 @@ export function createJwtVerifier(issuers: readonly string[], options: AuthOptio
       }
     },
     async verify(token, { resource }) {
+      const known = cache.get(token, resource, Date.now());
+      if (known !== undefined) return known;
       const jose = joseModule ?? (await loadJose());
-      let header: ReturnType<Jose['decodeProtectedHeader']>;
-      let unverified: JWTPayload;
-      try {
-        header = jose.decodeProtectedHeader(token);
-        unverified = jose.decodeJwt(token);
-      } catch {
-        throw new InvalidTokenError('Token is not a well-formed JWT');
-      }
-      if (typeof header.alg !== 'string' || !ALGORITHMS.includes(header.alg)) throw new InvalidTokenError('Token algorithm not accepted');
-      if (typeof header.typ !== 'string' || !types.some((t) => normalizeTyp(t) === normalizeTyp(header.typ as string))) throw new InvalidTokenError('Token is not a JWT access token (typ)');
-      const iss = unverified.iss;
-      if (typeof iss !== 'string' || !state.has(iss)) throw new InvalidTokenError('Token issuer not accepted');
+      const iss = checkUnverified(jose, token, types, state);
       let keys: Awaited<ReturnType<typeof keysOf>>;
       try {
         keys = await keysOf(iss, jose);
       } catch (e) {
         throw new AuthUnavailableError(`authorization server ${iss} metadata: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
-      let payload: JWTPayload;
-      try {
-        ({ payload } = await jose.jwtVerify(token, keys, {
-          issuer: iss,
-          audience: audiences(resource),
-          algorithms: ALGORITHMS,
-          clockTolerance: tolerance,
-          requiredClaims: ['exp'],
-        }));
-      } catch (e) {
-        if (isTokenError(jose, e)) throw new InvalidTokenError(describeJoseError(jose, e));
-        throw new AuthUnavailableError(`authorization server ${iss} keys: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
-      }
-      if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + tolerance) throw new InvalidTokenError('Token issued in the future');
-      return principalFromClaims(payload);
+      const keySet = state.get(iss)!.keySet;
+      // Read before verifying: a download during the verification leaves the entry stale (see token-cache.ts).
+      const keySetUat = keySet.uat;
+      const principal = principalFromClaims(await verifySigned(jose, token, keys, iss, resource, tolerance));
+      cache.set(token, resource, principal, keySet, keySetUat);
+      return principal;
     },
   };
+}
+
+/** Header and issuer checks before any key is fetched; the issuer the token names (accepted here). */
+function checkUnverified(jose: Jose, token: string, types: readonly string[], state: ReadonlyMap<string, Issuer>): string {
+  let header: ReturnType<Jose['decodeProtectedHeader']>;
+  let unverified: JWTPayload;
+  try {
+    header = jose.decodeProtectedHeader(token);
+    unverified = jose.decodeJwt(token);
+  } catch {
+    throw new InvalidTokenError('Token is not a well-formed JWT');
+  }
+  if (typeof header.alg !== 'string' || !ALGORITHMS.includes(header.alg)) throw new InvalidTokenError('Token algorithm not accepted');
+  if (typeof header.typ !== 'string' || !types.some((t) => normalizeTyp(t) === normalizeTyp(header.typ as string))) throw new InvalidTokenError('Token is not a JWT access token (typ)');
+  const iss = unverified.iss;
+  if (typeof iss !== 'string' || !state.has(iss)) throw new InvalidTokenError('Token issuer not accepted');
+  return iss;
+}
+
+/** Signature, issuer, audience, `exp` (required), `nbf` and `iat` (not in the future): the verified claims. */
+async function verifySigned(jose: Jose, token: string, keys: ReturnType<typeof createRemoteJWKSet>, iss: string, resource: string, tolerance: number): Promise<JWTPayload> {
+  let payload: JWTPayload;
+  try {
+    ({ payload } = await jose.jwtVerify(token, keys, { issuer: iss, audience: audiences(resource), algorithms: ALGORITHMS, clockTolerance: tolerance, requiredClaims: ['exp'] }));
+  } catch (e) {
+    if (isTokenError(jose, e)) throw new InvalidTokenError(describeJoseError(jose, e));
+    throw new AuthUnavailableError(`authorization server ${iss} keys: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+  }
+  if (typeof payload.iat === 'number' && payload.iat > Date.now() / 1000 + tolerance) throw new InvalidTokenError('Token issued in the future');
+  return payload;
 }
 
 /** RFC 9068 claims → the principal handlers see. */

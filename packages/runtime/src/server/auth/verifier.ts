@@ -41,6 +41,13 @@ export interface AuthOptions {
   readonly clockToleranceSec?: number;
   /** Least time between two JWKS downloads caused by an unknown `kid`, in ms (per issuer). Default 5000. */
   readonly jwksCooldownMs?: number;
+  /**
+   * Verified JWT access tokens the default verifier remembers, so a client reusing its token is verified
+   * once: each entry holds until the token's `exp`, only for the resource it was verified for, and only
+   * while the issuer's key set is the one it was verified with (token-cache.ts). Refusals are never kept.
+   * Default 1024; 0 verifies every request in full. A custom `verifier` is not cached.
+   */
+  readonly tokenCacheSize?: number;
   /** `typ` header values accepted on JWT access tokens. Default `['at+jwt']` (RFC 9068). */
   readonly jwtTypes?: readonly string[];
   /** Fetch used for authorization-server metadata and JWKS (tests, proxies). Default: global fetch. */

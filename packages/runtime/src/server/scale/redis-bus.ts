@@ -61,7 +61,10 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
   });
 
+  // This instance's own messages come back from Redis: recognised by their first bytes, not parsed.
+  const ownPrefix = `{"v":${REDIS_BUS_MESSAGE_VERSION},"from":${JSON.stringify(origin)},`;
   const receive = (message: string) => {
+    if (typeof message === 'string' && message.startsWith(ownPrefix)) return;
     const event = parseMessage(message, origin);
     if (event === 'own') return;
     if (event === undefined) {
@@ -83,8 +86,10 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     publish(event: ServerEvent) {
       local.publish(event);
       if (closed) return;
-      const message = JSON.stringify({ v: REDIS_BUS_MESSAGE_VERSION, from: origin, event });
-      publisher.publish(channel, message).then(
+      // Not awaited: node-redis writes what a tick published in one write, after the tool's answer went out
+      // (publishing on the subscribed connection, or pacing writes to one per 2 ms, measured no better:
+      // BENCHMARKS.md, "Servers, round three sixth session"). A failure is counted, never thrown at the handler.
+      publisher.publish(channel, `${ownPrefix}"event":${JSON.stringify(event)}}`).then(
         () => void counts.published++,
         () => void counts.publishFailed++,
       );

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.j
 import { ended, limitedBody, readAll } from './node-body.js';
 import { answer, DEFAULT_MAX_STREAM_BUFFER_BYTES, send } from './node-send.js';
 import { setClientAddress } from './rate-limits.js';
+import { inflightCounter, requestUrl } from './request-url.js';
 
 export { DEFAULT_MAX_STREAM_BUFFER_BYTES };
 
@@ -74,18 +75,30 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     probes: createHealthProbes(options, () => handler.readiness),
   };
   // Listen streams never finish on their own: the drain on close does not wait for them.
-  const inflight = new Set<Promise<void>>();
+  const inflight = inflightCounter();
   const listening = new Set<Promise<void>>();
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // Node checks request timeouts only every connectionsCheckingInterval (30 s by default).
   const server = createServer({ maxHeaderSize: options.maxHeaderBytes ?? 16 * 1024, requestTimeout, headersTimeout: Math.min(requestTimeout, 20_000), connectionsCheckingInterval: Math.max(100, Math.min(1000, requestTimeout / 4)) }, (req, res) => {
-    const done = serve(handler, req, res, limits).catch(() => {
+    const failed = () => {
       if (!res.headersSent) answer(res, jsonRpcError(500, null, -32603, 'Internal error'));
       else res.destroy();
-    });
-    const set = req.headers['mcp-method'] === 'subscriptions/listen' ? listening : inflight;
-    set.add(done);
-    void done.finally(() => set.delete(done));
+    };
+    if (req.headers['mcp-method'] !== 'subscriptions/listen') {
+      // A count, not a Set of promises: one settle handler per request (catch + finally cost ~3 µs at c=1).
+      inflight.started();
+      serve(handler, req, res, limits).then(inflight.settled, () => {
+        try {
+          failed();
+        } finally {
+          inflight.settled();
+        }
+      });
+      return;
+    }
+    const done = serve(handler, req, res, limits).catch(failed);
+    listening.add(done);
+    void done.finally(() => listening.delete(done));
   });
   if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
   await new Promise<void>((resolve, reject) => {
@@ -104,36 +117,15 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const deadline = new Promise((r) => setTimeout(r, graceMs).unref());
-      await Promise.race([Promise.allSettled([...inflight]), deadline]);
+      await Promise.race([inflight.idle(), deadline]);
       // Ends listen streams with their completion result (and cancels what is still running).
       await handler.close();
       // Let those final frames reach clients that read; the rest are cut below.
-      await Promise.race([Promise.allSettled([...listening, ...inflight]), new Promise((r) => setTimeout(r, Math.min(1000, graceMs)).unref())]);
+      await Promise.race([Promise.allSettled([...listening, inflight.idle()]), new Promise((r) => setTimeout(r, Math.min(1000, graceMs)).unref())]);
       server.closeAllConnections();
       await closed;
     },
   };
-}
-
-/**
- * The URL a request names: origin-form joined to its Host, or absolute-form as it stands (RFC 9112
- * §3.2.2: a server MUST accept it and then ignore Host). `undefined` for a target or Host no URL can
- * be made of, which is the client's error (400), not the server's.
- */
-function requestUrl(req: IncomingMessage): URL | undefined {
-  const target = req.url ?? '/';
-  try {
-    if (target.startsWith('/')) {
-      const host = req.headers.host ?? 'localhost';
-      // uri-host [":" port] (RFC 9110 §7.2); `new URL` would quietly re-read userinfo, paths or spaces.
-      if (!/^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~%!$&'()*+,;=]+)(?::\d*)?$/.test(host)) return undefined;
-      return new URL(`http://${host}${target}`);
-    }
-    const url = new URL(target);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** One request on its way: what serve() learned, shared by the fast path and the fetch path. */
@@ -162,14 +154,15 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
   }
   // Node keeps only the first of two Authorization lines; join them as Headers would, so the bearer gate
   // sees ambiguous credentials and refuses them (issue 25 item 7).
-  const authorizations = req.headersDistinct.authorization;
-  if (authorizations !== undefined && authorizations.length > 1) req.headers.authorization = authorizations.join(', ');
+  // (headersDistinct builds an array per header, ~3 KB a request: it is read only when there is one to join.)
+  if (req.headers.authorization !== undefined && hasTwoAuthorizations(req.rawHeaders)) req.headers.authorization = req.headersDistinct.authorization!.join(', ');
   // Drain before answering, as the fast path does: closing while the client still sends resets the
   // connection and the client can lose the 413 (issue 25 item 3).
   if (Number(req.headers['content-length'] ?? '0') > limits.maxBody) return refuseTooLarge(req, res, limits.maxBody);
   const abort = new AbortController();
   // The client went away before the answer was complete: that is the cancellation (CN2).
-  res.once('close', () => {
+  // 'close' comes once: `on`, not `once` (no wrapper per request).
+  res.on('close', () => {
     if (!res.writableFinished) abort.abort(new Error('client disconnected'));
   });
   const exchange: Exchange = { req, res, url, limits, abort };
@@ -177,6 +170,13 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
   // per-request pipeline, or hands them back (then they are served below, like any other).
   if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) return serveFast(handler, handler.fast, exchange);
   return serveFetch(handler, exchange);
+}
+
+/** Whether the raw header list (name, value, name, value…) holds more than one Authorization line. */
+function hasTwoAuthorizations(raw: readonly string[]): boolean {
+  let seen = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization' && ++seen > 1) return true;
+  return false;
 }
 
 /** An answer the server makes without reading the body (which is drained, unread). */
@@ -234,7 +234,12 @@ async function serveFast(handler: HttpHandler, fastPath: NonNullable<HttpHandler
   });
   if (fast instanceof Response) return send(res, fast, limits.maxStreamBuffer);
   if (fast !== undefined) {
-    if (!res.destroyed) res.writeHead(fast.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(fast.body) }).end(fast.body);
+    if (!res.destroyed) {
+      // Node adds Content-Length itself when the whole body comes with end() and no header was written yet.
+      res.statusCode = fast.status;
+      res.setHeader('content-type', 'application/json');
+      res.end(fast.body);
+    }
     return;
   }
   let response: Response;
