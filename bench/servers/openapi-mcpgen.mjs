@@ -1,5 +1,6 @@
-// The server `mcpgen import openapi` + `generate` made from an OpenAPI description, on its proxy handlers
-// (handlers.js): every tool call goes to <NAME>_BASE_URL. Args: compiled package folder, port.
+// The server `mcpgen import openapi` + `generate` made from an OpenAPI description: its tools are bound to
+// their operations (`http:`), so the generated factory proxies them to <NAME>_BASE_URL; handlers.js is the
+// scaffold (empty when every tool is bound). Args: compiled package folder, port.
 import { join } from 'node:path';
 const [pkgDir, port] = process.argv.slice(2);
 const server = await import(join(pkgDir, 'server.js'));
