@@ -1,5 +1,6 @@
 // Real OpenAPI descriptions no one here wrote (vendored from @readme/oas-examples 8.2.2, MIT: the
-// Swagger 2.0, OpenAPI 3.0 and 3.1 petstores, Bump's train-travel API, USPTO's data set API):
+// Swagger 2.0, OpenAPI 3.0 and 3.1 petstores, Bump's train-travel API, USPTO's data set API, and STAPI,
+// the Star Trek API: 120 operations, 222 schemas; GitHub's 1,223 are test/interop/openapi-github.test.ts):
 // import (a spec with `http:` bindings, no handlers) → check → generate → tsc (strict) → serve on
 // 127.0.0.1 with the scaffold handlers as generated → every tool called through the official SDK client
 // with arguments made from its input schema → the request the fake upstream (also on 127.0.0.1)
@@ -24,6 +25,7 @@ const CASES = [
   { file: 'openapi-3.1-petstore.json', name: 'petstore31', tools: 20, base: '/v3' },
   { file: 'openapi-3.1-train-travel.json', name: 'train', tools: 7, base: '/api' },
   { file: 'openapi-3.0-uspto.json', name: 'uspto', tools: 3, base: '/ds-api' },
+  { file: 'openapi-3.0-star-trek.json', name: 'stapi', tools: 120, base: '/api/v1/rest' },
 ];
 
 let upstream: Server;
