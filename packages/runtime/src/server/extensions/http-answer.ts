@@ -3,6 +3,7 @@
 // embedded resource (blob); 4xx/5xx → a tool error the model can act on.
 import type { ContentBlock } from '@modelcontextprotocol/server';
 import { reply, toolError, type ToolReply } from '../core/replies.js';
+import { TEXT_TYPE } from './http-request.js';
 import type { HttpBinding, UpstreamAnswer } from './http-types.js';
 
 /** An answer read within the size bound, or why it could not be. */
@@ -32,7 +33,6 @@ export async function readBounded(response: Response, maxBytes: number): Promise
 }
 
 const JSON_TYPE = /[/+]json\b/i;
-const TEXT_TYPE = /^(?:text\/|application\/(?:[\w.+-]*\+)?xml\b|application\/(?:javascript|yaml|x-yaml|x-ndjson|graphql)\b)/i;
 
 export function toToolResult(binding: HttpBinding, url: string, response: UpstreamAnswer, bytes: Uint8Array): ToolReply<unknown> {
   const status = `${response.status} ${response.statusText}`.trim();

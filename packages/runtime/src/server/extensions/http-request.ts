@@ -14,7 +14,8 @@ export interface BuiltRequest {
 export type Secrets = ReadonlyMap<HttpAuth, string>;
 
 const JSON_TYPE = /^application\/(?:[\w.+-]*\+)?json\b/i;
-const TEXT_TYPE = /^(?:text\/|application\/(?:[\w.+-]*\+)?xml\b|application\/(?:javascript|yaml|x-yaml|x-ndjson|graphql)\b)/i;
+/** Media types whose bodies are text, sent and answered as strings (the answer side reads this too). */
+export const TEXT_TYPE = /^(?:text\/|application\/(?:[\w.+-]*\+)?xml\b|application\/(?:javascript|yaml|x-yaml|x-ndjson|graphql)\b)/i;
 
 export function buildRequest(binding: HttpBinding, args: Record<string, unknown>, options: HttpProxyOptions, secrets?: Secrets): BuiltRequest {
   let path = binding.path;
