@@ -67,7 +67,8 @@ export function isPlainSchema(root: JsonObjectSchema, knownFormats: ReadonlySet<
   let plain = true;
   walkSchema(root, ({ schema, path }) => {
     if (!plain || !isObjectSchema(schema)) return;
-    const types = inContext(typesOf(schema), context.get(JSON.stringify(path)) ?? []);
+    // Most schemas have no applicator: no path key is built for them.
+    const types = inContext(typesOf(schema), context.size === 0 ? [] : (context.get(JSON.stringify(path)) ?? []));
     if (types === undefined) return void (plain = false);
     for (const key of Object.keys(schema)) {
       if (key.startsWith('x-') && EXTENSION_NAME.test(key)) continue; // ajv.addKeyword accepts the name
