@@ -35,7 +35,7 @@ export interface RequestContext {
   /** The request's `_meta` without the reserved `io.modelcontextprotocol/*` keys. */
   readonly meta: Readonly<Record<string, unknown>>;
   /** The incoming HTTP request (Streamable HTTP only). */
-  readonly httpRequest?: Request;
+  readonly httpRequest?: Request | undefined;
   /**
    * The verified caller (subject, scopes, client id, claims) on a server whose spec declares `auth:`,
    * over HTTP. Absent over stdio, where credentials come from the environment.

@@ -2,6 +2,7 @@
 // of a result the fast path computed but leaves to the SDK to encode.
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { ServerDefinition, ToolSpec } from '../core/definition.js';
+import { requestBuiltOnRead } from './request-context.js';
 
 export interface FastServerHooks {
   /** The serverInfo the SDK stamps into every result's `_meta`. */
@@ -34,7 +35,7 @@ export function stashPrecomputed(request: Request, outcome: Precomputed): void {
 /** The stashed outcome for the request this context serves, once (a thrown error is thrown again). */
 export function takePrecomputed(ctx: ServerContext): unknown {
   const http = (ctx as { http?: { req?: Request } }).http;
-  const req = http !== undefined && typeof Object.getOwnPropertyDescriptor(http, 'req')?.get !== 'function' ? http.req : undefined;
+  const req = http !== undefined && !requestBuiltOnRead(http) ? http.req : undefined;
   if (req === undefined) return undefined;
   const outcome = precomputed.get(req);
   if (outcome === undefined) return undefined;

@@ -3,33 +3,60 @@
 import { inputRequired, type ServerContext } from '@modelcontextprotocol/server';
 import { principalKeyOf, principalOf } from '../auth/auth.js';
 import type { ChangeNotifier, RequestContext } from '../core/context.js';
+import type { AuthPrincipal } from '../core/principal.js';
 import { inputRequiredReply, type InputRequiredReply } from '../core/replies.js';
 import { checkRequestStateTtl, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from '../scale/request-state.js';
 
 /** `signal` as a function: read when the handler reads ctx.signal (see tools.ts callTool). */
 export function requestContext(ctx: ServerContext, signal: AbortSignal | (() => AbortSignal), notify: ChangeNotifier, requestState: string | undefined): RequestContext {
-  const http = (ctx as { http?: { req?: Request } }).http;
-  // The fast path has no Web Request until a handler asks for one (it is built on first read).
-  const lazy = http !== undefined && typeof Object.getOwnPropertyDescriptor(http, 'req')?.get === 'function';
-  const req = lazy ? undefined : http?.req;
-  const auth = principalOf(ctx.http?.authInfo);
-  const context: RequestContext = {
-    get signal(): AbortSignal {
-      return typeof signal === 'function' ? signal() : signal;
-    },
-    requestId: ctx.mcpReq.id,
-    meta: (ctx.mcpReq._meta ?? {}) as Record<string, unknown>,
-    ...(req !== undefined ? { httpRequest: req } : {}),
+  return new HandlerContext(ctx, signal, notify, requestState);
+}
+
+/**
+ * Whether `http.req` is made when first read (the fast path's Web Request, an own or a prototype getter):
+ * code that only wants it if it exists must not read it then.
+ */
+export function requestBuiltOnRead(http: object): boolean {
+  for (let o: object | null = http; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    const d = Object.getOwnPropertyDescriptor(o, 'req');
+    if (d !== undefined) return typeof d.get === 'function';
+  }
+  return false;
+}
+
+/**
+ * The context handlers see. A class: its `signal` and `httpRequest` are getters on the prototype, where an
+ * object literal's getter would keep the request alive past young-generation GCs (docs/layout.md,
+ * "Per-request objects"). Code that copies a context must copy those two by name (tool-tasks.ts).
+ */
+class HandlerContext implements RequestContext {
+  readonly requestId: string | number;
+  readonly meta: Record<string, unknown>;
+  readonly clientCapabilities: Record<string, unknown>;
+  readonly inputResponses: Readonly<Record<string, unknown>> | undefined;
+  readonly inputRequired = inputRequiredReply;
+  declare readonly auth?: AuthPrincipal;
+  readonly #http: { req?: Request } | undefined;
+  readonly #signal: AbortSignal | (() => AbortSignal);
+  constructor(ctx: ServerContext, signal: AbortSignal | (() => AbortSignal), readonly notify: ChangeNotifier, readonly requestState: string | undefined) {
+    this.#signal = signal;
+    this.#http = (ctx as { http?: { req?: Request } }).http;
+    this.requestId = ctx.mcpReq.id;
+    this.meta = (ctx.mcpReq._meta ?? {}) as Record<string, unknown>;
     // The SDK types the envelope as {}: the key is the spec's, the value a ClientCapabilities object.
-    clientCapabilities: ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>,
-    inputResponses: ctx.mcpReq.inputResponses,
-    requestState,
-    inputRequired: inputRequiredReply,
-    notify,
-    ...(auth !== undefined ? { auth } : {}),
-  };
-  if (lazy) Object.defineProperty(context, 'httpRequest', { enumerable: true, configurable: true, get: () => http!.req });
-  return context;
+    this.clientCapabilities = ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/clientCapabilities'] ?? {}) as Record<string, unknown>;
+    this.inputResponses = ctx.mcpReq.inputResponses;
+    const auth = principalOf(ctx.http?.authInfo);
+    if (auth !== undefined) this.auth = auth;
+  }
+  get signal(): AbortSignal {
+    const signal = this.#signal;
+    return typeof signal === 'function' ? signal() : signal;
+  }
+  /** The fast path's Web Request is built here, on first read. */
+  get httpRequest(): Request | undefined {
+    return this.#http?.req;
+  }
 }
 
 /** Who a requestState is bound to (MR6: state that influences authorization binds the principal). */

@@ -54,8 +54,10 @@ function taskStep(runTool: RunTool, tool: PreparedTool, name: string, input: unk
   return async (round) => {
     const abort = new AbortController();
     round.signal.addEventListener('abort', () => abort.abort(round.signal.reason), { once: true });
+    // The spread copies own fields; httpRequest is a getter of the context's class (request-context.ts).
     const context: ToolContext<Record<string, unknown>> = {
       ...base,
+      ...(base.httpRequest !== undefined ? { httpRequest: base.httpRequest } : {}),
       signal: abort.signal,
       inputResponses: round.inputResponses,
       requestState: round.requestState,

@@ -160,12 +160,16 @@ export function toolCaller(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>
  * fast path makes the request's AbortSignal only when something reads it.
  */
 function abortOf(ctx: ServerContext, own: AbortController | undefined): Abort {
-  return own ?? {
-    get signal() {
-      return ctx.mcpReq.signal;
-    },
-    abort: () => {},
-  };
+  return own ?? new RequestAbort(ctx);
+}
+
+/** A class, not a literal with a getter (docs/layout.md, "Per-request objects"). */
+class RequestAbort implements Abort {
+  constructor(private readonly ctx: ServerContext) {}
+  get signal(): AbortSignal {
+    return this.ctx.mcpReq.signal;
+  }
+  abort(): void {}
 }
 
 function toolContext(d: Dispatch, tool: PreparedTool, ctx: ServerContext, abort: Abort, state: string | undefined): ToolContext<Record<string, unknown>> {

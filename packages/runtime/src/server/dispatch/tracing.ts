@@ -7,6 +7,7 @@ import { callerKey, rateLimitedError, type RateLimiter } from '../ops/rate-limit
 import type { Telemetry, TracedRequest } from '../ops/telemetry.js';
 import type { AccessLog } from '../ops/access-log.js';
 import { principalKeyOf, principalOf } from '../auth/auth.js';
+import { requestBuiltOnRead } from './request-context.js';
 
 type Header = (name: string) => string | undefined;
 
@@ -21,8 +22,7 @@ function headerOf(ctx: ServerContext): Header | undefined {
       return typeof v === 'string' ? v : undefined;
     };
   }
-  const lazy = typeof Object.getOwnPropertyDescriptor(http, 'req')?.get === 'function';
-  const req = lazy ? undefined : http.req;
+  const req = requestBuiltOnRead(http) ? undefined : http.req;
   return req === undefined ? () => undefined : (name) => req.headers.get(name) ?? undefined;
 }
 

@@ -49,7 +49,7 @@ export interface FastRequest {
   /** The same request as a Web Request (with this body), for the SDK path. */
   toRequest(): Request;
   /** The caller `admit` verified (servers with `auth:`). */
-  readonly auth?: Authenticated;
+  readonly auth?: Authenticated | undefined;
   /** The client's address (rate limits without a principal). */
   readonly address?: string | undefined;
 }
@@ -212,31 +212,42 @@ function parse(request: FastRequest): Message | undefined {
 
 /** What the tool handler's ctx is built from (create-server.ts reads only these members). */
 function contextFor(msg: Message, request: FastRequest, auth: Authenticated | undefined): ServerContext {
-  let web: Request | undefined;
-  const ctx = {
-    mcpReq: {
-      id: msg.id,
-      // Read only by a handler that uses ctx.signal (see node-http.ts).
-      get signal(): AbortSignal {
-        return request.signal;
-      },
-      _meta: msg.meta,
-      envelope: msg.meta,
-      inputResponses: undefined,
-      requestState: noState,
-      notify: noNotify,
-    },
-    http: {
-      ...(auth !== undefined ? { authInfo: auth.authInfo } : {}),
-      // The headers as node read them (telemetry reads traceparent here without building a Web Request).
-      nodeHeaders: request.headers,
-      // Built only if a handler reads ctx.httpRequest.
-      get req(): Request {
-        return (web ??= request.toRequest());
-      },
-    },
-  };
-  return ctx as unknown as ServerContext;
+  return { mcpReq: new FastMcpReq(msg, request), http: new FastHttp(request, auth) } as unknown as ServerContext;
+}
+
+// Classes, not literals with getters (V8 keeps a literal's accessor in old space and with it the request:
+// docs/layout.md, "Per-request objects").
+class FastMcpReq {
+  readonly id: string | number;
+  readonly _meta: Record<string, unknown>;
+  readonly envelope: Record<string, unknown>;
+  readonly inputResponses = undefined;
+  readonly requestState = noState;
+  readonly notify = noNotify;
+  constructor(msg: Message, private readonly request: FastRequest) {
+    this.id = msg.id;
+    this._meta = msg.meta;
+    this.envelope = msg.meta;
+  }
+  /** Read only by a handler that uses ctx.signal (see node-http.ts). */
+  get signal(): AbortSignal {
+    return this.request.signal;
+  }
+}
+
+class FastHttp {
+  readonly authInfo: Authenticated['authInfo'] | undefined;
+  /** The headers as node read them (telemetry reads traceparent here without building a Web Request). */
+  readonly nodeHeaders: IncomingHttpHeaders;
+  private web: Request | undefined;
+  constructor(private readonly request: FastRequest, auth: Authenticated | undefined) {
+    this.authInfo = auth?.authInfo;
+    this.nodeHeaders = request.headers;
+  }
+  /** Built only if a handler reads ctx.httpRequest. */
+  get req(): Request {
+    return (this.web ??= this.request.toRequest());
+  }
 }
 
 /**

@@ -16,10 +16,14 @@ export function readAll(req: IncomingMessage, max: number): Promise<Buffer | und
         resolve(undefined);
       } else chunks.push(chunk);
     };
+    // One chunk (the usual small request) is the body as it is; 'close' after 'end' has nothing to add.
+    const whole = () => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
     req.on('data', onData);
-    req.once('end', () => resolve(Buffer.concat(chunks)));
+    req.once('end', () => resolve(whole()));
     req.once('error', reject);
-    req.once('close', () => resolve(Buffer.concat(chunks)));
+    req.once('close', () => {
+      if (!req.readableEnded) resolve(whole());
+    });
   });
 }
 

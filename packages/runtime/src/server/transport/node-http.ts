@@ -1,10 +1,11 @@
 // A node:http server around a fetch handler: binds 127.0.0.1 by default, one endpoint path, body size
 // and slow-body limits, client disconnects abort the request (cancellation), a bound on what an SSE
 // stream may hold for a client that does not read, graceful drain on close.
-import { createServer, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vouchFor, type Authenticated } from '../auth/auth.js';
 import { createHealthProbes, type HealthPaths, type HealthProbes } from '../ops/health.js';
+import type { FastRequest } from './fast-path.js';
 import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.js';
 import { ended, limitedBody, readAll } from './node-body.js';
 import { answer, DEFAULT_MAX_STREAM_BUFFER_BYTES, send } from './node-send.js';
@@ -210,7 +211,7 @@ function toRequest(x: Exchange, body: ReadableStream<Uint8Array> | Buffer | unde
 }
 
 async function serveFast(handler: HttpHandler, fastPath: NonNullable<HttpHandler['fast']>, x: Exchange): Promise<void> {
-  const { req, res, limits, abort } = x;
+  const { req, res, limits } = x;
   if (fastPath.admit !== undefined) {
     // The bearer gate, before the body is read (as on the SDK path); a refusal leaves the body unread.
     const gate = await fastPath.admit(req.headers, x.url);
@@ -219,19 +220,7 @@ async function serveFast(handler: HttpHandler, fastPath: NonNullable<HttpHandler
   }
   const buffered = await readAll(req, limits.maxBody);
   if (buffered === undefined) return refuseTooLarge(req, res, limits.maxBody);
-  // The signal is made only when read (a Node AbortSignal costs ~12 µs and lingers until a full GC);
-  // a disconnect before that still aborts it (abort() makes it, aborted).
-  const admitted = x.admitted;
-  const fast = await fastPath.serve({
-    headers: req.headers,
-    body: buffered,
-    get signal() {
-      return abort.signal;
-    },
-    toRequest: () => toRequest(x, buffered),
-    address: req.socket.remoteAddress,
-    ...(admitted !== undefined ? { auth: admitted } : {}),
-  });
+  const fast = await fastPath.serve(new NodeFastRequest(x, buffered));
   if (fast instanceof Response) return send(res, fast, limits.maxStreamBuffer);
   if (fast !== undefined) {
     if (!res.destroyed) {
@@ -249,6 +238,25 @@ async function serveFast(handler: HttpHandler, fastPath: NonNullable<HttpHandler
     response = jsonRpcError(500, null, -32603, 'Internal error');
   }
   return send(res, response, limits.maxStreamBuffer);
+}
+
+// The fast path's view of a request: a class, no getter in a per-request literal (docs/layout.md, "Per-request
+// objects"). The signal is made when read (~12 µs); a disconnect before that still aborts it (abort() makes it).
+class NodeFastRequest implements FastRequest {
+  readonly headers: IncomingHttpHeaders;
+  readonly address: string | undefined;
+  readonly auth: Authenticated | undefined;
+  constructor(private readonly x: Exchange, readonly body: Buffer) {
+    this.headers = x.req.headers;
+    this.address = x.req.socket.remoteAddress;
+    this.auth = x.admitted;
+  }
+  get signal(): AbortSignal {
+    return this.x.abort.signal;
+  }
+  toRequest(): Request {
+    return toRequest(this.x, this.body);
+  }
 }
 
 async function serveFetch(handler: HttpHandler, x: Exchange): Promise<void> {
