@@ -49,6 +49,9 @@ export function walkSchema(root: JsonSchema, visit: (v: SchemaVisit) => void, ma
 
 const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([...SINGLE, ...MAP, ...LIST]);
 
+/** Where walkSchema finds subschemas: a keyword's value (single), each value of its map, each entry of its list. */
+export const SUBSCHEMA_PLACES: { readonly single: readonly string[]; readonly map: readonly string[]; readonly list: readonly string[] } = { single: SINGLE, map: MAP, list: LIST };
+
 /** Most subschemas are leaves (`{ type: string }`): one pass over their few keys instead of 19 lookups. */
 function hasSubschemaKeyword(schema: object): boolean {
   for (const k in schema) if (SUBSCHEMA_KEYWORDS.has(k)) return true;

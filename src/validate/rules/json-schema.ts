@@ -14,6 +14,7 @@ import { findRefCycles } from './ref-cycles.js';
 import { withCopiedDefsStubbed } from './compile-stubs.js';
 import type { JsonObjectSchema, JsonSchema, RawTool } from '../spec-types.js';
 import { cleanUnderDefs } from './schema-check-cache.js';
+import { schemaShape } from './schema-shape.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
 
@@ -139,11 +140,22 @@ export function checkJsonSchemas(view: SpecView): Diagnostic[] {
     if (isObjectSchema(d.value) && ok(d.value)) out.push(...checkSchema({ ...d, value: d.value }, d.value, {}, defs, `$defs "${name}"`));
   }
   const clean = cleanUnderDefs('tool schemas', defs);
+  // Tools whose input and output shapes (schema-shape.ts) an earlier tool of this run checked clean.
+  const cleanShapes = new Set<string>();
   for (const tool of view.tools) {
     if (clean.has(tool.value)) continue;
+    const { input, output } = tool.value;
+    const shape = `${schemaShape(input)}\u0000${schemaShape(output)}`;
+    if (cleanShapes.has(shape)) {
+      clean.add(tool.value);
+      continue;
+    }
     const before = out.length;
     checkToolSchemas(tool, defs, ok, out);
-    if (out.length === before) clean.add(tool.value);
+    if (out.length !== before) continue;
+    clean.add(tool.value);
+    // A schema with a cycle is not checked here (MCPG040 is its diagnostic): its silence proves nothing.
+    if ((input === undefined || ok(input)) && (output === undefined || ok(output))) cleanShapes.add(shape);
   }
   return out;
 }
