@@ -128,20 +128,20 @@ export function specDefsUsed(root: JsonSchema, specDefs: ReadonlyMap<string, Jso
 /**
  * A self-contained copy of a tool schema: the spec `$defs` it uses are copied into its own `$defs`,
  * so `#/$defs/Name` resolves on the wire exactly as it did in the spec. Everything else is untouched.
+ * `usedDefs`: specDefsUsed, or what the caller knows it to return for this schema.
  */
-export function bundleSchema(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema {
+export function bundleSchema(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>, usedDefs: (root: JsonObjectSchema) => string[] = (r) => specDefsUsed(r, specDefs)): JsonObjectSchema {
   // The validator bundles each schema for several rules; spec values are never changed once loaded.
   let byRoot = bundles.get(specDefs);
   if (byRoot === undefined) bundles.set(specDefs, (byRoot = new WeakMap()));
   let bundled = byRoot.get(root);
-  if (bundled === undefined) byRoot.set(root, (bundled = bundleOnce(root, specDefs)));
+  if (bundled === undefined) byRoot.set(root, (bundled = bundleOnce(root, specDefs, usedDefs(root))));
   return bundled;
 }
 
 const bundles = new WeakMap<ReadonlyMap<string, JsonSchema>, WeakMap<JsonObjectSchema, JsonObjectSchema>>();
 
-function bundleOnce(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema {
-  const used = specDefsUsed(root, specDefs);
+function bundleOnce(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>, used: readonly string[]): JsonObjectSchema {
   if (used.length === 0) return root;
   const own = isObjectSchema(root.$defs) ? root.$defs : {};
   // fromEntries defines own properties: an entry named `__proto__` stays data, not a prototype.
