@@ -37,12 +37,23 @@ export function schemaToType(schema: JsonSchema, scope: TypeScope, depth = 0, se
   if (schema === true) return 'unknown';
   if (schema === false) return 'never';
   if (!isObjectSchema(schema) || depth > MAX_DEPTH || seen.has(schema)) return 'unknown';
+  const leaf = leafType(schema);
+  if (leaf !== undefined) return leaf;
   seen.add(schema);
   try {
     return objectSchemaType(schema, scope, depth, seen, plan);
   } finally {
     seen.delete(schema);
   }
+}
+
+const LEAF_TYPES: Readonly<Record<string, string>> = { string: 'string', number: 'number', integer: 'number', boolean: 'boolean', null: 'null' };
+
+/** Most subschemas (`{ type: string }` and its annotations and bounds): what objectSchemaType gives them, at once. */
+function leafType(schema: { readonly [k: string]: unknown }): string | undefined {
+  const type = typeof schema.type === 'string' && Object.hasOwn(LEAF_TYPES, schema.type) ? LEAF_TYPES[schema.type] : undefined;
+  if (type === undefined || schema.$ref !== undefined || 'const' in schema || schema.enum !== undefined || schema.oneOf !== undefined || schema.anyOf !== undefined || schema.allOf !== undefined) return undefined;
+  return type;
 }
 
 function objectSchemaType(schema: { readonly [k: string]: unknown }, scope: TypeScope, depth: number, seen: Set<unknown>, plan: DefaultsPlan | undefined): string {
