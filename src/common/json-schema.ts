@@ -110,20 +110,40 @@ function pointer(root: JsonSchema, segments: readonly string[]): JsonSchema | un
 /** Names of spec `$defs` a schema needs, transitively, in first-use order. */
 export function specDefsUsed(root: JsonSchema, specDefs: ReadonlyMap<string, JsonSchema>): string[] {
   const used: string[] = [];
-  const visitSchema = (schema: JsonSchema, context: JsonSchema) =>
-    walkSchema(schema, (v) => {
-      if (!isObjectSchema(v.schema) || typeof v.schema.$ref !== 'string') return;
-      const t = resolveRef(v.schema.$ref, context, specDefs);
-      if (t.kind === 'spec' && !used.includes(t.name)) {
-        used.push(t.name);
-        const def = specDefs.get(t.name);
-        // Inside a spec def, "#/$defs/X" means the spec's X: resolve against an empty root.
-        if (def !== undefined) visitSchema(def, {});
-      }
-    });
-  visitSchema(root, root);
+  const use = (name: string) => {
+    if (used.includes(name)) return;
+    used.push(name);
+    const def = specDefs.get(name);
+    if (def !== undefined) for (const next of defRefs(def, specDefs)) use(next);
+  };
+  for (const name of specRefs(root, root, specDefs)) use(name);
   return used;
 }
+
+/** The spec `$defs` names a schema's `$ref`s resolve to (against `context`), in walk order, repeats kept. */
+function specRefs(schema: JsonSchema, context: JsonSchema, specDefs: ReadonlyMap<string, JsonSchema>): string[] {
+  const names: string[] = [];
+  walkSchema(schema, (v) => {
+    if (!isObjectSchema(v.schema) || typeof v.schema.$ref !== 'string') return;
+    const t = resolveRef(v.schema.$ref, context, specDefs);
+    if (t.kind === 'spec') names.push(t.name);
+  });
+  return names;
+}
+
+/**
+ * specRefs of a spec def, walked once per def and `$defs` map rather than again for every tool that uses
+ * it (GitHub's tools share hundreds). Inside a spec def, "#/$defs/X" means the spec's X: an empty root.
+ */
+function defRefs(def: JsonSchema, specDefs: ReadonlyMap<string, JsonSchema>): string[] {
+  let byDef = defRefsByMap.get(specDefs);
+  if (byDef === undefined) defRefsByMap.set(specDefs, (byDef = new Map()));
+  let names = byDef.get(def);
+  if (names === undefined) byDef.set(def, (names = specRefs(def, {}, specDefs)));
+  return names;
+}
+
+const defRefsByMap = new WeakMap<ReadonlyMap<string, JsonSchema>, Map<JsonSchema, string[]>>();
 
 /**
  * A self-contained copy of a tool schema: the spec `$defs` it uses are copied into its own `$defs`,
