@@ -203,6 +203,8 @@ export function checkSchema(
   }
   const out: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
+  // What withoutUnknownFormats would look for: this walk sees every node it would.
+  let unknownFormat = false;
   walkSchema(schema, ({ schema: node, path }) => {
     if (!isObjectSchema(node)) return;
     for (const key of Object.keys(node)) {
@@ -227,6 +229,7 @@ export function checkSchema(
       if (problem !== undefined) out.push(report(item, 'MCPG019', `pattern ${preview(pattern)} cannot be used in ${label}: ${problem}`, at, target));
     }
     if (typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) {
+      unknownFormat = true;
       // JSON Schema 2020-12 §7.2.3: an unknown format must not fail validation; it is an annotation,
       // ignored at run time (as SDK 2.4 does). A warning, so a typo still shows.
       const known = [...KNOWN_FORMATS];
@@ -248,7 +251,7 @@ export function checkSchema(
   });
   out.push(...metaSchemaProblems(item, schema, label, dialect));
   if (out.length > 0) return [...out, ...warnings];
-  return [...warnings, ...compileAndCheckValues(item, withoutUnknownFormats(schema), defs, label, dialect)];
+  return [...warnings, ...compileAndCheckValues(item, unknownFormat ? withoutUnknownFormats(schema) : schema, defs, label, dialect)];
 }
 
 /** A copy without the `format`s ajv does not know: strict ajv refuses them, and they are never checked. */
