@@ -49,6 +49,9 @@ export function walkSchema(root: JsonSchema, visit: (v: SchemaVisit) => void, ma
 
 const SUBSCHEMA_KEYWORDS: ReadonlySet<string> = new Set([...SINGLE, ...MAP, ...LIST]);
 
+/** Where walkSchema finds subschemas: a keyword's value (single), each value of its map, each entry of its list. */
+export const SUBSCHEMA_PLACES: { readonly single: readonly string[]; readonly map: readonly string[]; readonly list: readonly string[] } = { single: SINGLE, map: MAP, list: LIST };
+
 /** Most subschemas are leaves (`{ type: string }`): one pass over their few keys instead of 19 lookups. */
 function hasSubschemaKeyword(schema: object): boolean {
   for (const k in schema) if (SUBSCHEMA_KEYWORDS.has(k)) return true;
@@ -107,38 +110,58 @@ function pointer(root: JsonSchema, segments: readonly string[]): JsonSchema | un
 /** Names of spec `$defs` a schema needs, transitively, in first-use order. */
 export function specDefsUsed(root: JsonSchema, specDefs: ReadonlyMap<string, JsonSchema>): string[] {
   const used: string[] = [];
-  const visitSchema = (schema: JsonSchema, context: JsonSchema) =>
-    walkSchema(schema, (v) => {
-      if (!isObjectSchema(v.schema) || typeof v.schema.$ref !== 'string') return;
-      const t = resolveRef(v.schema.$ref, context, specDefs);
-      if (t.kind === 'spec' && !used.includes(t.name)) {
-        used.push(t.name);
-        const def = specDefs.get(t.name);
-        // Inside a spec def, "#/$defs/X" means the spec's X: resolve against an empty root.
-        if (def !== undefined) visitSchema(def, {});
-      }
-    });
-  visitSchema(root, root);
+  const use = (name: string) => {
+    if (used.includes(name)) return;
+    used.push(name);
+    const def = specDefs.get(name);
+    if (def !== undefined) for (const next of defRefs(def, specDefs)) use(next);
+  };
+  for (const name of specRefs(root, root, specDefs)) use(name);
   return used;
 }
+
+/** The spec `$defs` names a schema's `$ref`s resolve to (against `context`), in walk order, repeats kept. */
+function specRefs(schema: JsonSchema, context: JsonSchema, specDefs: ReadonlyMap<string, JsonSchema>): string[] {
+  const names: string[] = [];
+  walkSchema(schema, (v) => {
+    if (!isObjectSchema(v.schema) || typeof v.schema.$ref !== 'string') return;
+    const t = resolveRef(v.schema.$ref, context, specDefs);
+    if (t.kind === 'spec') names.push(t.name);
+  });
+  return names;
+}
+
+/**
+ * specRefs of a spec def, walked once per def and `$defs` map rather than again for every tool that uses
+ * it (GitHub's tools share hundreds). Inside a spec def, "#/$defs/X" means the spec's X: an empty root.
+ */
+function defRefs(def: JsonSchema, specDefs: ReadonlyMap<string, JsonSchema>): string[] {
+  let byDef = defRefsByMap.get(specDefs);
+  if (byDef === undefined) defRefsByMap.set(specDefs, (byDef = new Map()));
+  let names = byDef.get(def);
+  if (names === undefined) byDef.set(def, (names = specRefs(def, {}, specDefs)));
+  return names;
+}
+
+const defRefsByMap = new WeakMap<ReadonlyMap<string, JsonSchema>, Map<JsonSchema, string[]>>();
 
 /**
  * A self-contained copy of a tool schema: the spec `$defs` it uses are copied into its own `$defs`,
  * so `#/$defs/Name` resolves on the wire exactly as it did in the spec. Everything else is untouched.
+ * `usedDefs`: specDefsUsed, or what the caller knows it to return for this schema.
  */
-export function bundleSchema(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema {
+export function bundleSchema(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>, usedDefs: (root: JsonObjectSchema) => string[] = (r) => specDefsUsed(r, specDefs)): JsonObjectSchema {
   // The validator bundles each schema for several rules; spec values are never changed once loaded.
   let byRoot = bundles.get(specDefs);
   if (byRoot === undefined) bundles.set(specDefs, (byRoot = new WeakMap()));
   let bundled = byRoot.get(root);
-  if (bundled === undefined) byRoot.set(root, (bundled = bundleOnce(root, specDefs)));
+  if (bundled === undefined) byRoot.set(root, (bundled = bundleOnce(root, specDefs, usedDefs(root))));
   return bundled;
 }
 
 const bundles = new WeakMap<ReadonlyMap<string, JsonSchema>, WeakMap<JsonObjectSchema, JsonObjectSchema>>();
 
-function bundleOnce(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema {
-  const used = specDefsUsed(root, specDefs);
+function bundleOnce(root: JsonObjectSchema, specDefs: ReadonlyMap<string, JsonSchema>, used: readonly string[]): JsonObjectSchema {
   if (used.length === 0) return root;
   const own = isObjectSchema(root.$defs) ? root.$defs : {};
   // fromEntries defines own properties: an entry named `__proto__` stays data, not a prototype.

@@ -6,8 +6,8 @@ import type { ServerModel, ToolModel } from '../model/ir.js';
 import { jsonLiteral } from './definition-file.js';
 import { docs, literal } from './doc.js';
 import { sortImports } from './imports.js';
-import { MemberCache, memberCachesEnabled } from './member-cache.js';
-import { methodText } from './member-splice.js';
+import { MemberCache } from './member-cache.js';
+import { quickMethodText } from './member-text.js';
 import { discoveryMethods, emitClientToolsets } from './client-toolsets.js';
 
 export function clientClassName(model: ServerModel): string {
@@ -23,6 +23,9 @@ export function emitClient(model: ServerModel, file: FileSink): void {
   const runtime = new Set(['McpgenClient', 'type CallOptions', 'type ClientOptions', 'type ClientTarget']);
   const methods: OptionalKind<MethodDeclarationStructure>[] = [];
   const callerText = TOOL_CALLERS.with([]);
+  // The tools' methods are printed as text (member-text.ts) and spliced in where one stand-in stands.
+  const toolMethods: OptionalKind<MethodDeclarationStructure>[] = [];
+  const toolTexts: string[] = [];
   for (const tool of model.tools) {
     types.add(tool.argumentsType);
     if (tool.outputType) types.add(tool.outputType);
@@ -40,8 +43,10 @@ export function emitClient(model: ServerModel, file: FileSink): void {
       returnType: `Promise<ToolCallResult<${tool.outputType ?? 'unknown'}>>`,
       statements: [`return this.callTool(${literal(tool.name)}, args, options);`],
     };
-    methods.push(memberCachesEnabled() ? file.spliced.method(callerText(tool, () => methodText(method)), method) : method);
+    toolMethods.push(method);
+    toolTexts.push(callerText(tool, () => quickMethodText(method)));
   }
+  if (toolMethods.length > 0) methods.push(file.spliced.methods(toolTexts, toolMethods));
   for (const r of model.resources) {
     runtime.add('type ReadResourceResult');
     methods.push({

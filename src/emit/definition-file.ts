@@ -181,6 +181,45 @@ export function jsonLiteral(value: unknown, named: ReadonlyMap<object, string> =
 
 /** JSON.stringify(value, null, 2) of plain JSON data, with the objects in `named` written as their expressions. */
 function jsonText(value: unknown, named: ReadonlyMap<object, string>, indent: string): string {
+  return stringifiedWithNames(value, named, indent) ?? jsonTextWalked(value, named, indent);
+}
+
+/**
+ * jsonText by one JSON.stringify, each object of `named` given as a marker string and its expression put in
+ * place of the marker's quoted text afterwards (a tenth of the time of the walk below on 1,000 tools).
+ * Undefined when the data itself holds text like a marker: there is no telling the two apart.
+ */
+function stringifiedWithNames(value: unknown, named: ReadonlyMap<object, string>, indent: string): string | undefined {
+  const names: string[] = [];
+  const json = JSON.stringify(
+    value,
+    (_key, v: unknown) => {
+      const name = typeof v === 'object' && v !== null ? named.get(v) : undefined;
+      if (name === undefined) return v;
+      names.push(name);
+      return `${NAME_MARKER}${names.length - 1}\u0000`;
+    },
+    2,
+  );
+  if (json === undefined) return undefined;
+  const text = indent === '' ? json : json.replaceAll('\n', `\n${indent}`);
+  if (names.length === 0) return text;
+  // Text, then the index of a marker, then text, …: exactly one of each marker, in order.
+  const parts = text.split(MARKER_JSON);
+  if (parts.length !== names.length * 2 + 1) return undefined;
+  for (let i = 1; i < parts.length; i += 2) {
+    if (parts[i] !== String((i - 1) / 2)) return undefined;
+    parts[i] = names[(i - 1) / 2]!;
+  }
+  return parts.join('');
+}
+
+const NAME_MARKER = '\u0000mcpgen-name-';
+/** A marker as JSON.stringify writes it, its index captured. */
+const MARKER_JSON = /"\\u0000mcpgen-name-(\d+)\\u0000"/;
+
+/** jsonText walking the data: where the data holds text like a marker of stringifiedWithNames. */
+function jsonTextWalked(value: unknown, named: ReadonlyMap<object, string>, indent: string): string {
   const holders = namedHolders(value, named);
   const text = (v: unknown, at: string): string => {
     if (typeof v !== 'object' || v === null) return JSON.stringify(v) ?? 'null';

@@ -103,7 +103,7 @@ function printStatements(statements: readonly (string | StatementStructures)[]):
   while (first > 0 && typeof statements[first - 1] === 'string') first--;
   const heads: string[] = [];
   const stand: (string | StatementStructures)[] = statements.slice(0, first);
-  for (const text of statements.slice(first) as string[]) {
+  for (const text of joinedTexts(statements.slice(first) as string[])) {
     const last = lastNonWhitespace(text);
     if (last <= 0) {
       stand.push(text);
@@ -126,6 +126,28 @@ function printStatements(statements: readonly (string | StatementStructures)[]):
   if (printed.includes(MARKER, from)) return printAll(statements);
   parts.push(printed.slice(from));
   return parts.join('');
+}
+
+/**
+ * Text statements joined where ts-morph puts only a line break between two: after a text that ends in a
+ * character other than whitespace and `}` (newLineIfLastNot; after a `}` it wants a blank line), it writes
+ * `\n` and then the next text as it is (top level: no indentation). types.ts's thousands of aliases and
+ * definition.ts's tool consts become a few statements instead of one each for ts-morph to place.
+ */
+function joinedTexts(texts: readonly string[]): string[] {
+  // Runs joined once at the end: asking a string built by `+` for its last character flattens it each time.
+  const runs: string[][] = [];
+  for (const text of texts) {
+    const run = runs[runs.length - 1];
+    if (run !== undefined && endsInLineBreakOnly(run[run.length - 1]!)) run.push(text);
+    else runs.push([text]);
+  }
+  return runs.map((run) => run.join('\n'));
+}
+
+function endsInLineBreakOnly(text: string): boolean {
+  const c = text.charCodeAt(text.length - 1);
+  return text.length > 0 && c !== 0x7d && !isSpace(c);
 }
 
 const MARKER = '\u0000mcpgen-text-';

@@ -1,9 +1,10 @@
-// `generate --watch` only: an interface's or a class's per-tool methods printed once each and spliced
-// into the file, rather than printed by ts-morph with the whole file on every save (server.ts's and
-// client.ts's 1,000 methods were most of an incremental run). In the file's structure each such method is
-// a stand-in whose name is a marker; FileBuilder.print puts the member's own text in its place. The text
-// is ts-morph's for that member alone, at the indentation members have (no blank-line rule between
-// interface members; every class method has a body, so the stand-in keeps the blank lines around it).
+// Members printed on their own and spliced into the file in place of a stand-in, rather than printed by
+// ts-morph with the whole file: server.ts's and client.ts's per-tool methods (member-text.ts writes them
+// without ts-morph; --watch keeps each tool's text and prints only an edited tool's again). In the file's
+// structure, one stand-in, whose name is a marker, holds the place of a run of members; FileBuilder.print
+// puts their text in its place. The text is ts-morph's for those members alone, at the indentation members
+// have (no blank-line rule between interface members; every class method has a body, so the stand-in keeps
+// the blank lines around the run, and the run's own methods are joined by one).
 import type { MethodDeclarationStructure, MethodSignatureStructure, OptionalKind } from 'ts-morph';
 import { PRINT_OPTIONS, printStructure, StructureKind } from './ts-morph.js';
 
@@ -13,16 +14,17 @@ export const MEMBER_MARKER = '\u0000mcpgen-member-';
 export class SplicedMembers {
   readonly texts: string[] = [];
   /** The members themselves by stand-in name, to print the plain way should splicing fail. */
-  private readonly originals = new Map<string, object>();
+  private readonly originals = new Map<string, readonly object[]>();
 
-  /** A stand-in for this interface method; `text` is its printed member (signatureText). */
-  signature(text: string, method: OptionalKind<MethodSignatureStructure>): OptionalKind<MethodSignatureStructure> {
-    return { name: this.marker(text, method) };
+  /** A stand-in for these interface methods; `text` is their printed members, in order (signatureText each). */
+  signatures(text: string, methods: readonly OptionalKind<MethodSignatureStructure>[]): OptionalKind<MethodSignatureStructure> {
+    return { name: this.marker(text, methods) };
   }
 
-  /** A stand-in for this class method (a body, as every method there has one); `text` from methodText. */
-  method(text: string, method: OptionalKind<MethodDeclarationStructure>): OptionalKind<MethodDeclarationStructure> {
-    return { name: this.marker(text, method), statements: [] };
+  /** A stand-in for these class methods (each has a body); `texts` their printed members, in order (methodText each). */
+  methods(texts: readonly string[], methods: readonly OptionalKind<MethodDeclarationStructure>[]): OptionalKind<MethodDeclarationStructure> {
+    // Class members are printed a blank line apart.
+    return { name: this.marker(texts.join('\n'), methods), statements: [] };
   }
 
   /** The statements with every stand-in put back as the member it stands for. */
@@ -30,14 +32,14 @@ export class SplicedMembers {
     return statements.map((s) => {
       const methods = typeof s === 'object' && s !== null ? (s as { methods?: { name: string }[] }).methods : undefined;
       if (methods === undefined) return s;
-      return { ...s, methods: methods.map((m) => this.originals.get(m.name) ?? m) };
+      return { ...s, methods: methods.flatMap((m) => this.originals.get(m.name) ?? [m]) };
     });
   }
 
-  private marker(text: string, original: object): string {
+  private marker(text: string, originals: readonly object[]): string {
     this.texts.push(text);
     const name = `${MEMBER_MARKER}${this.texts.length - 1}\u0000`;
-    this.originals.set(name, original);
+    this.originals.set(name, originals);
     return name;
   }
 

@@ -28,13 +28,36 @@ export function propertyKey(name: string): string {
   return isIdentifierName(name) ? name : literal(name);
 }
 
-/** `plan`: the input defaults the server fills in for this object (handler inputs): those properties are present. */
-export function schemaToType(schema: JsonSchema, scope: TypeScope, depth = 0, seen: ReadonlySet<unknown> = new Set(), plan?: DefaultsPlan): string {
+/**
+ * `plan`: the input defaults the server fills in for this object (handler inputs): those properties are present.
+ * `seen`: the schemas on the way here (a `$ref` back to one is `unknown`); added on the way down and taken
+ * out on the way back, rather than a copy per subschema (a large spec's types.ts has ~100,000 of them).
+ */
+export function schemaToType(schema: JsonSchema, scope: TypeScope, depth = 0, seen: Set<unknown> = new Set(), plan?: DefaultsPlan): string {
   if (schema === true) return 'unknown';
   if (schema === false) return 'never';
   if (!isObjectSchema(schema) || depth > MAX_DEPTH || seen.has(schema)) return 'unknown';
-  const next = new Set(seen).add(schema);
-  const sub = (s: unknown) => schemaToType(s as JsonSchema, scope, depth + 1, next);
+  const leaf = leafType(schema);
+  if (leaf !== undefined) return leaf;
+  seen.add(schema);
+  try {
+    return objectSchemaType(schema, scope, depth, seen, plan);
+  } finally {
+    seen.delete(schema);
+  }
+}
+
+const LEAF_TYPES: Readonly<Record<string, string>> = { string: 'string', number: 'number', integer: 'number', boolean: 'boolean', null: 'null' };
+
+/** Most subschemas (`{ type: string }` and its annotations and bounds): what objectSchemaType gives them, at once. */
+function leafType(schema: { readonly [k: string]: unknown }): string | undefined {
+  const type = typeof schema.type === 'string' && Object.hasOwn(LEAF_TYPES, schema.type) ? LEAF_TYPES[schema.type] : undefined;
+  if (type === undefined || schema.$ref !== undefined || 'const' in schema || schema.enum !== undefined || schema.oneOf !== undefined || schema.anyOf !== undefined || schema.allOf !== undefined) return undefined;
+  return type;
+}
+
+function objectSchemaType(schema: { readonly [k: string]: unknown }, scope: TypeScope, depth: number, seen: Set<unknown>, plan: DefaultsPlan | undefined): string {
+  const sub = (s: unknown) => schemaToType(s as JsonSchema, scope, depth + 1, seen);
   const parts: string[] = [];
 
   if (typeof schema.$ref === 'string') {
@@ -54,12 +77,12 @@ export function schemaToType(schema: JsonSchema, scope: TypeScope, depth = 0, se
   // A bare `type: object` beside a `$ref` or combinator that is already an object (an output root, see
   // model/build.ts) adds nothing but an index signature.
   const bareObject = parts.length > 0 && implied.length === 1 && implied[0] === 'object' && !OBJECT_KEYWORDS.some((k) => k in schema);
-  if (implied.length > 0 && !bareObject) parts.push(union(implied.map((t) => primitive(t, schema, sub, scope, depth, next, plan))));
+  if (implied.length > 0 && !bareObject) parts.push(union(implied.map((t) => primitive(t, schema, sub, scope, depth, seen, plan))));
   if (parts.length === 0) return 'unknown';
   return joinIntersection(parts);
 }
 
-function primitive(type: string, schema: { readonly [k: string]: unknown }, sub: (s: unknown) => string, scope: TypeScope, depth: number, seen: ReadonlySet<unknown>, plan: DefaultsPlan | undefined): string {
+function primitive(type: string, schema: { readonly [k: string]: unknown }, sub: (s: unknown) => string, scope: TypeScope, depth: number, seen: Set<unknown>, plan: DefaultsPlan | undefined): string {
   switch (type) {
     case 'string':
       return 'string';
@@ -85,7 +108,7 @@ function primitive(type: string, schema: { readonly [k: string]: unknown }, sub:
   }
 }
 
-export function objectType(schema: { readonly [k: string]: unknown }, scope: TypeScope, depth = 0, seen: ReadonlySet<unknown> = new Set(), plan?: DefaultsPlan): string {
+export function objectType(schema: { readonly [k: string]: unknown }, scope: TypeScope, depth = 0, seen: Set<unknown> = new Set(), plan?: DefaultsPlan): string {
   const props = isObjectSchema(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   const lines: string[] = [];
@@ -171,9 +194,7 @@ function topLevelOperators(t: string): Set<string> {
   return ops;
 }
 
+/** Every line two spaces in. */
 function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((l) => `  ${l}`)
-    .join('\n');
+  return `  ${text.replaceAll('\n', '\n  ')}`;
 }

@@ -7,8 +7,8 @@ import { docs, jsdoc, literal } from './doc.js';
 import { boundTools } from './upstream-file.js';
 import { sortImports } from './imports.js';
 import { propertyKey } from './schema-types.js';
-import { MemberCache, memberCachesEnabled } from './member-cache.js';
-import { signatureText } from './member-splice.js';
+import { MemberCache } from './member-cache.js';
+import { quickSignatureText } from './member-text.js';
 
 export function handlersInterfaceName(model: ServerModel): string {
   return stemNames(model.typeStem).handlers;
@@ -26,6 +26,9 @@ export function emitServer(model: ServerModel, file: FileSink): void {
   const typeImports = new Set<string>();
   const methods: OptionalKind<MethodSignatureStructure>[] = [];
   const handlerText = HANDLER_METHODS.with([]);
+  // The tools' methods are printed as text (member-text.ts) and spliced in where one stand-in stands.
+  const toolMethods: OptionalKind<MethodSignatureStructure>[] = [];
+  let toolTexts = '';
   // Tools, prompts and resources may all answer with an InputRequiredResult (MRTR).
   const runtime = new Set(['createMcpgenServer', 'type Awaitable', 'type InputRequiredReply', 'type McpgenServer', 'type ServerOptions']);
   for (const tool of model.tools) {
@@ -44,8 +47,10 @@ export function emitServer(model: ServerModel, file: FileSink): void {
       ],
       returnType: `Awaitable<${returns} | InputRequiredReply>`,
     };
-    methods.push(memberCachesEnabled() ? file.spliced.signature(handlerText(tool, () => signatureText(method)), method) : method);
+    toolMethods.push(method);
+    toolTexts += handlerText(tool, () => quickSignatureText(method));
   }
+  if (toolMethods.length > 0) methods.push(file.spliced.signatures(toolTexts, toolMethods));
   for (const r of model.resources) {
     runtime.add('type RequestContext').add('type ResourceReply');
     methods.push({ name: r.method, docs: docs(r.description ?? r.title, `Resource ${literal(r.uri)}.`), parameters: [{ name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<ResourceReply | InputRequiredReply>' });

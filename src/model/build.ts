@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { bundleSchema, isObjectSchema, walkSchema } from '../common/json-schema.js';
 import { elicitContentType, pascalCase, serverFolder, promptMethodName, resourceMethodName, toolMethodName, typeName } from '../common/names.js';
 import { parseUriTemplate } from '@mcpgen/runtime/shared/uri-template';
 import { parseRate } from '@mcpgen/runtime/shared/rate';
@@ -7,9 +6,10 @@ import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS } from '../common/ta
 import type { JsonObjectSchema, JsonSchema, RawAuth, RawCacheHint, RawSpecFile, RawTool } from '../validate/spec-types.js';
 import type { SkillFile } from '../validate/skills.js';
 import type { SpecView } from '../validate/view.js';
+import { shapeFacts, type ShapeFacts } from './shape-facts.js';
 import { toolModelCached } from './tool-cache.js';
 import { httpBindingModel, upstreamModel } from './http.js';
-import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, HeaderModel, RateLimitsModel, ServerModel, SkillFileModel, TaskModel, ToolModel, ToolsetModel } from './ir.js';
+import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, RateLimitsModel, ServerModel, SkillFileModel, TaskModel, ToolModel, ToolsetModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
 export const DEFAULT_LIST_CACHE: CacheHintModel = { ttlMs: 0, cacheScope: 'public' };
@@ -26,7 +26,8 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
   const server = spec.server!;
   const defs = new Map<string, JsonSchema>();
   for (const d of view.defs) defs.set(String(d.path[d.path.length - 1]), d.value);
-  const toolModel = toolModelCached(defs, (tool) => buildTool(tool, defs));
+  const facts = shapeFacts(defs);
+  const toolModel = toolModelCached(defs, (tool) => buildTool(tool, facts));
   const tools = view.tools.map(({ value }) => toolModel(value));
   const resources = view.resources.map(({ value: r }) => ({
     kind: 'resource' as const,
@@ -161,9 +162,10 @@ function authModel(auth: RawAuth | undefined): AuthModel | undefined {
   };
 }
 
-function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel {
-  const input = bundleSchema(t.input ?? { type: 'object', additionalProperties: false }, defs);
-  const output = t.output === undefined ? undefined : objectTyped(bundleSchema(t.output, defs));
+function buildTool(t: RawTool, facts: ShapeFacts): ToolModel {
+  const written = t.input ?? { type: 'object', additionalProperties: false };
+  const input = facts.bundle(written);
+  const output = t.output === undefined ? undefined : objectTyped(facts.bundle(t.output));
   return {
     kind: 'tool',
     label: `tool ${JSON.stringify(t.name)}`,
@@ -179,7 +181,7 @@ function buildTool(t: RawTool, defs: ReadonlyMap<string, JsonSchema>): ToolModel
     ...opt('annotations', t.annotations),
     icons: t.icons ?? [],
     ...opt('meta', t._meta),
-    headers: headersOf(input),
+    headers: facts.headers(written),
     elicit: Object.entries(t.elicit ?? {}).map(([key, e]) => ({
       key,
       mode: e.mode ?? 'form',
@@ -219,19 +221,6 @@ function taskOf(raw: RawTool['task']): TaskModel | undefined {
     beforeTask: settings.beforeTask ?? [],
     ...(typeof settings === 'object' && 'retry' in settings && settings.retry !== undefined ? { retry: { max: settings.retry.max, backoffMs: settings.retry.backoffMs ?? 0 } } : {}),
   };
-}
-
-function headersOf(input: JsonSchema): HeaderModel[] {
-  const out: HeaderModel[] = [];
-  walkSchema(input, ({ schema, path, propertiesOnly }) => {
-    if (!propertiesOnly || !isObjectSchema(schema) || typeof schema['x-mcp-header'] !== 'string') return;
-    out.push({
-      header: schema['x-mcp-header'],
-      path: path.filter((_, i) => i % 2 === 1).map(String),
-      type: schema.type as HeaderModel['type'],
-    });
-  });
-  return out;
 }
 
 function deriveCapabilities(view: SpecView, tools: number, resources: number, prompts: number): CapabilitiesModel {

@@ -78,6 +78,47 @@ function injected(code: string, op: string, path: string): NodeJS.ErrnoException
 
 /** Create (or replace) a file with `content` and flush it to the disk before returning. */
 export function writeDurably(path: string, content: string): void {
+  writeAllDurably([[path, content]]);
+}
+
+/**
+ * Create (or replace) each file with its content, then flush them all to the disk before returning. All
+ * written first, then flushed: the file system's first flush commits what the others wrote too, where a
+ * flush after each write waited for a journal commit per file (15 files for each package).
+ */
+export function writeAllDurably(files: Iterable<readonly [path: string, content: string]>): void {
+  const written: [fd: number, path: string][] = [];
+  try {
+    for (const [path, content] of files) {
+      written.push([writeContent(path, content), path]);
+      // A few descriptors open at a time (a skills folder may hold many files).
+      if (written.length === OPEN_AT_ONCE) flushAndClose(written.splice(0));
+    }
+  } catch (e) {
+    for (const [fd] of written) closeSync(fd);
+    throw e;
+  }
+  flushAndClose(written);
+}
+
+const OPEN_AT_ONCE = 64;
+
+function flushAndClose(written: readonly [fd: number, path: string][]): void {
+  try {
+    for (const [fd, path] of written) {
+      try {
+        fsyncSync(fd);
+      } catch (e) {
+        throw environmentError('write', path, e);
+      }
+    }
+  } finally {
+    for (const [fd] of written) closeSync(fd);
+  }
+}
+
+/** The file written (not yet flushed), open: its descriptor. */
+function writeContent(path: string, content: string): number {
   try {
     const partial = fileEvent('write', path);
     const bytes = Buffer.from(content, 'utf8');
@@ -89,10 +130,11 @@ export function writeDurably(path: string, content: string): void {
       }
       let done = 0;
       while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done);
-      fsyncSync(fd);
-    } finally {
+    } catch (e) {
       closeSync(fd);
+      throw e;
     }
+    return fd;
   } catch (e) {
     throw environmentError('write', path, e);
   }

@@ -20,7 +20,7 @@
 import { accessSync, chmodSync, constants, existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, renameSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EnvironmentError } from '../errors.js';
-import { environmentError, linkTree, makeDir, moveFile, removePath, shown, syncDir, writeDurably } from './fs-ops.js';
+import { environmentError, linkTree, makeDir, moveFile, removePath, shown, syncDir, writeAllDurably } from './fs-ops.js';
 import { ensureDir, isDir, journalNames, legacyLeftovers, readJournalDoc } from './transaction.js';
 
 export interface PackageChange {
@@ -95,13 +95,10 @@ export function stagePackage(change: PackageChange): void {
   makeDir(next);
   const replaced = new Set([...change.write.keys(), ...change.remove]);
   if (isDir(dir)) linkTree(dir, next, (rel) => replaced.has(rel));
-  for (const [name, content] of change.write) {
-    const path = join(next, name);
-    if (name.includes('/')) makeDir(dirname(path));
-    writeDurably(path, content);
-  }
+  for (const name of change.write.keys()) if (name.includes('/')) makeDir(dirname(join(next, name)));
   const journal: SwitchJournal = { version: 2, write: [...change.write.keys()], remove: [...change.remove], retire: change.removeDirIfEmpty ?? false };
-  writeDurably(join(next, STAGED_JOURNAL), `${JSON.stringify(journal, null, 2)}\n`);
+  // Every file and the journal on the disk before the commit point (the journal's rename).
+  writeAllDurably([...[...change.write].map(([name, content]) => [join(next, name), content] as const), [join(next, STAGED_JOURNAL), `${JSON.stringify(journal, null, 2)}\n`]]);
   syncDir(next);
 }
 

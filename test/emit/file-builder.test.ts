@@ -41,6 +41,17 @@ describe('FileBuilder.print', () => {
     }
   }
 
+  it('prints runs of text statements as ts-morph does, whatever they end in (2,000 generated runs)', () => {
+    const pieces = ['a;', 'export type T = {\n  a: string;\n};', '}', '{', ' ', '\n', '\r\n', "'", '"', '`', '${', '/*', '*/', '//', 'x', '\u00a0', '\t', ''];
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    for (let run = 0; run < 2000; run++) {
+      const texts = Array.from({ length: 1 + next(6) }, () => Array.from({ length: next(4) }, () => pieces[next(pieces.length)]).join(''));
+      const sink = sinkWith(texts, run % 2 === 0);
+      expect(new FileBuilder().print('f.ts', sink, ''), JSON.stringify(texts)).toBe(plain(sink, ''));
+    }
+  });
+
   it('prints a file of structures only, or a text followed by structures, as before', () => {
     const sink = new FileSink();
     sink.addStatements(['const first = `a ${b}`;']);

@@ -39,4 +39,14 @@ describe('jsonLiteral with named objects', () => {
     expect(jsonLiteral({ only: plain, s: shared }, named)).toBe(reference({ only: plain, s: shared }, named).replace(/\u2028/g, '\\u2028'));
     expect(jsonLiteral(shared, named)).toBe('defs.S');
   });
+
+  it('data that holds text like the writer\'s own name markers is written as it is', () => {
+    const shared = { type: 'string' };
+    const named = new Map<object, string>([[shared, 'defs.S']]);
+    for (const text of ['\u0000mcpgen-name-0\u0000', '"\u0000mcpgen-name-1\u0000', '\\u0000mcpgen-name-0\\u0000', 'mcpgen-name-0']) {
+      const value = { a: shared, b: text, [text]: [shared, text] };
+      expect(jsonLiteral(value, named), JSON.stringify(text)).toBe(reference(value, named));
+      expect(jsonLiteral({ b: text }, named)).toBe(reference({ b: text }, named));
+    }
+  });
 });

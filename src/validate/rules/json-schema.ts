@@ -14,6 +14,7 @@ import { findRefCycles } from './ref-cycles.js';
 import { withCopiedDefsStubbed } from './compile-stubs.js';
 import type { JsonObjectSchema, JsonSchema, RawTool } from '../spec-types.js';
 import { cleanUnderDefs } from './schema-check-cache.js';
+import { schemaShape } from './schema-shape.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
 
@@ -139,11 +140,22 @@ export function checkJsonSchemas(view: SpecView): Diagnostic[] {
     if (isObjectSchema(d.value) && ok(d.value)) out.push(...checkSchema({ ...d, value: d.value }, d.value, {}, defs, `$defs "${name}"`));
   }
   const clean = cleanUnderDefs('tool schemas', defs);
+  // Tools whose input and output shapes (schema-shape.ts) an earlier tool of this run checked clean.
+  const cleanShapes = new Set<string>();
   for (const tool of view.tools) {
     if (clean.has(tool.value)) continue;
+    const { input, output } = tool.value;
+    const shape = `${schemaShape(input)}\u0000${schemaShape(output)}`;
+    if (cleanShapes.has(shape)) {
+      clean.add(tool.value);
+      continue;
+    }
     const before = out.length;
     checkToolSchemas(tool, defs, ok, out);
-    if (out.length === before) clean.add(tool.value);
+    if (out.length !== before) continue;
+    clean.add(tool.value);
+    // A schema with a cycle is not checked here (MCPG040 is its diagnostic): its silence proves nothing.
+    if ((input === undefined || ok(input)) && (output === undefined || ok(output))) cleanShapes.add(shape);
   }
   return out;
 }
@@ -191,6 +203,8 @@ export function checkSchema(
   }
   const out: Diagnostic[] = [];
   const warnings: Diagnostic[] = [];
+  // What withoutUnknownFormats would look for: this walk sees every node it would.
+  let unknownFormat = false;
   walkSchema(schema, ({ schema: node, path }) => {
     if (!isObjectSchema(node)) return;
     for (const key of Object.keys(node)) {
@@ -215,6 +229,7 @@ export function checkSchema(
       if (problem !== undefined) out.push(report(item, 'MCPG019', `pattern ${preview(pattern)} cannot be used in ${label}: ${problem}`, at, target));
     }
     if (typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) {
+      unknownFormat = true;
       // JSON Schema 2020-12 §7.2.3: an unknown format must not fail validation; it is an annotation,
       // ignored at run time (as SDK 2.4 does). A warning, so a typo still shows.
       const known = [...KNOWN_FORMATS];
@@ -236,7 +251,7 @@ export function checkSchema(
   });
   out.push(...metaSchemaProblems(item, schema, label, dialect));
   if (out.length > 0) return [...out, ...warnings];
-  return [...warnings, ...compileAndCheckValues(item, withoutUnknownFormats(schema), defs, label, dialect)];
+  return [...warnings, ...compileAndCheckValues(item, unknownFormat ? withoutUnknownFormats(schema) : schema, defs, label, dialect)];
 }
 
 /** A copy without the `format`s ajv does not know: strict ajv refuses them, and they are never checked. */

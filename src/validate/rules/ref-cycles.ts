@@ -10,10 +10,19 @@ import type { JsonObjectSchema, JsonSchema } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
 import { locate } from '../../parse/source.js';
 import { cleanUnderDefs } from './schema-check-cache.js';
+import { schemaShape } from './schema-shape.js';
 
 /** Keywords whose subschemas apply to the same instance as their parent. */
 const SAME_INSTANCE_SINGLE = ['not', 'if', 'then', 'else'] as const;
 const SAME_INSTANCE_LIST = ['allOf', 'anyOf', 'oneOf'] as const;
+
+interface Root {
+  readonly schema: JsonSchema;
+  /** What `#` means in it. */
+  readonly context: JsonSchema;
+  /** The spec schema it is a bundled copy of. */
+  readonly original: JsonSchema;
+}
 
 interface Place {
   readonly item: Located<unknown>;
@@ -28,7 +37,7 @@ export interface RefCycles {
 
 export function findRefCycles(view: SpecView, defs: ReadonlyMap<string, JsonSchema>): RefCycles {
   // Each root: a spec schema with the spec $defs it uses bundled in, and the copy's original.
-  const roots: { schema: JsonSchema; context: JsonSchema; original: JsonSchema }[] = [];
+  const roots: Root[] = [];
   for (const d of view.defs) {
     // Walked with the spec $defs it uses bundled in (a cycle it reaches through a property counts);
     // inside spec $defs, `#/$defs/X` means the spec's X, as in checkSchema.
@@ -36,69 +45,117 @@ export function findRefCycles(view: SpecView, defs: ReadonlyMap<string, JsonSche
   }
   // --watch: a tool schema found acyclic last run (same object, same $defs) is not bundled and walked again.
   const acyclic = cleanUnderDefs('acyclic', defs);
-  for (const tool of view.tools) {
-    for (const key of ['input', 'output'] as const) {
-      const schema = tool.value[key];
-      if (!isObjectSchema(schema) || acyclic.has(schema)) continue;
-      // Tools are checked as they go on the wire: spec $defs bundled in, `#` meaning the tool's schema.
-      const bundled = bundleSchema(schema, defs);
-      roots.push({ schema: bundled, context: bundled, original: schema });
+  const tools = toolSchemasByShape(view, acyclic);
+  // Tools are checked as they go on the wire: spec $defs bundled in, `#` meaning the tool's schema.
+  const toolRoot = (schema: JsonObjectSchema): Root => {
+    const bundled = bundleSchema(schema, defs);
+    return { schema: bundled, context: bundled, original: schema };
+  };
+  roots.push(...tools.first.map(toolRoot));
+  const found = { diagnostics: [] as Diagnostic[], tainted: new Set<unknown>() };
+  const reporter = new CycleReporter(view, found, acyclic);
+  reporter.walk(roots, defs);
+  // The other tool schemas of a shape whose first had a cycle have it too: each is reported where it is written.
+  const cyclic = new Set(roots.filter((r) => found.tainted.has(r.schema)).map((r) => schemaShape(r.original)));
+  const more: Root[] = [];
+  for (const schema of tools.rest) {
+    if (cyclic.has(schemaShape(schema))) more.push(toolRoot(schema));
+    else acyclic.add(schema);
+  }
+  if (more.length > 0) reporter.walk(more, defs);
+  return found;
+}
+
+/** Reports the cycles of roots, once per cycle, at the first of its `$ref`s in file order. */
+class CycleReporter {
+  private readonly reported = new Set<string>();
+  /** Every root walked so far (a cycle found in a bundled copy points at the copy's original). */
+  private readonly roots: Root[] = [];
+  private placesMap: Map<unknown, Place> | undefined;
+
+  constructor(
+    private readonly view: SpecView,
+    private readonly found: { readonly diagnostics: Diagnostic[]; readonly tainted: Set<unknown> },
+    private readonly acyclic: { add(o: object): unknown },
+  ) {}
+
+  walk(list: readonly Root[], defs: ReadonlyMap<string, JsonSchema>): void {
+    this.roots.push(...list);
+    this.placesMap = undefined; // mapped again with these copies, should one of them have a cycle
+    for (const { schema, context, original: written } of list) {
+      const cycles = cyclesFrom(schema, context, defs);
+      if (cycles.length === 0) {
+        if (isObjectSchema(written)) this.acyclic.add(written);
+        continue;
+      }
+      const places = this.places();
+      this.found.tainted.add(schema);
+      const original = places.get(schema);
+      if (original !== undefined) this.found.tainted.add(original.item.value);
+      for (const cycle of cycles) this.report(cycle, places);
     }
   }
-  // Where each schema object of the spec stands, so a cycle found in a bundled copy points into the file:
-  // needed only to report a cycle, so only mapped when there is one (a walk over every schema otherwise).
-  let placesMap: Map<unknown, Place> | undefined;
-  const placesOf = (): Map<unknown, Place> => {
-    if (placesMap !== undefined) return placesMap;
+
+  private report(cycle: JsonObjectSchema[], places: Map<unknown, Place>): void {
+    const refs = cycle.filter((n) => typeof n.$ref === 'string' && places.has(n));
+    const key = refs.map((n) => { const p = places.get(n)!; return where(p.item, [...p.path, '$ref']); }).sort().join('|');
+    if (refs.length === 0 || this.reported.has(key)) return;
+    this.reported.add(key);
+    // Report at the first `$ref` of the cycle in file order, and name every step.
+    const start = refs.reduce((best, n) => (compareWhere(places.get(n)!, places.get(best)!) < 0 ? n : best));
+    const from = refs.indexOf(start);
+    const steps = [...refs.slice(from + 1), ...refs.slice(0, from)].map((n) => {
+      const p = places.get(n)!;
+      return `${JSON.stringify(n.$ref)} (${where(p.item, [...p.path, '$ref'])}) → `;
+    });
+    const p = places.get(start)!;
+    const cycleText = `${JSON.stringify(start.$ref)} → ${steps.join('')}back to ${JSON.stringify(start.$ref)}`;
+    this.found.diagnostics.push(
+      report(p.item, 'MCPG040', `$ref cycle ${cycleText} never reaches a property or an item: validating would recurse forever; recurse through "properties" or "items" (as a tree does)`, [...p.path, '$ref']),
+    );
+  }
+
+  /**
+   * Where each schema object of the spec stands, so a cycle found in a bundled copy points into the file:
+   * needed only to report a cycle, so only mapped when there is one (a walk over every schema otherwise).
+   */
+  private places(): Map<unknown, Place> {
+    if (this.placesMap !== undefined) return this.placesMap;
     const places = new Map<unknown, Place>();
     const note = (item: Located<unknown>, schema: JsonSchema) =>
       walkSchema(schema, ({ schema: node, path }) => {
         if (isObjectSchema(node) && !places.has(node)) places.set(node, { item, path });
       });
-    for (const d of view.defs) note(d, d.value);
-    for (const tool of view.tools) {
+    for (const d of this.view.defs) note(d, d.value);
+    for (const tool of this.view.tools) {
       for (const key of ['input', 'output'] as const) {
         const schema = tool.value[key];
         if (isObjectSchema(schema)) note({ ...tool, value: schema, path: [...tool.path, key] }, schema);
       }
     }
-    for (const r of roots) if (r.schema !== r.original && places.has(r.original)) places.set(r.schema, places.get(r.original)!);
-    return (placesMap = places);
-  };
+    for (const r of this.roots) if (r.schema !== r.original && places.has(r.original)) places.set(r.schema, places.get(r.original)!);
+    return (this.placesMap = places);
+  }
+}
 
-  const diagnostics: Diagnostic[] = [];
-  const reported = new Set<string>();
-  const tainted = new Set<unknown>();
-  for (const { schema, context, original: written } of roots) {
-    const cycles = cyclesFrom(schema, context, defs);
-    if (cycles.length === 0) {
-      if (isObjectSchema(written)) acyclic.add(written);
-      continue;
-    }
-    const places = placesOf();
-    tainted.add(schema);
-    const original = places.get(schema);
-    if (original !== undefined) tainted.add(original.item.value);
-    for (const cycle of cycles) {
-      const refs = cycle.filter((n) => typeof n.$ref === 'string' && places.has(n));
-      const key = refs.map((n) => { const p = places.get(n)!; return where(p.item, [...p.path, '$ref']); }).sort().join('|');
-      if (refs.length === 0 || reported.has(key)) continue;
-      reported.add(key);
-      // Report at the first `$ref` of the cycle in file order, and name every step.
-      const start = refs.reduce((best, n) => (compareWhere(places.get(n)!, places.get(best)!) < 0 ? n : best));
-      const from = refs.indexOf(start);
-      const steps = [...refs.slice(from + 1), ...refs.slice(0, from)].map((n) => {
-        const p = places.get(n)!;
-        return `${JSON.stringify(n.$ref)} (${where(p.item, [...p.path, '$ref'])}) → `;
-      });
-      const p = places.get(start)!;
-      const cycleText = `${JSON.stringify(start.$ref)} → ${steps.join('')}back to ${JSON.stringify(start.$ref)}`;
-      diagnostics.push(
-        report(p.item, 'MCPG040', `$ref cycle ${cycleText} never reaches a property or an item: validating would recurse forever; recurse through "properties" or "items" (as a tree does)`, [...p.path, '$ref']),
-      );
+/** The tool schemas to walk: the first of each shape (schema-shape.ts), and the rest, which have its outcome. */
+function toolSchemasByShape(view: SpecView, skip: { has(o: object): boolean }): { first: JsonObjectSchema[]; rest: JsonObjectSchema[] } {
+  const seen = new Set<string>();
+  const first: JsonObjectSchema[] = [];
+  const rest: JsonObjectSchema[] = [];
+  for (const tool of view.tools) {
+    for (const key of ['input', 'output'] as const) {
+      const schema = tool.value[key];
+      if (!isObjectSchema(schema) || skip.has(schema)) continue;
+      const shape = schemaShape(schema);
+      if (seen.has(shape)) rest.push(schema);
+      else {
+        seen.add(shape);
+        first.push(schema);
+      }
     }
   }
-  return { diagnostics, tainted };
+  return { first, rest };
 }
 
 function compareWhere(a: Place, b: Place): number {
