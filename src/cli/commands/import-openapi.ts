@@ -28,7 +28,8 @@ export async function runImport(args: Parsed, io: Io): Promise<number> {
     ...optional('methods', list('method')?.map((m) => m.toLowerCase())),
   });
   const sources = new Map<string, string>();
-  if (!/^https?:/i.test(input) && existsSync(resolve(io.cwd, input))) sources.set(input, readFileSync(resolve(io.cwd, input), 'utf8'));
+  // The description's text only frames the import's own diagnostics: GitHub's is 13 MB, read again for none.
+  if (imported.diagnostics.length > 0 && !/^https?:/i.test(input) && existsSync(resolve(io.cwd, input))) sources.set(input, readFileSync(resolve(io.cwd, input), 'utf8'));
   if (hasErrors(imported.diagnostics)) {
     printDiagnostics({ diagnostics: sortDiagnostics(imported.diagnostics), files: [input], sources }, format, io);
     return 1;

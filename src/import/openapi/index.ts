@@ -11,6 +11,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { SpecDefs } from './defs.js';
 import { noteDiagnostics, type ImportNote } from './notes.js';
 import { mapOperation, METHODS, type OperationRef } from './operations.js';
+import { readDescription } from './read.js';
 import { selected, type Selection } from './select.js';
 import { isObj } from './schema.js';
 import { operationSecurity, upstreamAuth, upstreamBaseUrl } from './upstream.js';
@@ -34,19 +35,16 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
   const isUrl = /^https?:\/\//i.test(input);
   const location = isUrl ? input : resolve(cwd, input);
   const source = (): SourceFile | undefined => (isUrl ? undefined : readSource(input, location));
-  // Loaded only here: check and generate never pay for the OpenAPI parser.
-  const { default: SwaggerParser } = await import('@apidevtools/swagger-parser');
-  const parser = new SwaggerParser();
   let doc: Obj;
+  let get: (ref: string) => unknown;
   try {
-    doc = (await parser.bundle(location)) as unknown as Obj;
+    ({ doc, get } = await readDescription(location));
   } catch (e) {
     const message = `not a readable OpenAPI description: ${(e as Error).message.split('\n')[0]}`;
     return { serverName: '', spec: {}, upstream: {}, diagnostics: noteDiagnostics([{ code: 'MCPG130', pointer: [], message }], input, source) };
   }
   const notes: ImportNote[] = [];
   const swagger2 = doc.swagger === '2.0';
-  const get = (ref: string): unknown => parser.$refs.get(ref);
   const components = swagger2 ? doc.definitions : isObj(doc.components) ? doc.components.schemas : undefined;
   const defs = new SpecDefs(get, isObj(components) ? components : {}, swagger2 ? '#/definitions/' : '#/components/schemas/');
   const deref = (v: unknown): unknown => {

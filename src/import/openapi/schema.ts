@@ -86,8 +86,12 @@ function undeclaredRequired(out: Obj): void {
 
 /** `minLength` on an integer (a real one, in train-travel's `cvc`) has no effect in JSON Schema, and strict ajv refuses it. */
 function dropInapplicable(out: Obj): void {
-  const types = (Array.isArray(out.type) ? out.type : [out.type]).map((t) => (t === 'integer' ? 'number' : t));
-  for (const [type, keys] of IMPLIED) if (!types.includes(type)) for (const k of keys) delete out[k];
+  const types: unknown[] = Array.isArray(out.type) ? out.type : [out.type];
+  for (const [type, keys] of IMPLIED) {
+    if (types.includes(type) || (type === 'number' && types.includes('integer'))) continue;
+    // Only keys that are there: a `delete` of an absent key still costs a call into V8's runtime, ~30 per schema.
+    for (const k of keys) if (k in out) delete out[k];
+  }
 }
 
 function nullable(out: Obj): Obj {

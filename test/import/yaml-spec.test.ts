@@ -1,0 +1,46 @@
+// The importers' YAML writer (src/import/common/yaml-spec.ts): what it writes reads back, with `yaml` (the
+// spec loader's parser) and js-yaml, as the very value it was given, written the same way every time.
+import { load } from 'js-yaml';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { specToYaml } from '../../src/import/common/yaml-spec.js';
+
+/** Strings a plain scalar would turn into something else, or that need a quote, a block or an escape. */
+const TRICKY: Record<string, unknown> = {
+  words: ['off', 'yes', 'n', 'y', 'True', 'null', '~', '', ' ', 'NaN', '.nan', '.inf', '<<', '=', '---', '...'],
+  numbers: ['12', '1e3', '0x1F', '0o17', '0b101', '1_000', '+.5', '1:20', '2020-01-01', 12, -3.5, 1e21, 0],
+  marks: ['#x', 'x #y', 'a: b', '- x', '@x', '`x', '!x', '%x', '*x', '&x', '|', '>', '"', "'", 'say "hi"', "it's", `'q' "d"`],
+  spaces: [' lead', 'trail ', 'a\tb', '\t\n', 'x\r\ny', '\u2028', 'a\u0085b\nc', '\u0000', 'é'],
+  blocks: ['line1\n\tline2\n', 'tab\tthen\nline', '  indented first\nline', 'x\n\n', '\nlead nl', 'end spaces  \nx', 'a\n', '\n', `multi\nwith "dq" and 'sq'`],
+  '+1': 1,
+  '-1': [[], {}, null, true],
+  long: `${'word '.repeat(100)}end`,
+};
+
+describe('specToYaml', () => {
+  const text = specToYaml(TRICKY, ['first line', 'second line']);
+
+  it('reads back as the same value, with yaml and with js-yaml', () => {
+    expect(parse(text)).toEqual(TRICKY);
+    expect(load(text)).toEqual(TRICKY);
+  });
+
+  it('the header as comment lines, block style, no folding of a long line, a multi-line string as a literal block', () => {
+    expect(text.startsWith('# first line\n# second line\n\nwords:\n  - "off"\n')).toBe(true);
+    expect(text).toContain(`\nlong: ${'word '.repeat(100)}end\n`);
+    expect(text).toContain('\n  - |-\n    tab\tthen\n    line\n');
+    expect(text).toContain(`\n  - say "hi"\n`);
+  });
+
+  it('keys in the order given; a shared object written out each time, never as an anchor', () => {
+    const shared = { type: 'string', enum: ['a', 'b'] };
+    const out = specToYaml({ z: shared, a: { deep: shared }, m: [shared] }, ['h']);
+    expect(out).not.toMatch(/[&*]\w/);
+    expect([...out.matchAll(/^(\w+):/gm)].map((m) => m[1])).toEqual(['z', 'a', 'm']);
+    expect(parse(out)).toEqual({ z: shared, a: { deep: shared }, m: [shared] });
+  });
+
+  it('the same text for the same value, run after run', () => {
+    expect(specToYaml(structuredClone(TRICKY), ['first line', 'second line'])).toBe(text);
+  });
+});
