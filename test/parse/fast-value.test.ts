@@ -1,0 +1,132 @@
+// parse/fast-value.ts reads a spec's value with js-yaml where `yaml` and js-yaml read the text alike.
+// What must hold: whenever the fast reader gives a value, `yaml` reads the same text without an error or
+// a warning and gives exactly that value (same keys in the same order, Object.is numbers); and
+// parseSource (whole text, pieces, --watch's entry cache) returns what it returns with `yaml` alone.
+// Checked on every YAML file in the repository and on thousands of seeded random texts made of the
+// forms where the two libraries part ways; removing any gate of fast-value.ts makes this file fail.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { fastValue, NOT_FAST, withoutFastValue } from '../../src/parse/fast-value.js';
+import { enableEntryCache, sweepEntryCache } from '../../src/parse/entry-cache.js';
+import { parseSource, PIECEWISE_MIN_CHARS } from '../../src/parse/source.js';
+import { ROOT, sameValue } from '../helpers.js';
+import { randomDocument, randomSpec, seeded } from './random-yaml.js';
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+/** parseSource's answer in comparable form: the value and the diagnostics. */
+function answer(text: string, file = 'spec.yaml'): { value: unknown; diagnostics: unknown } {
+  const { source, diagnostics } = parseSource(file, encode(text));
+  return { value: source.value, diagnostics };
+}
+
+/** The property, for one text: which reader took it ('fast' or 'yaml'); throws with the text when they differ. */
+function check(text: string): 'fast' | 'yaml' {
+  const reference = withoutFastValue(() => answer(text));
+  const fast = fastValue(text);
+  if (fast !== NOT_FAST) {
+    if ((reference.diagnostics as unknown[]).length > 0) {
+      throw new Error(`the fast reader took a text yaml reports (${JSON.stringify(reference.diagnostics)}):\n${JSON.stringify(text)}`);
+    }
+    if (!sameValue(fast, reference.value)) {
+      throw new Error(`the fast reader's value differs:\n${JSON.stringify(text)}\nfast: ${show(fast)}\nyaml: ${show(reference.value)}`);
+    }
+  }
+  // A small text the fast reader refuses goes the yaml-only way: nothing more to compare.
+  if (fast === NOT_FAST && text.length < PIECEWISE_MIN_CHARS) return 'yaml';
+  const now = answer(text);
+  if (!sameValue(now.value, reference.value) || JSON.stringify(now.diagnostics) !== JSON.stringify(reference.diagnostics)) {
+    throw new Error(`parseSource differs from the yaml-only parse:\n${JSON.stringify(text)}`);
+  }
+  return fast === NOT_FAST ? 'yaml' : 'fast';
+}
+
+function show(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)) ? `<${Object.is(v, -0) ? '-0' : String(v)}>` : v));
+}
+
+function yamlFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === 'node_modules') return [];
+    if (statSync(path).isDirectory()) return yamlFiles(path);
+    return /\.ya?ml$/.test(name) ? [path] : [];
+  });
+}
+
+describe('the fast YAML value reader', () => {
+  it('reads every YAML file of the repository as yaml does', () => {
+    const files = ['test/fixtures', 'specs', 'examples'].flatMap((dir) => yamlFiles(join(ROOT, dir)));
+    expect(files.length).toBeGreaterThan(50);
+    const taken = files.map((file) => check(readFileSync(file, 'utf8')));
+    // Most of them are plain specs: the fast reader must actually be used.
+    expect(taken.filter((t) => t === 'fast').length).toBeGreaterThan(files.length / 2);
+  });
+
+  it('agrees with yaml on thousands of random texts of the forms where the two part ways', () => {
+    // yaml's toJS warns of each key that is a collection (`[a, b]: c`): expected here, and not news.
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    const random = seeded(20261205);
+    const counts = { fast: 0, yaml: 0 };
+    try {
+      for (let i = 0; i < 3000; i++) counts[check(randomDocument(random))]++;
+    } finally {
+      warn.mockRestore();
+    }
+    // Both readers are exercised: the gates neither refuse everything nor let everything through.
+    expect(counts.fast).toBeGreaterThan(800);
+    expect(counts.yaml).toBeGreaterThan(800);
+  });
+
+  it.each([
+    ['null keys', '~: a\nnull: b\n'],
+    ['an empty key', ': a\n'],
+    ['a null key in a flow mapping', 'a: {: b}\n'],
+    ['a number beyond ±1.8e308', `a: 2e308\nb: ${'9'.repeat(320)}\n`],
+    ['a key longer than 1024 characters', `${'k'.repeat(1100)}: v\n`],
+    ['a repeated byte order mark', '\ufeff\ufeffa: b\n'],
+    ['a lone CR', 'a: 1\rb: 2\n'],
+    ['an alias bomb', 'a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n'],
+    ['an unknown tag', 'a: !thing b\n'],
+    ['a YAML 1.1 tag', 'a: !!binary aGk=\n'],
+    ['two documents', 'a: 1\n---\nb: 2\n'],
+    ['a directive', '%YAML 1.2\n---\na: 1\n'],
+    ['an empty document', '# only a comment\n'],
+    ['duplicate keys', 'a: 1\na: 2\n'],
+    ['equal keys of two spellings', '1: a\n"1": b\n'],
+    ['a tab as indentation', 'a:\n\tb: 1\n'],
+    ['a merge key', 'base: {x: 1}\nm:\n  <<: {y: 2}\n'],
+  ])('leaves %s to yaml', (_name, text) => {
+    expect(fastValue(text)).toBe(NOT_FAST);
+    check(text);
+  });
+
+  it('reads large specs by pieces, the pieces fast, as the yaml-only parse does', () => {
+    const random = seeded(7);
+    for (let i = 0; i < 6; i++) {
+      const text = randomSpec(random, PIECEWISE_MIN_CHARS);
+      expect(text.length).toBeGreaterThanOrEqual(PIECEWISE_MIN_CHARS);
+      check(text);
+    }
+  });
+
+  it('keeps --watch entries by identity across runs', () => {
+    const random = seeded(11);
+    const text = randomSpec(random, PIECEWISE_MIN_CHARS, true);
+    enableEntryCache();
+    try {
+      const first = answer(text, 'watched.yaml').value as { tools: unknown[] };
+      sweepEntryCache();
+      const edited = text.replace('name: tool_3\n', 'name: tool_3_edited\n');
+      const second = answer(edited, 'watched.yaml').value as { tools: unknown[] };
+      sweepEntryCache();
+      expect(second.tools[0]).toBe(first.tools[0]);
+      expect(second.tools[3]).not.toBe(first.tools[3]);
+      expect(sameValue(second, withoutFastValue(() => answer(edited).value))).toBe(true);
+    } finally {
+      sweepEntryCache();
+    }
+  });
+});
