@@ -56,6 +56,23 @@ function yamlFiles(dir: string): string[] {
   });
 }
 
+/** Texts tried one by one while the gates were written: each form alone, in a value and as a key. */
+const HAND_PICKED = [
+  ...['1', '-0', '+1', '0o17', '0x1F', '1_000', '007', '.inf', '-.Inf', '.NaN', '1e3', '1.', '.5', '2e308', '-1e400', '1e-400', '9'.repeat(320), `0x${'f'.repeat(300)}`,
+    '12345678901234567890123', 'true', 'True', 'tRUE', 'yes', 'null', 'Null', 'NULL', '~', '', '2001-12-14', '<<', '__proto__', 'constructor', '"1"', "'true'", '""']
+    .flatMap((s) => [`a: ${s}\n`, `${s}: a\n`, `- ${s}\n`, `a: [${s}]\n`, `a: {${s}: b}\n`]),
+  ...['!!float 1', '!!int 1.5', '!!str 1', '!!int "1"', '!!binary aGk=', '!!set {a}', '!!timestamp 2001-12-14', '!!omap [a: 1]', '!!pairs [a: 1]', '! 1', '!thing b', '!<tag:yaml.org,2002:str> 1', '!!null ""', '!!bool true', '!!map {}', '!!seq []']
+    .map((s) => `a: ${s}\n`),
+  'a: &a [*a]\n', 'a: &a {b: *a}\n', 'a: *b\n', 'a: &a 1\nb: &a 2\nc: *a\n', '&a a: b\nc: *a\n', 'a: &x {y: 1}\nb: *x\n', 'a:\n  <<: {b: 1}\n',
+  '\ufeffa: 1\n', 'a: 1\r\nb: |\r\n  x\r\n  y\r\n', 'a: "x\r\n  y"\r\n', 'a: 1\rb: 2\n', 'a: b\u2028c\n', 'a: b\u0085c\n', 'a: b\ufeff\n',
+  'a: |\n  x\n  y\n', 'a: |-\n  x\n\n', 'a: |+\n  x\n\n', 'a: |2\n    x\n', 'a: >\n  x\n  y\n\n  z\n', 'a: >-\n  x\n    y\n  z\n', 'a: |\n', 'a: |\n    x\n  y\n',
+  'a: b\n  c\n\n  d\n', 'a: "b\n  c\n\n  d"\n', "a: 'b\n  c'\n", 'a: "\\u00e9\\x41\\N\\_\\L\\P\\/\\ \\0\\a\\e\\U0001F600\\ud83d\\ude00"\n', 'a: "x\\\n   y"\n',
+  'a: [a, , b]\n', 'a: {b: }\n', 'a: [? a : b]\n', 'a: {a}\n', 'a: [b: c]\n', 'a: [\n  b,\n  c\n]\n', 'a: {\n  b: c\n}\n', '? a\n: b\n', '[a, b]: c\n',
+  '---\na: 1\n', 'a: 1\n...\n', '--- |\n  x\n', '%YAML 1.2\n---\na: 1\n', 'a: 1\n---\nb: 2\n', '', '# only\n', 'a', '- a\n- b\n',
+  `${'k'.repeat(1100)}: v\n`, `"${'k'.repeat(1100)}": v\n`, `a: ${'x'.repeat(5000)}\n`, 'a: 1\na: 2\n', '1: a\n1.0: b\n', '1: a\n"1": b\n', '.nan: a\n.nan: b\n',
+  'a:\tb\n', 'a: b\t\n', '\ta: b\n', 'a:\n\t- b\n', 'a: |\n  x\ty\n', 'a: "b\tc"\n',
+];
+
 describe('the fast YAML value reader', () => {
   it('reads every YAML file of the repository as yaml does', () => {
     const files = ['test/fixtures', 'specs', 'examples'].flatMap((dir) => yamlFiles(join(ROOT, dir)));
@@ -78,6 +95,15 @@ describe('the fast YAML value reader', () => {
     // Both readers are exercised: the gates neither refuse everything nor let everything through.
     expect(counts.fast).toBeGreaterThan(800);
     expect(counts.yaml).toBeGreaterThan(800);
+  });
+
+  it('agrees with yaml on the forms tried by hand', () => {
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    try {
+      for (const text of HAND_PICKED) check(text);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it.each([

@@ -60,7 +60,7 @@ function scalar(c: Ctx, indent: number): string {
     return `${quote}${pick(r, WORDS)}${c.nl}${gap}${more}${c.clean ? pick(r, WORDS) : pick(r, [...WORDS, ...PLAINS])}${quote}`;
   }
   if (roll < 0.85 && !c.clean && c.anchors.length > 0) return `*${pick(r, c.anchors)}`;
-  if (roll < 0.88 && !c.clean) return `${pick(r, TAGS)} ${pick(r, [...NUMBERS, ...WORDS])}`;
+  if (roll < 0.9 && !c.clean) return `${pick(r, TAGS)} ${pick(r, [...NUMBERS.slice(0, 40), ...CONSTANTS, ...WORDS, '""', "'1'"])}`;
   return pick(r, WORDS);
 }
 
@@ -104,7 +104,7 @@ function key(c: Ctx, used: Set<string>): string {
   const roll = r();
   let k: string;
   if (c.clean) k = `${pick(r, WORDS)}${used.size}`;
-  else if (roll < 0.6) k = pick(r, WORDS);
+  else if (roll < 0.6) k = `${pick(r, WORDS)}${chance(r, 0.5) ? used.size : ''}`;
   else if (roll < 0.68) k = pick(r, NUMBERS);
   else if (roll < 0.76) k = pick(r, CONSTANTS);
   else if (roll < 0.8) k = pick(r, ['""', "''", '"1"', "'true'", '"null"', '"~"', '"__proto__"']);
