@@ -132,9 +132,10 @@ function parseWhole(text: string): { doc: Document.Parsed; lines: LineCounter } 
 export const PIECEWISE_MIN_CHARS = 128 * 1024;
 
 /**
- * The value of a large spec read a piece at a time (long-sequences.ts), or `undefined` when any piece
- * has an error, a warning, an anchor or anything plainValue does not take: the caller then parses the
- * whole document, which reports whatever it is with its position. (Exported for its tests.)
+ * The value of a large spec read a piece at a time (long-sequences.ts; each piece by js-yaml where
+ * fast-value.ts takes it, else by yaml), or `undefined` when any piece has an error, a warning, an
+ * anchor or anything plainValue does not take: the caller then parses the whole document, which
+ * reports whatever it is with its position. (Exported for its tests.)
  */
 export function piecewiseValue(text: string, file = ''): unknown {
   return withPlainEnv(() => valueOfPieces(text, file));
