@@ -29,6 +29,9 @@ const MAX_KEY_SPAN = 1000;
 /** Plain scalars yaml resolves to a number that js-yaml leaves a string: beyond ±1.8e308, yaml's Infinity. */
 const HUGE_NUMBER = /[eE][-+]?[0-9]{3}|[0-9a-fA-F]{300}/;
 
+/** A `\U` escape beyond U+10FFFF: yaml refuses it, js-yaml reads two lone surrogates. */
+const BAD_LONG_ESCAPE = /\\U(?!00(?:0[0-9a-fA-F]|10)[0-9a-fA-F]{4})/;
+
 /** Whether a plain key is a null (yaml: key '', js-yaml: key 'null'). */
 const NULL_KEY = /^(?:~|null|Null|NULL)?$/;
 
@@ -54,7 +57,7 @@ export function fastValue(text: string): unknown {
   } catch {
     return NOT_FAST;
   }
-  if (!plainEvents(text, events)) return NOT_FAST;
+  if (!plainEvents(text, events, text.includes('\\U'))) return NOT_FAST;
   try {
     const documents = constructFromEvents(events, { source: text, schema: CORE_SCHEMA });
     return documents.length === 1 ? documents[0] : NOT_FAST;
@@ -68,9 +71,9 @@ export function fastValue(text: string): unknown {
  * differently); no anchor or alias (yaml refuses recursive aliases and alias bombs, js-yaml builds
  * them); no tag on a scalar (`!!float 1`: yaml refuses, js-yaml reads 1) nor, kept out anyway, on a
  * collection; no null key (yaml: '', js-yaml: 'null'); no key whose `:` is far from its start; no plain
- * scalar too big a number.
+ * scalar too big a number; no `\U` escape beyond Unicode.
  */
-function plainEvents(text: string, events: readonly Event[]): boolean {
+function plainEvents(text: string, events: readonly Event[], longEscapes: boolean): boolean {
   // For each open collection: -1 for a sequence, else the count of the mapping's scalars and collections so far (even: a key is next).
   const open: number[] = [];
   let documents = 0;
@@ -101,6 +104,7 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
           if (colon === -1 || colon - event.valueStart > MAX_KEY_SPAN) return false;
         }
         if (plain && event.valueStart !== -1 && mayBeHugeNumber(text, event.valueStart, event.valueEnd)) return false;
+        if (longEscapes && event.style === SCALAR_STYLE.DOUBLE_QUOTED && BAD_LONG_ESCAPE.test(text.slice(event.valueStart, event.valueEnd))) return false;
         countNode(open);
         break;
       }

@@ -31,7 +31,7 @@ const NUMBERS = [
 ];
 const CONSTANTS = ['true', 'True', 'TRUE', 'tRUE', 'false', 'False', 'FALSE', 'yes', 'no', 'on', 'off', 'y', 'null', 'Null', 'NULL', 'nULL', '~', '2001-12-14', '2001-12-14t21:59:43.10-05:00'];
 const PLAINS = ['hello', 'hello world', 'a:b', 'http://x.y/z?q=1#f', 'a #not', 'a\\b', 'ends with colon:', '-dash', '?q', ':c', 'x*y', 'x&y', 'x!y', '50%', 'a, b', 'a]b', 'a}b', 'it\'s', 'say "hi"', '@at', '`tick', '%pct', '|bar', '>gt', '<<', '__proto__', '*star', '&amp', '!bang'];
-const ESCAPES = ['\\n', '\\t', '\\\\', '\\"', '\\/', '\\ ', '\\0', '\\a', '\\b', '\\e', '\\f', '\\r', '\\v', '\\N', '\\_', '\\L', '\\P', '\\x41', '\\u00e9', '\\U0001F600', '\\ud83d\\ude00', '\\ud83d', '\\q', '\\x4'];
+const ESCAPES = ['\\n', '\\t', '\\\\', '\\"', '\\/', '\\ ', '\\0', '\\a', '\\b', '\\e', '\\f', '\\r', '\\v', '\\N', '\\_', '\\L', '\\P', '\\x41', '\\u00e9', '\\U0001F600', '\\U00110000', '\\ud83d\\ude00', '\\ud83d', '\\q', '\\x4'];
 const TAGS = ['!!str', '!!int', '!!float', '!!bool', '!!null', '!!map', '!!seq', '!!binary', '!!set', '!!timestamp', '!thing', '!<tag:yaml.org,2002:str>', '!'];
 
 interface Ctx {
