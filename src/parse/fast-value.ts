@@ -18,10 +18,11 @@ export const NOT_FAST: unique symbol = Symbol('not fast');
 
 /**
  * Text-level gates, one regex pass: a lone CR (yaml: one line, js-yaml: a line break), a byte order mark
- * anywhere (yaml drops repeated ones, js-yaml keeps them in the key); and, found read alike but left to
- * yaml all the same, Unicode line breaks and a `<<` key (a merge key to YAML 1.1 readers).
+ * anywhere (yaml drops repeated ones, js-yaml keeps them in the key), a tab in a line's indentation (in a
+ * multi-line quoted or plain scalar yaml refuses a blank line with a tab, js-yaml reads it blank); and, found read
+ * alike but left to yaml all the same, Unicode line breaks and a `<<` key (a merge key to YAML 1.1 readers).
  */
-const TEXT_GATE = /\r(?!\n)|[\u0085\u2028\u2029\ufeff]|<<['"]?[ \t]*:/;
+const TEXT_GATE = /\r(?!\n)|[\u0085\u2028\u2029\ufeff]|<<['"]?[ \t]*:|(?:^|\n) *\t/;
 
 /** yaml refuses an implicit key whose `:` is more than 1024 characters from its start; js-yaml does not. */
 const MAX_KEY_SPAN = 1000;
@@ -29,8 +30,11 @@ const MAX_KEY_SPAN = 1000;
 /** Plain scalars yaml resolves to a number that js-yaml leaves a string: beyond ±1.8e308, yaml's Infinity. */
 const HUGE_NUMBER = /[eE][-+]?[0-9]{3}|[0-9a-fA-F]{300}/;
 
-/** A `\U` escape beyond U+10FFFF: yaml refuses it, js-yaml reads two lone surrogates. */
-const BAD_LONG_ESCAPE = /\\U(?!00(?:0[0-9a-fA-F]|10)[0-9a-fA-F]{4})/;
+/**
+ * In a double-quoted scalar: a `\U` escape beyond U+10FFFF (yaml refuses it, js-yaml reads two lone
+ * surrogates), or an escaped line break followed by a blank line (the two fold it differently).
+ */
+const DOUBLE_QUOTED_GATE = /\\U(?!00(?:0[0-9a-fA-F]|10)[0-9a-fA-F]{4})|\\\r?\n[ \t]*\r?\n/;
 
 /** Whether a plain key is a null (yaml: key '', js-yaml: key 'null'). */
 const NULL_KEY = /^(?:~|null|Null|NULL)?$/;
@@ -57,7 +61,7 @@ export function fastValue(text: string): unknown {
   } catch {
     return NOT_FAST;
   }
-  if (!plainEvents(text, events, text.includes('\\U'))) return NOT_FAST;
+  if (!plainEvents(text, events)) return NOT_FAST;
   try {
     const documents = constructFromEvents(events, { source: text, schema: CORE_SCHEMA });
     return documents.length === 1 ? documents[0] : NOT_FAST;
@@ -71,9 +75,9 @@ export function fastValue(text: string): unknown {
  * differently); no anchor or alias (yaml refuses recursive aliases and alias bombs, js-yaml builds
  * them); no tag on a scalar (`!!float 1`: yaml refuses, js-yaml reads 1) nor, kept out anyway, on a
  * collection; no null key (yaml: '', js-yaml: 'null'); no key whose `:` is far from its start; no plain
- * scalar too big a number; no `\U` escape beyond Unicode.
+ * scalar too big a number; nothing of DOUBLE_QUOTED_GATE in a double-quoted scalar.
  */
-function plainEvents(text: string, events: readonly Event[], longEscapes: boolean): boolean {
+function plainEvents(text: string, events: readonly Event[]): boolean {
   // For each open collection: -1 for a sequence, else the count of the mapping's scalars and collections so far (even: a key is next).
   const open: number[] = [];
   let documents = 0;
@@ -104,7 +108,7 @@ function plainEvents(text: string, events: readonly Event[], longEscapes: boolea
           if (colon === -1 || colon - event.valueStart > MAX_KEY_SPAN) return false;
         }
         if (plain && event.valueStart !== -1 && mayBeHugeNumber(text, event.valueStart, event.valueEnd)) return false;
-        if (longEscapes && event.style === SCALAR_STYLE.DOUBLE_QUOTED && BAD_LONG_ESCAPE.test(text.slice(event.valueStart, event.valueEnd))) return false;
+        if (event.style === SCALAR_STYLE.DOUBLE_QUOTED && DOUBLE_QUOTED_GATE.test(text.slice(event.valueStart, event.valueEnd))) return false;
         countNode(open);
         break;
       }

@@ -71,6 +71,7 @@ const HAND_PICKED = [
   '---\na: 1\n', 'a: 1\n...\n', '--- |\n  x\n', '%YAML 1.2\n---\na: 1\n', 'a: 1\n---\nb: 2\n', '', '# only\n', 'a', '- a\n- b\n',
   `${'k'.repeat(1100)}: v\n`, `"${'k'.repeat(1100)}": v\n`, `a: ${'x'.repeat(5000)}\n`, 'a: 1\na: 2\n', '1: a\n1.0: b\n', '1: a\n"1": b\n', '.nan: a\n.nan: b\n',
   'a: "\\U00110000"\n', 'a: "\\UFFFFFFFF"\n', 'a: "\\U0010FFFF"\n', 'a: "\\U0000D800"\n', 'a: "\\\\U00110000"\n', "a: 'C:\\Users'\n", 'a: C:\\Users\n',
+  'a: "b\\\n\n   c"\n', 'a: "b \\\n \n \\ c"\n', 'a: "b\\\n\n\n  c"\n', 'a: "b\\\n\\\n  c"\n', 'a: "b\n\t\n c"\n', "a: 'b\n\t\n c'\n", 'a: b\n\t\n c\n', 'a: b\n \t \n c\n', '- a: b\n \t\n    `c\n', 'a: |\n  b\n\t\n  c\n',
   'a:\tb\n', 'a: b\t\n', '\ta: b\n', 'a:\n\t- b\n', 'a: |\n  x\ty\n', 'a: "b\tc"\n',
 ];
 

@@ -50,12 +50,12 @@ function scalar(c: Ctx, indent: number): string {
   if (roll < 0.6) return `'${pick(r, [...PLAINS, ...NUMBERS, "it''s", '', ' lead', 'trail '])}'`;
   if (roll < 0.72) {
     const parts = Array.from({ length: 1 + Math.floor(r() * 3) }, () => (chance(r, 0.5) ? pick(r, ESCAPES) : pick(r, [...PLAINS, ...NUMBERS])));
-    return `"${parts.join(c.clean ? '' : pick(r, ['', ' ', '\\\n' + ' '.repeat(indent + 1)]))}"`;
+    return `"${parts.join(c.clean ? '' : pick(r, ['', ' ', '\\\n' + ' '.repeat(indent + 1), `\\${c.nl}${c.nl}${' '.repeat(indent + 1)}`]))}"`;
   }
   if (roll < 0.8) {
     // A multi-line plain or quoted scalar: continuation lines indented more, sometimes an empty line between.
     const more = ' '.repeat(indent + 1 + Math.floor(r() * 3));
-    const gap = chance(r, 0.3) ? c.nl : '';
+    const gap = chance(r, 0.3) ? `${c.clean ? '' : pick(r, ['', '', ' ', '\t', ' \t'])}${c.nl}` : '';
     const quote = pick(r, ['', '', '"', "'"]);
     return `${quote}${pick(r, WORDS)}${c.nl}${gap}${more}${c.clean ? pick(r, WORDS) : pick(r, [...WORDS, ...PLAINS])}${quote}`;
   }
