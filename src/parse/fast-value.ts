@@ -19,16 +19,17 @@ export const NOT_FAST: unique symbol = Symbol('not fast');
 /**
  * Text-level gates, one regex pass: a lone CR (yaml: one line, js-yaml: a line break), a byte order mark
  * anywhere (yaml drops repeated ones, js-yaml keeps them in the key), a tab in a line's indentation (in a
- * multi-line quoted or plain scalar yaml refuses a blank line with a tab, js-yaml reads it blank); and, found read
+ * multi-line quoted or plain scalar yaml refuses a blank line with a tab, js-yaml reads it blank), a
+ * directive or document marker at a line's start (`...` before any content: yaml sees two documents); and, found read
  * alike but left to yaml all the same, Unicode line breaks and a `<<` key (a merge key to YAML 1.1 readers).
  */
-const TEXT_GATE = /\r(?!\n)|[\u0085\u2028\u2029\ufeff]|<<['"]?[ \t]*:|(?:^|\n) *\t/;
+const TEXT_GATE = /\r(?!\n)|[\u0085\u2028\u2029\ufeff]|<<['"]?[ \t]*:|(?:^|\n)(?: *\t|%|---|\.\.\.)/;
 
 /** yaml refuses an implicit key whose `:` is more than 1024 characters from its start; js-yaml does not. */
 const MAX_KEY_SPAN = 1000;
 
 /** Plain scalars yaml resolves to a number that js-yaml leaves a string: beyond ±1.8e308, yaml's Infinity. */
-const HUGE_NUMBER = /[eE][-+]?[0-9]{3}|[0-9a-fA-F]{300}/;
+const HUGE_NUMBER = /[eE][-+]?[0-9]{3}|[0-9a-fA-F]{250}/; // 256 hex digits can reach 2^1024
 
 /**
  * In a double-quoted scalar: a `\U` escape beyond U+10FFFF (yaml refuses it, js-yaml reads two lone

@@ -27,7 +27,7 @@ const NUMBERS = [
   '1.5', '-1.5', '.5', '-.5', '+.5', '1.', '-0.0', '0.0', '1e3', '1E3', '1e+3', '1.5e-3', '0e0', '1e', 'e3', '1.5.5', '1:30',
   '.inf', '-.inf', '+.INF', '.Inf', '-.Inf', '.nan', '.NaN', '.NAN', '-.nan', 'inf', 'nan',
   '9007199254740993', '12345678901234567890123', '1e308', '2e308', '1e309', '-1e400', '1e-400', '4.9e-324', '1.7976931348623159e308',
-  '9'.repeat(320), `0x${'f'.repeat(300)}`,
+  '9'.repeat(320), `0x${'f'.repeat(300)}`, `0x${'f'.repeat(256)}`, '9'.repeat(309),
 ];
 const CONSTANTS = ['true', 'True', 'TRUE', 'tRUE', 'false', 'False', 'FALSE', 'yes', 'no', 'on', 'off', 'y', 'null', 'Null', 'NULL', 'nULL', '~', '2001-12-14', '2001-12-14t21:59:43.10-05:00'];
 const PLAINS = ['hello', 'hello world', 'a:b', 'http://x.y/z?q=1#f', 'a #not', 'a\\b', 'ends with colon:', '-dash', '?q', ':c', 'x*y', 'x&y', 'x!y', '50%', 'a, b', 'a]b', 'a}b', 'it\'s', 'say "hi"', '@at', '`tick', '%pct', '|bar', '>gt', '<<', '__proto__', '*star', '&amp', '!bang'];
