@@ -73,7 +73,7 @@ export function fastValue(text: string): unknown {
 
 /**
  * One pass over the events: one document without explicit markers or directives (`--- |` folds
- * differently); no anchor or alias (yaml refuses recursive aliases and alias bombs, js-yaml builds
+ * differently), a mapping or a sequence; no anchor or alias (yaml refuses recursive aliases and alias bombs, js-yaml builds
  * them); no tag on a scalar (`!!float 1`: yaml refuses, js-yaml reads 1) nor, kept out anyway, on a
  * collection; no null key (yaml: '', js-yaml: 'null'); no key whose `:` is far from its start; no plain
  * scalar too big a number; nothing of DOUBLE_QUOTED_GATE in a double-quoted scalar.
@@ -102,6 +102,7 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
         break;
       case EVENT_ID.SCALAR: {
         if (event.anchorStart !== -1 || event.tagStart !== -1) return false;
+        if (open.length === 1) return false; // a document that is one scalar (` |-1` at the root: the two indent it apart)
         const plain = event.style === SCALAR_STYLE.PLAIN;
         if (isKey(open)) {
           if (plain && event.valueEnd - event.valueStart <= 4 && NULL_KEY.test(text.slice(event.valueStart, event.valueEnd))) return false;
