@@ -68,7 +68,7 @@ const HAND_PICKED = [
   'a: |\n  x\n  y\n', 'a: |-\n  x\n\n', 'a: |+\n  x\n\n', 'a: |2\n    x\n', 'a: >\n  x\n  y\n\n  z\n', 'a: >-\n  x\n    y\n  z\n', 'a: |\n', 'a: |\n    x\n  y\n',
   'a: b\n  c\n\n  d\n', 'a: "b\n  c\n\n  d"\n', "a: 'b\n  c'\n", 'a: "\\u00e9\\x41\\N\\_\\L\\P\\/\\ \\0\\a\\e\\U0001F600\\ud83d\\ude00"\n', 'a: "x\\\n   y"\n',
   'a: [a, , b]\n', 'a: {b: }\n', 'a: [? a : b]\n', 'a: {a}\n', 'a: [b: c]\n', 'a: [\n  b,\n  c\n]\n', 'a: {\n  b: c\n}\n', '? a\n: b\n', '[a, b]: c\n',
-  '---\na: 1\n', 'a: 1\n...\n', '--- |\n  x\n', '%YAML 1.2\n---\na: 1\n', '...\na: 1\n', ' |-1\n\n input\n - item\n- b: c\n', '|\n  x\n', '"a"\n', '# c\n\n...\n-\n', `a: 0x${'f'.repeat(256)}\n`, 'a: 1\n---\nb: 2\n', '', '# only\n', 'a', '- a\n- b\n',
+  '---\na: 1\n', 'a: 1\n...\n', '--- |\n  x\n', '%YAML 1.2\n---\na: 1\n', '...\na: 1\n', "k:\n- 'ab'c: d\nz: 1\n", 'x:\n  i:\n  - "ab"a2: []\n', "a: 'x'#c\n", "a: ['x'y]\n", ' |-1\n\n input\n - item\n- b: c\n', '|\n  x\n', '"a"\n', '# c\n\n...\n-\n', `a: 0x${'f'.repeat(256)}\n`, 'a: 1\n---\nb: 2\n', '', '# only\n', 'a', '- a\n- b\n',
   `${'k'.repeat(1100)}: v\n`, `"${'k'.repeat(1100)}": v\n`, `a: ${'x'.repeat(5000)}\n`, 'a: 1\na: 2\n', '1: a\n1.0: b\n', '1: a\n"1": b\n', '.nan: a\n.nan: b\n',
   'a: "\\U00110000"\n', 'a: "\\UFFFFFFFF"\n', 'a: "\\U0010FFFF"\n', 'a: "\\U0000D800"\n', 'a: "\\\\U00110000"\n', "a: 'C:\\Users'\n", 'a: C:\\Users\n',
   'a: "b\\\n\n   c"\n', 'a: "b \\\n \n \\ c"\n', 'a: "b\\\n\n\n  c"\n', 'a: "b\\\n\\\n  c"\n', 'a: "b\n\t\n c"\n', "a: 'b\n\t\n c'\n", 'a: b\n\t\n c\n', 'a: b\n \t \n c\n', '- a: b\n \t\n    `c\n', 'a: |\n  b\n\t\n  c\n',
