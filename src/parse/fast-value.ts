@@ -77,7 +77,7 @@ export function fastValue(text: string): unknown {
  * them); no tag on a scalar (`!!float 1`: yaml refuses, js-yaml reads 1) nor, kept out anyway, on a
  * collection; no null key (yaml: '', js-yaml: 'null'); no key whose `:` is far from its start; no plain
  * scalar too big a number; nothing of DOUBLE_QUOTED_GATE in a double-quoted scalar; nothing glued
- * after a closing quote.
+ * after a closing quote, `]` or `}`; no multi-line plain scalar right after a comment line.
  */
 function plainEvents(text: string, events: readonly Event[]): boolean {
   // For each open collection: -1 for a sequence, else the count of the mapping's scalars and collections so far (even: a key is next).
@@ -110,7 +110,12 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
           const colon = text.indexOf(':', event.valueEnd);
           if (colon === -1 || colon - event.valueStart > MAX_KEY_SPAN) return false;
         }
-        if (plain && event.valueStart !== -1 && mayBeHugeNumber(text, event.valueStart, event.valueEnd)) return false;
+        if (plain && event.valueStart !== -1) {
+          if (mayBeHugeNumber(text, event.valueStart, event.valueEnd)) return false;
+          const before = text.charCodeAt(event.valueStart - 1);
+          if (before === 0x5d || before === 0x7d) return false; // `]` `}`: yaml refuses `- {a: b}c: d`, js-yaml reads a key c
+          if (text.indexOf('\n', event.valueStart) < event.valueEnd && afterComment(text, event.valueStart)) return false;
+        }
         if (event.style === SCALAR_STYLE.DOUBLE_QUOTED && DOUBLE_QUOTED_GATE.test(text.slice(event.valueStart, event.valueEnd))) return false;
         if ((event.style === SCALAR_STYLE.DOUBLE_QUOTED || event.style === SCALAR_STYLE.SINGLE_QUOTED) && !endsQuote(text, event.valueEnd + 1)) return false;
         countNode(open);
@@ -128,6 +133,18 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
 function endsQuote(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x3a || c === 0x2c || c === 0x5d || c === 0x7d || Number.isNaN(c); // space \n \r \t : , ] }
+}
+
+/**
+ * Whether a comment line comes right before `at` (blank lines aside): yaml refuses a multi-line plain
+ * value there in a mapping inside a sequence (`- a:\n  #c\n    x\n    y`), js-yaml reads it.
+ */
+function afterComment(text: string, at: number): boolean {
+  let i = at - 1;
+  for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(--i));
+  let from = text.lastIndexOf('\n', i) + 1;
+  while (text.charCodeAt(from) === 0x20) from++;
+  return text.charCodeAt(from) === 0x23 && from <= i; // #
 }
 
 function isKey(open: readonly number[]): boolean {
