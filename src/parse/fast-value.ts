@@ -20,10 +20,11 @@ export const NOT_FAST: unique symbol = Symbol('not fast');
  * Text-level gates, one regex pass: a lone CR (yaml: one line, js-yaml: a line break), a byte order mark
  * anywhere (yaml drops repeated ones, js-yaml keeps them in the key), a tab in a line's indentation (in a
  * multi-line quoted or plain scalar yaml refuses a blank line with a tab, js-yaml reads it blank), a
- * directive or document marker at a line's start (`...` before any content: yaml sees two documents); and, found read
+ * directive or document marker at a line's start (`...` before any content: yaml sees two documents),
+ * a block scalar header with an indentation indicator (`>1`: the two keep trailing blank lines apart); and, found read
  * alike but left to yaml all the same, Unicode line breaks and a `<<` key (a merge key to YAML 1.1 readers).
  */
-const TEXT_GATE = /\r(?!\n)|[\u0085\u2028\u2029\ufeff]|<<['"]?[ \t]*:|(?:^|\n)(?: *\t|%|---|\.\.\.)/;
+const TEXT_GATE = /\r(?!\n)|[\u0085\u2028\u2029\ufeff]|<<['"]?[ \t]*:|(?:^|\n)(?: *\t|%|---|\.\.\.)|[|>][-+]?[1-9][-+]?[ \t]*(?:#[^\n]*)?(?:\r?\n|$)/;
 
 /** yaml refuses an implicit key whose `:` is more than 1024 characters from its start; js-yaml does not. */
 const MAX_KEY_SPAN = 1000;
@@ -77,7 +78,7 @@ export function fastValue(text: string): unknown {
  * them); no tag on a scalar (`!!float 1`: yaml refuses, js-yaml reads 1) nor, kept out anyway, on a
  * collection; no null key (yaml: '', js-yaml: 'null'); no key whose `:` is far from its start; no plain
  * scalar too big a number; nothing of DOUBLE_QUOTED_GATE in a double-quoted scalar; nothing glued
- * after a closing quote, `]` or `}`; no multi-line plain scalar right after a comment line.
+ * after a closing quote, `]` or `}`; no value scalar right after a comment line.
  */
 function plainEvents(text: string, events: readonly Event[]): boolean {
   // For each open collection: -1 for a sequence, else the count of the mapping's scalars and collections so far (even: a key is next).
@@ -105,7 +106,8 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
         if (event.anchorStart !== -1 || event.tagStart !== -1) return false;
         if (open.length === 1) return false; // a document that is one scalar (` |-1` at the root: the two indent it apart)
         const plain = event.style === SCALAR_STYLE.PLAIN;
-        if (isKey(open)) {
+        const key = isKey(open);
+        if (key) {
           if (plain && event.valueEnd - event.valueStart <= 4 && NULL_KEY.test(text.slice(event.valueStart, event.valueEnd))) return false;
           const colon = text.indexOf(':', event.valueEnd);
           if (colon === -1 || colon - event.valueStart > MAX_KEY_SPAN) return false;
@@ -114,8 +116,8 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
           if (mayBeHugeNumber(text, event.valueStart, event.valueEnd)) return false;
           const before = text.charCodeAt(event.valueStart - 1);
           if (before === 0x5d || before === 0x7d) return false; // `]` `}`: yaml refuses `- {a: b}c: d`, js-yaml reads a key c
-          if (text.indexOf('\n', event.valueStart) < event.valueEnd && afterComment(text, event.valueStart)) return false;
         }
+        if (!key && event.style !== SCALAR_STYLE.LITERAL_BLOCK && event.style !== SCALAR_STYLE.FOLDED_BLOCK && event.valueStart !== -1 && afterComment(text, event.valueStart)) return false;
         if (event.style === SCALAR_STYLE.DOUBLE_QUOTED && DOUBLE_QUOTED_GATE.test(text.slice(event.valueStart, event.valueEnd))) return false;
         if ((event.style === SCALAR_STYLE.DOUBLE_QUOTED || event.style === SCALAR_STYLE.SINGLE_QUOTED) && !endsQuote(text, event.valueEnd + 1)) return false;
         countNode(open);
@@ -136,8 +138,9 @@ function endsQuote(text: string, at: number): boolean {
 }
 
 /**
- * Whether a comment line comes right before `at` (blank lines aside): yaml refuses a multi-line plain
- * value there in a mapping inside a sequence (`- a:\n  #c\n    x\n    y`), js-yaml reads it.
+ * Whether a comment line comes right before `at` (blank lines aside): yaml refuses some values there
+ * that js-yaml reads (`- a:\n  #c\n    x\n    y`, `a:\n#c\n  -x`). Keys after a comment are common
+ * and read alike; a value on the line after a comment is rare in specs.
  */
 function afterComment(text: string, at: number): boolean {
   let i = at - 1;
