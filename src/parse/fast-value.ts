@@ -114,8 +114,7 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
         }
         if (plain && event.valueStart !== -1) {
           if (mayBeHugeNumber(text, event.valueStart, event.valueEnd)) return false;
-          const before = text.charCodeAt(event.valueStart - 1);
-          if (before === 0x5d || before === 0x7d) return false; // `]` `}`: yaml refuses `- {a: b}c: d`, js-yaml reads a key c
+          if (afterClosing(text, event.valueStart)) return false;
         }
         if (!key && event.style !== SCALAR_STYLE.LITERAL_BLOCK && event.style !== SCALAR_STYLE.FOLDED_BLOCK && event.valueStart !== -1 && afterComment(text, event.valueStart)) return false;
         if (event.style === SCALAR_STYLE.DOUBLE_QUOTED && DOUBLE_QUOTED_GATE.test(text.slice(event.valueStart, event.valueEnd))) return false;
@@ -135,6 +134,17 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
 function endsQuote(text: string, at: number): boolean {
   const c = text.charCodeAt(at);
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x3a || c === 0x2c || c === 0x5d || c === 0x7d || Number.isNaN(c); // space \n \r \t : , ] }
+}
+
+/**
+ * Whether `]`, `}` or a closing quote comes before `at` on its line (spaces aside): yaml refuses
+ * `- {a: b}  c: d`, js-yaml reads a key `c` of the mapping around the sequence.
+ */
+function afterClosing(text: string, at: number): boolean {
+  let i = at - 1;
+  let c = text.charCodeAt(i);
+  while (c === 0x20 || c === 0x09) c = text.charCodeAt(--i);
+  return c === 0x5d || c === 0x7d || c === 0x27 || c === 0x22; // ] } ' "
 }
 
 /**
