@@ -164,7 +164,7 @@ function blockSeq(c: Ctx, indent: number, depth: number): string {
   return lines.join(c.nl);
 }
 
-const INSERTS = [' ', '\t', ':', '-', '#', '"', "'", '\n', '|', '>', '&', '*', '!', '[', '{', '}', ']', ',', '?', '%', '@', '`', '\r', '\ufeff', '---\n', '...\n', '<<: ', '\u2028', '\u0085'];
+const INSERTS = [' ', '  ', 'x', '\\', '- ', '\t', ':', '-', '#', '"', "'", '\n', '|', '>', '&', '*', '!', '[', '{', '}', ']', ',', '?', '%', '@', '`', '\r', '\ufeff', '---\n', '...\n', '<<: ', '\u2028', '\u0085'];
 
 /** A random edit: the texts yaml refuses, and some that only one of the two refuses. */
 function mutate(r: Random, text: string): string {
@@ -191,7 +191,7 @@ export function randomDocument(r: Random): string {
     if (chance(r, 0.02)) body = `${body}${c.nl}---${c.nl}b: 2${c.nl}`;
     if (chance(r, 0.03)) body = `\ufeff${chance(r, 0.3) ? '\ufeff' : ''}${body}`;
   }
-  for (let m = chance(r, 0.25) ? 1 + Math.floor(r() * 2) : 0; m > 0; m--) body = mutate(r, body);
+  for (let m = chance(r, 0.3) ? 1 + Math.floor(r() * 3) : 0; m > 0; m--) body = mutate(r, body);
   return body;
 }
 
