@@ -74,11 +74,11 @@ export function fastValue(text: string): unknown {
 
 /**
  * One pass over the events: one document without explicit markers or directives (`--- |` folds
- * differently), a mapping or a sequence; no anchor or alias (yaml refuses recursive aliases and alias bombs, js-yaml builds
- * them); no tag on a scalar (`!!float 1`: yaml refuses, js-yaml reads 1) nor, kept out anyway, on a
+ * differently), a mapping or a sequence (kept out anyway); no anchor or alias (yaml refuses recursive
+ * aliases and alias bombs, js-yaml builds them); no tag on a scalar (`!!float 1`: yaml refuses, js-yaml reads 1) nor, kept out anyway, on a
  * collection; no null key (yaml: '', js-yaml: 'null'); no key whose `:` is far from its start; no plain
- * scalar too big a number; nothing of DOUBLE_QUOTED_GATE in a double-quoted scalar; nothing glued
- * after a closing quote, `]` or `}`; no value scalar right after a comment line.
+ * scalar too big a number; nothing of DOUBLE_QUOTED_GATE in a double-quoted scalar; no plain scalar
+ * after a closing quote, `]` or `}` on its line; no value scalar right after a comment line.
  */
 function plainEvents(text: string, events: readonly Event[]): boolean {
   // For each open collection: -1 for a sequence, else the count of the mapping's scalars and collections so far (even: a key is next).
@@ -104,7 +104,7 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
         break;
       case EVENT_ID.SCALAR: {
         if (event.anchorStart !== -1 || event.tagStart !== -1) return false;
-        if (open.length === 1) return false; // a document that is one scalar (` |-1` at the root: the two indent it apart)
+        if (open.length === 1) return false; // a document that is one scalar: no spec, kept out anyway
         const plain = event.style === SCALAR_STYLE.PLAIN;
         const key = isKey(open);
         if (key) {
@@ -118,22 +118,12 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
         }
         if (!key && event.style !== SCALAR_STYLE.LITERAL_BLOCK && event.style !== SCALAR_STYLE.FOLDED_BLOCK && event.valueStart !== -1 && afterComment(text, event.valueStart)) return false;
         if (event.style === SCALAR_STYLE.DOUBLE_QUOTED && DOUBLE_QUOTED_GATE.test(text.slice(event.valueStart, event.valueEnd))) return false;
-        if ((event.style === SCALAR_STYLE.DOUBLE_QUOTED || event.style === SCALAR_STYLE.SINGLE_QUOTED) && !endsQuote(text, event.valueEnd + 1)) return false;
         countNode(open);
         break;
       }
     }
   }
   return documents === 1;
-}
-
-/**
- * Whether what follows a closing quote can end a scalar: yaml refuses `- 'a'b: c`, which js-yaml reads
- * as `'a'` and a key `b` of the mapping around the sequence.
- */
-function endsQuote(text: string, at: number): boolean {
-  const c = text.charCodeAt(at);
-  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09 || c === 0x3a || c === 0x2c || c === 0x5d || c === 0x7d || Number.isNaN(c); // space \n \r \t : , ] }
 }
 
 /**
