@@ -3,6 +3,8 @@
 // tags, alias bombs) mcpgen reports. That tree is the cost: reading a 1.25 MB spec of 1,000 tools into
 // a value took ~450 ms (a third of a cold `generate`), GitHub's 6.6 MB imported spec ~1.2 s. js-yaml
 // (5.x, CORE schema) builds the value from a flat event list in ~40 ms for the same 1.25 MB, deep-equal.
+// With this reader (busy 2-core machine): parseSource 113 ms of a 914 ms profiled `generate` of 1,000
+// tools; GitHub's spec generates in ~2.1 s instead of ~3.5 s.
 //
 // The rule: `yaml` decides validity and positions; js-yaml only reads the value of texts both read
 // alike. A text is taken here only when js-yaml reads it without an error and it holds none of what
