@@ -1,5 +1,6 @@
 // Build step (`npm run build`, after tsc): the CLI as two CommonJS files that bin/mcpgen.js (CommonJS too)
-// requires. Loading the CLI, the loader, the validators, the model builder, the emitters and `yaml` as some
+// requires. Loading the CLI, the loader, the validators, the model builder, the emitters, `yaml` and js-yaml
+// (src/parse/fast-value.ts; both bundled, in both bundles, from their ES module builds) as some
 // 100 ES modules cost Node 20 more than checking a small spec did, and about 0.08 s of every `generate`:
 // one file is read and compiled at once, and a run that loads no ES module never starts Node's ES module
 // loader.

@@ -2,6 +2,7 @@ import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, ty
 import { defaultSeverity, formatPath, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { cachedEntries, entryCacheEnabled, keepUnchangedValues } from './entry-cache.js';
+import { fastValue, NOT_FAST } from './fast-value.js';
 import { splitLongSequences, type CutSequence } from './long-sequences.js';
 import { withPlainEnv } from './plain-env.js';
 import { NOT_PLAIN, plainValue } from './plain-value.js';
@@ -58,8 +59,8 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
     const { line, column } = lineColumn(text, control.offset);
     diagnostics.push({ code: 'MCPG001', severity: 'error', message: control.message, file, line, column, path: '$' });
   }
-  if (diagnostics.length === 0 && text.length >= PIECEWISE_MIN_CHARS) {
-    const value = piecewiseValue(text, file);
+  if (diagnostics.length === 0) {
+    const value = quickValue(text, file);
     if (value !== undefined) return { source: lazySource(file, text, value), diagnostics };
   }
   const { doc, lines } = parseWhole(text);
@@ -105,6 +106,19 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
   }
 }
 
+/**
+ * The value of a text without yaml's syntax tree (fast-value.ts, then long-sequences.ts), or `undefined`
+ * when the whole document must be parsed. `--watch` reads a large spec by pieces first: its entry cache
+ * keeps an unchanged entry's object from run to run, which a whole-text read would not.
+ */
+function quickValue(text: string, file: string): unknown {
+  const large = text.length >= PIECEWISE_MIN_CHARS;
+  if (large && entryCacheEnabled()) return piecewiseValue(text, file);
+  const fast = fastValue(text);
+  if (fast !== NOT_FAST) return fast;
+  return large ? piecewiseValue(text, file) : undefined;
+}
+
 // resolveKnownTags:false leaves YAML 1.1 tags (!!binary, !!set, !!timestamp…) unresolved: they make
 // values JSON cannot hold, and are reported like any other tag mcpgen does not know.
 const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true, resolveKnownTags: false } as const;
@@ -118,9 +132,10 @@ function parseWhole(text: string): { doc: Document.Parsed; lines: LineCounter } 
 export const PIECEWISE_MIN_CHARS = 128 * 1024;
 
 /**
- * The value of a large spec read a piece at a time (long-sequences.ts), or `undefined` when any piece
- * has an error, a warning, an anchor or anything plainValue does not take: the caller then parses the
- * whole document, which reports whatever it is with its position. (Exported for its tests.)
+ * The value of a large spec read a piece at a time (long-sequences.ts; each piece by js-yaml where
+ * fast-value.ts takes it, else by yaml), or `undefined` when any piece has an error, a warning, an
+ * anchor or anything plainValue does not take: the caller then parses the whole document, which
+ * reports whatever it is with its position. (Exported for its tests.)
  */
 export function piecewiseValue(text: string, file = ''): unknown {
   return withPlainEnv(() => valueOfPieces(text, file));
@@ -130,6 +145,8 @@ function valueOfPieces(text: string, file: string): unknown {
   const split = splitLongSequences(text);
   if (split === undefined) return undefined;
   const read = (piece: string): unknown => {
+    const fast = fastValue(piece);
+    if (fast !== NOT_FAST) return fast;
     const doc = parseDocument(piece, PARSE_OPTIONS);
     if (doc.errors.length > 0 || doc.warnings.length > 0) return undefined;
     // An anchor could be named by an alias in another piece, and expansion is bounded over the whole file.
