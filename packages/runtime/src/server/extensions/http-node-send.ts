@@ -116,35 +116,58 @@ function exchange(t: Transports, a: Attempt, maxBytes: number, deadline: number,
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (e: NodeJS.ErrnoException) => done({ failed: `${e.message}${typeof e.code === 'string' && !e.message.includes(e.code) ? ` (${e.code})` : ''}`, retryable: true }));
-    req.on('response', (res) => void readAnswer(res, maxBytes, t.zlib).then(done, (e: Error) => done({ failed: e.message, retryable: true })));
+    req.on('response', (res) => void readAnswer(res, maxBytes, t.zlib).then(done));
     req.end(a.body);
   });
 }
 
 /** Reads the body chunk by chunk (decoded as fetch decodes it) and stops at the bound, as the fetch path's readBounded does. */
-async function readAnswer(res: IncomingMessage, maxBytes: number, zlib: Zlib): Promise<NodeSent> {
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+function readAnswer(res: IncomingMessage, maxBytes: number, zlib: Zlib): Promise<NodeSent> {
+  const headers = rawHeaderView(res.rawHeaders);
   const status = res.statusCode ?? 0;
   const response: UpstreamAnswer = { status, statusText: res.statusMessage ?? '', ok: status >= 200 && status < 300, headers };
   const declared = Number(headers.get('content-length') ?? '0');
   if (declared > maxBytes) {
     res.destroy();
-    return { failed: `upstream answer is ${declared} bytes, over the ${maxBytes}-byte bound`, retryable: false };
+    return Promise.resolve({ failed: `upstream answer is ${declared} bytes, over the ${maxBytes}-byte bound`, retryable: false });
   }
   const body = decoded(res, headers.get('content-encoding'), zlib);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
+  // Stream events, not `for await`: the async iterator costs more than the rest of the read on a small answer.
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      body.removeAllListeners('data');
       res.destroy();
-      return { failed: `upstream answer is over the ${maxBytes}-byte bound`, retryable: false };
-    }
-    chunks.push(chunk);
-  }
-  return { response, bytes: Buffer.concat(chunks) };
+      resolve({ failed: `upstream answer is over the ${maxBytes}-byte bound`, retryable: false });
+    });
+    body.once('end', () => resolve({ response, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+    body.once('error', (e: Error) => resolve({ failed: e.message, retryable: true }));
+    // Closed before its end without an error (the iterator's premature close): the first settlement wins.
+    body.once('close', () => resolve({ failed: 'Premature close', retryable: true }));
+  });
+}
+
+/**
+ * `Headers.get` over node:http's raw lines without building a `Headers` per answer: names compared
+ * case-insensitively, repeated lines joined with ", ", values without surrounding HTTP whitespace.
+ */
+export function rawHeaderView(raw: readonly string[]): UpstreamAnswer['headers'] {
+  return {
+    get(name: string): string | null {
+      const wanted = name.toLowerCase();
+      let out: string | null = null;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const key = raw[i]!;
+        if (key.length !== wanted.length || key.toLowerCase() !== wanted) continue;
+        const value = raw[i + 1]!.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+        out = out === null ? value : `${out}, ${value}`;
+      }
+      return out;
+    },
+  };
 }
 
 type Zlib = typeof import('node:zlib');
