@@ -23,6 +23,8 @@ interface Transports {
 
 const MAX_REDIRECTS = 20; // the Fetch standard's limit
 let transports: Promise<Transports> | undefined;
+/** The modules once loaded: later calls start their request without waiting a turn for them. */
+let loaded: Transports | undefined;
 
 function loadTransports(): Promise<Transports> {
   // Free sockets are closed after 4 s, below the 5 s keep-alive timeout of Node servers (undici's default too),
@@ -32,6 +34,7 @@ function loadTransports(): Promise<Transports> {
     https: { request: https.request, agent: new https.Agent({ keepAlive: true, timeout: 4_000 }) },
     zlib,
   }));
+  void transports.then((t) => (loaded = t));
   return transports;
 }
 
@@ -49,9 +52,9 @@ interface Attempt {
 
 /** One attempt, redirects included; `timeoutMs` bounds the whole attempt as fetch's AbortSignal.timeout did. */
 export async function nodeSend(method: string, request: BuiltRequest, maxBytes: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<NodeSent> {
-  const t = await loadTransports();
+  const t = loaded ?? (await loadTransports());
   const deadline = Date.now() + timeoutMs;
-  let attempt: Attempt = { method, url: new URL(request.url), ...(await encoded(request)) };
+  let attempt: Attempt = { method, url: new URL(request.url), ...(request.body instanceof FormData ? await encodedForm(request, request.body) : encoded(request, request.body)) };
   for (let hops = 0; ; hops++) {
     const got = await exchange(t, attempt, maxBytes, deadline, timeoutMs, signal);
     if ('failed' in got || !isRedirect(got.response.status)) return got;
@@ -75,20 +78,23 @@ function redirected(previous: Attempt, status: number, url: URL): Attempt {
   return { method: toGet ? 'GET' : previous.method, url, headers, ...(toGet || previous.body === undefined ? {} : { body: previous.body }) };
 }
 
-/** Headers as node:http takes them; a FormData body encoded by the platform's own multipart encoder. */
-async function encoded(request: BuiltRequest): Promise<{ headers: Record<string, string>; body?: Uint8Array }> {
+/** Headers as node:http takes them, and the body as bytes. */
+function encoded(request: BuiltRequest, body: string | Uint8Array | undefined): { headers: Record<string, string>; body?: Uint8Array } {
   const headers = Object.fromEntries(request.headers);
   headers['accept-encoding'] ??= 'gzip, deflate, br';
-  let body = request.body;
-  if (body instanceof FormData) {
-    const form = new Request('http://localhost/', { method: 'POST', body });
-    headers['content-type'] = form.headers.get('content-type')!;
-    body = new Uint8Array(await form.arrayBuffer());
-  }
   if (body === undefined) return { headers };
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   headers['content-length'] = String(bytes.byteLength);
   return { headers, body: bytes };
+}
+
+/** A FormData body encoded by the platform's own multipart encoder (its boundary in the content type). */
+async function encodedForm(request: BuiltRequest, form: FormData): Promise<{ headers: Record<string, string>; body?: Uint8Array }> {
+  const encoder = new Request('http://localhost/', { method: 'POST', body: form });
+  const bytes = new Uint8Array(await encoder.arrayBuffer());
+  const out = encoded(request, bytes);
+  out.headers['content-type'] = encoder.headers.get('content-type')!;
+  return out;
 }
 
 function exchange(t: Transports, a: Attempt, maxBytes: number, deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<NodeSent> {
