@@ -154,6 +154,16 @@ async function peerSession(url) {
   return async (i) => (await fetch(url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'getPetById', arguments: { petId: 1 } } }) })).text();
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined elsewhere. */
+function cpuSeconds(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return undefined;
+  }
+}
+
 async function load(callOne, count, concurrency) {
   let next = 0;
   const began = performance.now();
@@ -177,13 +187,21 @@ for (const concurrency of [1, 8]) {
   await load((i) => mcpgenCall(ourServer.url, i), WARM_UP, concurrency); // warm-up
   await load(peerCall, WARM_UP, concurrency);
   // Alternated halves, so a change in the machine's load falls on both.
+  // Server CPU per call as well: it is disturbed least by the other load on the machine.
   const ours = [];
   const theirs = [];
+  const cpu = { ours: 0, theirs: 0 };
+  const measured = async (child, run) => {
+    const before = cpuSeconds(child.pid);
+    const rate = await run();
+    cpu[child === ourServer.child ? 'ours' : 'theirs'] += cpuSeconds(child.pid) - before;
+    return rate;
+  };
   for (let half = 0; half < 2; half++) {
-    ours.push(await load((i) => mcpgenCall(ourServer.url, i), n / 2, concurrency));
-    theirs.push(await load(peerCall, n / 2, concurrency));
+    ours.push(await measured(ourServer.child, () => load((i) => mcpgenCall(ourServer.url, i), n / 2, concurrency)));
+    theirs.push(await measured(peerServer.child, () => load(peerCall, n / 2, concurrency)));
   }
-  throughput.push({ concurrency, ours: (ours[0] + ours[1]) / 2, theirs: (theirs[0] + theirs[1]) / 2 });
+  throughput.push({ concurrency, ours: (ours[0] + ours[1]) / 2, theirs: (theirs[0] + theirs[1]) / 2, cpuOurs: (cpu.ours / n) * 1e6, cpuTheirs: (cpu.theirs / n) * 1e6 });
 }
 ourServer.child.kill('SIGINT');
 peerServer.child.kill('SIGINT');
@@ -199,7 +217,8 @@ const other = rows.flatMap((r) => r.cmp.diffs.map((x) => `${r.d.name} ${x}`));
 if (other.length > 0) out.push('', `Other input differences (first of each): ${other.join('; ')}`);
 out.push('', '| description | import + generate: mcpgen | openapi-mcp-generator | ratio (mcpgen / peer) |', '| --- | --- | --- | --- |');
 for (const { d, ours, theirs } of rows) out.push(`| ${d.label} | ${fmt(ours.seconds)} s, ${fmt(ours.peakMb, 0)} MB | ${theirs.error ? 'failed' : `${fmt(theirs.seconds)} s, ${fmt(theirs.peakMb, 0)} MB`} | ${theirs.error ? '—' : fmt(ours.seconds / theirs.seconds)} |`);
-out.push('', `| proxied tools/call \`getPetById\` (petstore 3.0, ${CALLS / 2} / ${CALLS} calls after ${WARM_UP} warm-up) | mcpgen | openapi-mcp-generator | ratio |`, '| --- | --- | --- | --- |');
-for (const t of throughput) out.push(`| concurrency ${t.concurrency} | ${fmt(t.ours, 0)} req/s | ${fmt(t.theirs, 0)} req/s | ${fmt(t.ours / t.theirs)}× |`);
+out.push('', `| proxied tools/call \`getPetById\` (petstore 3.0, ${CALLS / 2} / ${CALLS} calls after ${WARM_UP} warm-up) | mcpgen | openapi-mcp-generator | ratio | server CPU per call: mcpgen / peer |`, '| --- | --- | --- | --- | --- |');
+const cpuCell = (t) => (Number.isNaN(t.cpuOurs) ? '—' : `${fmt(t.cpuOurs, 0)} µs / ${fmt(t.cpuTheirs, 0)} µs (${fmt(t.cpuTheirs / t.cpuOurs)}×)`);
+for (const t of throughput) out.push(`| concurrency ${t.concurrency} | ${fmt(t.ours, 0)} req/s | ${fmt(t.theirs, 0)} req/s | ${fmt(t.ours / t.theirs)}× | ${cpuCell(t)} |`);
 out.push('', `Upstream requests seen: ${upstreamCalls}.`);
 process.stdout.write(`${out.join('\n')}\n`);

@@ -35,6 +35,10 @@ const ANSWERS: [string, UpstreamReply][] = [
   ['empty', (_r, _i, res) => void res.writeHead(204).end()],
   ['404', (_r, _i, res) => void res.writeHead(404, { 'content-type': 'application/json', 'retry-after': '3' }).end('{"message":"no such pet"}')],
   ['gzip', (_r, _i, res) => void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync('{"id":2}'))],
+  // Header lines as node:http's raw view reads them (no Headers object there): any case, repeated lines joined.
+  ['repeated Retry-After', (_r, _i, res) => void res.setHeader('Retry-After', ['3', '4']).writeHead(429, { 'Content-Type': 'text/plain' }).end('slow down')],
+  ['upper-case type', (_r, _i, res) => void res.writeHead(200, { 'CONTENT-TYPE': 'Application/JSON; charset=utf-8' }).end('{"id":3}')],
+  ['two chunks', (_r, _i, res) => void res.writeHead(200, { 'content-type': 'application/json' }).write('{"id":', () => res.end('4}'))],
 ];
 
 describe('node:http and fetch give the same results', () => {
@@ -80,6 +84,17 @@ describe('node:http', () => {
     const seen = new Set<unknown>();
     for (let i = 0; i < 5; i++) seen.add((await call(binding('GET'), {})).content[0]!.text);
     expect(seen.size).toBe(1);
+  });
+
+  it('an answer cut short is a failed call, retried as a connection error is', async () => {
+    upstream.reply = (_r, _i, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' }).write('{"id":', () => res.socket?.destroy());
+    };
+    const before = upstream.requests.length;
+    const result = (await call(binding('GET', true), { retries: 1, retryDelayMs: 1 })) as Result;
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/^upstream GET \/things failed: /);
+    expect(upstream.requests.length - before).toBe(2);
   });
 
   it('a cancelled call stops waiting and is not retried', async () => {

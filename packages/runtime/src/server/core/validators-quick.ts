@@ -5,9 +5,18 @@
 // 6-property object). It never decides "invalid": anything it does not accept goes to cfworker, which
 // gives the verdict and the message. So a check here is never more lenient than cfworker's for the
 // same keyword (validate.js, draft 2020-12), only stricter or the same, and any keyword it does not
-// know (format, $ref, patternProperties, combinators, …) leaves the whole schema to cfworker.
+// know (patternProperties, combinators, $id, …) leaves the whole schema to cfworker. `$ref` is known
+// for the root's own `#/$defs/<name>` (what the OpenAPI import and shared $defs write), and `format`
+// through cfworker's own format table (a format it does not know is an annotation there too).
+import { format as FORMATS } from '@cfworker/json-schema';
 
 type Check = (value: unknown) => boolean;
+
+/** The root schema (the base of `#/$defs/…` references) and the checks of the references compiled so far. */
+interface Scope {
+  readonly root: Readonly<Record<string, unknown>>;
+  readonly refs: Map<string, Check>;
+}
 
 /** Keywords that never make a value invalid (draft 2020-12 annotations). */
 const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$comment', '$schema', 'deprecated', 'readOnly', 'writeOnly']);
@@ -16,7 +25,7 @@ const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'arra
 /** A check that returns true only for values cfworker accepts, or undefined when the schema uses more than this knows. */
 export function quickCheck(schema: unknown): Check | undefined {
   try {
-    return compile(schema, 0);
+    return compile(schema, 0, { root: isPlain(schema) ? schema : {}, refs: new Map() });
   } catch (e) {
     if (e === UNSUPPORTED) return undefined;
     throw e;
@@ -39,17 +48,22 @@ const isPrimitive = (v: unknown): boolean => v === null || typeof v === 'string'
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const isBound = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
-function compile(schema: unknown, depth: number): Check {
+function compile(schema: unknown, depth: number, scope: Scope): Check {
   if (schema === true) return () => true;
   if (!isPlain(schema) || depth > 32) unsupported();
   const checks: Check[] = [];
   let object: ObjectRules | undefined;
   for (const [key, value] of Object.entries(schema)) {
     if (ANNOTATIONS.has(key)) continue;
-    if (OBJECT_KEYWORDS.has(key)) {
+    if (key === '$defs' || key === 'definitions') {
+      definitions(schema, key, value, scope);
+    } else if (key === 'format') {
+      const check = formatCheck(value);
+      if (check !== undefined) checks.push(check);
+    } else if (OBJECT_KEYWORDS.has(key)) {
       object ??= { properties: undefined, required: [], additional: undefined, min: undefined, max: undefined };
-      objectRule(object, key, value, depth);
-    } else checks.push(keywordCheck(key, value, depth));
+      objectRule(object, key, value, depth, scope);
+    } else checks.push(keywordCheck(key, value, depth, scope));
   }
   if (object !== undefined) checks.push(objectCheck(object));
   return (v) => {
@@ -63,7 +77,7 @@ function compile(schema: unknown, depth: number): Check {
 const OBJECT_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties']);
 
 /** The check of one keyword that is neither an annotation nor an object keyword; unsupported() for the rest. */
-function keywordCheck(key: string, value: unknown, depth: number): Check {
+function keywordCheck(key: string, value: unknown, depth: number, scope: Scope): Check {
   switch (key) {
     case 'type':
       return typeCheck(value);
@@ -100,16 +114,58 @@ function keywordCheck(key: string, value: unknown, depth: number): Check {
     case 'items': {
       // 2020-12 `items` is one schema for every element (the array form is an older draft's tuple).
       if (Array.isArray(value)) unsupported();
-      const item = compile(value, depth + 1);
+      const item = compile(value, depth + 1, scope);
       return (v) => {
         if (!Array.isArray(v)) return true;
         for (let i = 0; i < v.length; i++) if (!item(v[i])) return false;
         return true;
       };
     }
+    case '$ref':
+      return refCheck(value, depth, scope);
     default:
       unsupported();
   }
+}
+
+const LOCAL_REF = /^#\/(\$defs|definitions)\/([A-Za-z0-9_.-]+)$/;
+
+/**
+ * A reference to one of the root's definitions, compiled once (a recursive schema refers to itself
+ * through the memo). Names outside [A-Za-z0-9_.-] would need cfworker's URI-fragment normalisation: its call.
+ */
+function refCheck(value: unknown, depth: number, scope: Scope): Check {
+  const match = typeof value === 'string' ? LOCAL_REF.exec(value) : null;
+  if (match === null) unsupported();
+  const known = scope.refs.get(value as string);
+  if (known !== undefined) return known;
+  const defs = scope.root[match[1]!];
+  if (!isPlain(defs) || !Object.hasOwn(defs, match[2]!)) unsupported();
+  let target: Check = () => false;
+  const check: Check = (v) => target(v);
+  scope.refs.set(value as string, check);
+  target = compile(defs[match[2]!], depth + 1, scope);
+  return check;
+}
+
+/**
+ * The root's definitions, each compiled (a keyword this does not know anywhere in them, `$id` included,
+ * leaves the schema to cfworker, whose references could then resolve elsewhere); definitions below the
+ * root are cfworker's.
+ */
+function definitions(schema: Record<string, unknown>, key: string, value: unknown, scope: Scope): void {
+  if (schema !== scope.root || !isPlain(value)) unsupported();
+  for (const name of Object.keys(value)) refCheck(`#/${key}/${name}`, 0, scope);
+}
+
+/** cfworker checks a string against the formats it knows and ignores the others (int64, …). */
+function formatCheck(value: unknown): Check | undefined {
+  if (typeof value !== 'string') unsupported();
+  if (!(value in FORMATS)) return undefined;
+  // An inherited name (`constructor`, `toString`) is called by cfworker as if a format: its call.
+  if (!Object.hasOwn(FORMATS, value)) unsupported();
+  const test = FORMATS[value]!;
+  return (v) => typeof v !== 'string' || test(v);
 }
 
 function patternCheck(value: unknown): Check {
@@ -156,18 +212,18 @@ interface ObjectRules {
   max: number | undefined;
 }
 
-function objectRule(rules: ObjectRules, key: string, value: unknown, depth: number): void {
+function objectRule(rules: ObjectRules, key: string, value: unknown, depth: number, scope: Scope): void {
   switch (key) {
     case 'properties':
       if (!isPlain(value)) unsupported();
-      rules.properties = new Map(Object.entries(value).map(([name, sub]) => [name, compile(sub, depth + 1)]));
+      rules.properties = new Map(Object.entries(value).map(([name, sub]) => [name, compile(sub, depth + 1, scope)]));
       break;
     case 'required':
       if (!Array.isArray(value) || !value.every((k) => typeof k === 'string')) unsupported();
       rules.required = [...(value as string[])];
       break;
     case 'additionalProperties':
-      rules.additional = value === false ? false : compile(value, depth + 1);
+      rules.additional = value === false ? false : compile(value, depth + 1, scope);
       break;
     case 'minProperties':
     case 'maxProperties':

@@ -22,7 +22,7 @@ export function createValidatorCompiler(): (schema: Readonly<Record<string, unkn
     // Valid data of a simple 2020-12 schema is accepted without cfworker's walk; everything else is cfworker's (validators-quick.ts).
     const quick = dialect === '2020-12' ? quickCheck(schema) : undefined;
     return (value) => {
-      if (quick !== undefined && quick(value)) return undefined;
+      if (quick !== undefined && quickYes(quick, value)) return undefined;
       try {
         const result = validator.validate(value);
         return result.valid ? undefined : errorsText(result.errors, root, dataVar);
@@ -34,6 +34,16 @@ export function createValidatorCompiler(): (schema: Readonly<Record<string, unkn
       }
     };
   };
+}
+
+/** The quick check's yes; data nested deeper than its stack (a recursive `$ref`) is cfworker's to judge. */
+function quickYes(quick: (value: unknown) => boolean, value: unknown): boolean {
+  try {
+    return quick(value);
+  } catch (e) {
+    if (e instanceof RangeError) return false;
+    throw e;
+  }
 }
 
 /** Keywords whose error only says "something below failed": the failure below is reported instead. */

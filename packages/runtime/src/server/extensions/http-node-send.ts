@@ -23,6 +23,8 @@ interface Transports {
 
 const MAX_REDIRECTS = 20; // the Fetch standard's limit
 let transports: Promise<Transports> | undefined;
+/** The modules once loaded: later calls start their request without waiting a turn for them. */
+let loaded: Transports | undefined;
 
 function loadTransports(): Promise<Transports> {
   // Free sockets are closed after 4 s, below the 5 s keep-alive timeout of Node servers (undici's default too),
@@ -32,6 +34,7 @@ function loadTransports(): Promise<Transports> {
     https: { request: https.request, agent: new https.Agent({ keepAlive: true, timeout: 4_000 }) },
     zlib,
   }));
+  void transports.then((t) => (loaded = t));
   return transports;
 }
 
@@ -49,9 +52,9 @@ interface Attempt {
 
 /** One attempt, redirects included; `timeoutMs` bounds the whole attempt as fetch's AbortSignal.timeout did. */
 export async function nodeSend(method: string, request: BuiltRequest, maxBytes: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<NodeSent> {
-  const t = await loadTransports();
+  const t = loaded ?? (await loadTransports());
   const deadline = Date.now() + timeoutMs;
-  let attempt: Attempt = { method, url: new URL(request.url), ...(await encoded(request)) };
+  let attempt: Attempt = { method, url: new URL(request.url), ...(request.body instanceof FormData ? await encodedForm(request, request.body) : encoded(request, request.body)) };
   for (let hops = 0; ; hops++) {
     const got = await exchange(t, attempt, maxBytes, deadline, timeoutMs, signal);
     if ('failed' in got || !isRedirect(got.response.status)) return got;
@@ -75,20 +78,23 @@ function redirected(previous: Attempt, status: number, url: URL): Attempt {
   return { method: toGet ? 'GET' : previous.method, url, headers, ...(toGet || previous.body === undefined ? {} : { body: previous.body }) };
 }
 
-/** Headers as node:http takes them; a FormData body encoded by the platform's own multipart encoder. */
-async function encoded(request: BuiltRequest): Promise<{ headers: Record<string, string>; body?: Uint8Array }> {
+/** Headers as node:http takes them, and the body as bytes. */
+function encoded(request: BuiltRequest, body: string | Uint8Array | undefined): { headers: Record<string, string>; body?: Uint8Array } {
   const headers = Object.fromEntries(request.headers);
   headers['accept-encoding'] ??= 'gzip, deflate, br';
-  let body = request.body;
-  if (body instanceof FormData) {
-    const form = new Request('http://localhost/', { method: 'POST', body });
-    headers['content-type'] = form.headers.get('content-type')!;
-    body = new Uint8Array(await form.arrayBuffer());
-  }
   if (body === undefined) return { headers };
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   headers['content-length'] = String(bytes.byteLength);
   return { headers, body: bytes };
+}
+
+/** A FormData body encoded by the platform's own multipart encoder (its boundary in the content type). */
+async function encodedForm(request: BuiltRequest, form: FormData): Promise<{ headers: Record<string, string>; body?: Uint8Array }> {
+  const encoder = new Request('http://localhost/', { method: 'POST', body: form });
+  const bytes = new Uint8Array(await encoder.arrayBuffer());
+  const out = encoded(request, bytes);
+  out.headers['content-type'] = encoder.headers.get('content-type')!;
+  return out;
 }
 
 function exchange(t: Transports, a: Attempt, maxBytes: number, deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<NodeSent> {
@@ -116,35 +122,58 @@ function exchange(t: Transports, a: Attempt, maxBytes: number, deadline: number,
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (e: NodeJS.ErrnoException) => done({ failed: `${e.message}${typeof e.code === 'string' && !e.message.includes(e.code) ? ` (${e.code})` : ''}`, retryable: true }));
-    req.on('response', (res) => void readAnswer(res, maxBytes, t.zlib).then(done, (e: Error) => done({ failed: e.message, retryable: true })));
+    req.on('response', (res) => void readAnswer(res, maxBytes, t.zlib).then(done));
     req.end(a.body);
   });
 }
 
 /** Reads the body chunk by chunk (decoded as fetch decodes it) and stops at the bound, as the fetch path's readBounded does. */
-async function readAnswer(res: IncomingMessage, maxBytes: number, zlib: Zlib): Promise<NodeSent> {
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+function readAnswer(res: IncomingMessage, maxBytes: number, zlib: Zlib): Promise<NodeSent> {
+  const headers = rawHeaderView(res.rawHeaders);
   const status = res.statusCode ?? 0;
   const response: UpstreamAnswer = { status, statusText: res.statusMessage ?? '', ok: status >= 200 && status < 300, headers };
   const declared = Number(headers.get('content-length') ?? '0');
   if (declared > maxBytes) {
     res.destroy();
-    return { failed: `upstream answer is ${declared} bytes, over the ${maxBytes}-byte bound`, retryable: false };
+    return Promise.resolve({ failed: `upstream answer is ${declared} bytes, over the ${maxBytes}-byte bound`, retryable: false });
   }
   const body = decoded(res, headers.get('content-encoding'), zlib);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body as AsyncIterable<Buffer>) {
-    size += chunk.byteLength;
-    if (size > maxBytes) {
+  // Stream events, not `for await`: the async iterator costs more than the rest of the read on a small answer.
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size <= maxBytes) return void chunks.push(chunk);
+      body.removeAllListeners('data');
       res.destroy();
-      return { failed: `upstream answer is over the ${maxBytes}-byte bound`, retryable: false };
-    }
-    chunks.push(chunk);
-  }
-  return { response, bytes: Buffer.concat(chunks) };
+      resolve({ failed: `upstream answer is over the ${maxBytes}-byte bound`, retryable: false });
+    });
+    body.once('end', () => resolve({ response, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+    body.once('error', (e: Error) => resolve({ failed: e.message, retryable: true }));
+    // Closed before its end without an error (the iterator's premature close): the first settlement wins.
+    body.once('close', () => resolve({ failed: 'Premature close', retryable: true }));
+  });
+}
+
+/**
+ * `Headers.get` over node:http's raw lines without building a `Headers` per answer: names compared
+ * case-insensitively, repeated lines joined with ", ", values without surrounding HTTP whitespace.
+ */
+export function rawHeaderView(raw: readonly string[]): UpstreamAnswer['headers'] {
+  return {
+    get(name: string): string | null {
+      const wanted = name.toLowerCase();
+      let out: string | null = null;
+      for (let i = 0; i + 1 < raw.length; i += 2) {
+        const key = raw[i]!;
+        if (key.length !== wanted.length || key.toLowerCase() !== wanted) continue;
+        const value = raw[i + 1]!.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+        out = out === null ? value : `${out}, ${value}`;
+      }
+      return out;
+    },
+  };
 }
 
 type Zlib = typeof import('node:zlib');

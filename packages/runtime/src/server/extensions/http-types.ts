@@ -35,7 +35,8 @@ export interface UpstreamAnswer {
   readonly status: number;
   readonly statusText: string;
   readonly ok: boolean;
-  readonly headers: Headers;
+  /** Read by name only: fetch's `Headers`, or a view of node:http's raw lines with the same `get`. */
+  readonly headers: { get(name: string): string | null };
 }
 
 /** Upstream credentials, each read from an environment variable at call time. */
