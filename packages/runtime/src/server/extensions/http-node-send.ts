@@ -1,7 +1,7 @@
 // The upstream call over node:http / node:https with keep-alive agents: what the proxy uses on Node when no
 // `fetch` is given. Node 20's fetch (undici) costs ~150 µs more per call than `http.request` on loopback
 // (fetch 150–208 µs, http.request 43–59 µs per call, client and server in one process), the largest
-// part of a proxied call's own cost. It answers as fetch would: the same `Headers`, the same bounded
+// part of a proxied call's own cost. It answers as fetch would: the same header values, the same bounded
 // read, redirects followed by the Fetch standard's rules, so the tool result does not depend on which
 // transport ran. Loaded on the first proxied call only (workerd and other runtimes keep fetch).
 import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
