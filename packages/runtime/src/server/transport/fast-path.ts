@@ -21,12 +21,13 @@
 //   content, an object structuredContent); any other result is handed to the SDK path to encode
 //   (stashPrecomputed): the tool runs once either way.
 import type { IncomingHttpHeaders } from 'node:http';
-import { isJsonContentType, type ServerContext } from '@modelcontextprotocol/server';
+import { isJsonContentType } from '@modelcontextprotocol/server';
 import { stashPrecomputed, type FastServerHooks, type Precomputed } from '../dispatch/fast-path-hooks.js';
 import type { HeaderDeclaration } from '../../shared/header-values.js';
 import { principalKeyOf, type AuthGate, type Authenticated } from '../auth/auth.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
 import { markCounted, rateLimitAnswer } from './rate-limits.js';
+import { contextFor } from './fast-context.js';
 
 const VERSION = '2026-07-28';
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
@@ -152,7 +153,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     if (limited !== undefined) return limited;
     let outcome: Precomputed;
     try {
-      outcome = { ok: true, value: await hooks.callTool(name, args, contextFor(msg, request, auth)) };
+      outcome = { ok: true, value: await hooks.callTool(name, args, contextFor(msg.id, msg.meta, request, auth)) };
     } catch (error) {
       outcome = { ok: false, error };
     }
@@ -213,46 +214,6 @@ function parse(request: FastRequest): Message | undefined {
   return { id: id as string | number, method, params, meta };
 }
 
-/** What the tool handler's ctx is built from (create-server.ts reads only these members). */
-function contextFor(msg: Message, request: FastRequest, auth: Authenticated | undefined): ServerContext {
-  return { mcpReq: new FastMcpReq(msg, request), http: new FastHttp(request, auth) } as unknown as ServerContext;
-}
-
-// Classes, not literals with getters (V8 keeps a literal's accessor in old space and with it the request:
-// docs/layout.md, "Per-request objects").
-class FastMcpReq {
-  readonly id: string | number;
-  readonly _meta: Record<string, unknown>;
-  readonly envelope: Record<string, unknown>;
-  readonly inputResponses = undefined;
-  readonly requestState = noState;
-  readonly notify = noNotify;
-  constructor(msg: Message, private readonly request: FastRequest) {
-    this.id = msg.id;
-    this._meta = msg.meta;
-    this.envelope = msg.meta;
-  }
-  /** Read only by a handler that uses ctx.signal (see node-http.ts). */
-  get signal(): AbortSignal {
-    return this.request.signal;
-  }
-}
-
-class FastHttp {
-  readonly authInfo: Authenticated['authInfo'] | undefined;
-  /** The headers as node read them (telemetry reads traceparent here without building a Web Request). */
-  readonly nodeHeaders: IncomingHttpHeaders;
-  private web: Request | undefined;
-  constructor(private readonly request: FastRequest, auth: Authenticated | undefined) {
-    this.authInfo = auth?.authInfo;
-    this.nodeHeaders = request.headers;
-  }
-  /** Built only if a handler reads ctx.httpRequest. */
-  get req(): Request {
-    return (this.web ??= this.request.toRequest());
-  }
-}
-
 /**
  * A tools/call result the SDK's 2026 encoding passes through unchanged: text content only, an object
  * structuredContent (no `__proto__` key, which a parse would drop), no resultType or _meta of its own.
@@ -274,9 +235,6 @@ function hasOnly(value: Record<string, unknown>, keys: readonly string[]): boole
   for (const k in value) if (!keys.includes(k)) return false;
   return true;
 }
-
-const noState = (): undefined => undefined;
-const noNotify = async (): Promise<void> => {};
 
 /** "localhost:3000" → "localhost", "[::1]:80" → "[::1]"; "" when there is none. */
 function hostnameOf(host: string | undefined): string {
