@@ -6,6 +6,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import ts from 'typescript';
@@ -137,6 +138,17 @@ function startChild(args, env, ready) {
   });
 }
 
+/** Until a TCP connection to the server's port is accepted (the peer logs its banner before it listens). */
+async function listening(url, deadline = Date.now() + 15_000) {
+  const { port, hostname } = new URL(url);
+  for (;;) {
+    const ok = await new Promise((r) => connect(Number(port), hostname).once('connect', function () { this.destroy(); r(true); }).once('error', () => r(false)));
+    if (ok) return;
+    if (Date.now() > deadline) throw new Error(`${url} is not listening after 15 s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} };
 async function mcpgenCall(url, i) {
   const body = JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'getPetById', arguments: { petId: 1 }, _meta: META } });
@@ -179,7 +191,7 @@ async function load(callOne, count, concurrency) {
 const port = 40000 + Math.floor(Math.random() * 20000);
 const ourServer = await startChild([join(ROOT, 'bench/servers/openapi-mcpgen.mjs'), join(WORK, 'js-petstore30'), '0'], { PETSTORE30_BASE_URL: upstreamUrl }, (err) => /listening on (\S+)/.exec(err)?.[1]);
 const peerServer = await startChild([join(petRow.theirs.dir, 'build/index.js')], { API_BASE_URL: upstreamUrl, PORT: String(port) }, (err) => (/StreamableHTTP|listening|running/i.test(err) ? `http://127.0.0.1:${port}/mcp` : undefined));
-await new Promise((r) => setTimeout(r, 500));
+await listening(peerServer.url);
 const peerCall = await peerSession(peerServer.url);
 const throughput = [];
 for (const concurrency of [1, 8]) {
