@@ -2,13 +2,14 @@
 // What must hold: whenever the pieces give a value, the whole document parses without an error and gives
 // exactly that value; anything else (errors, anchors, odd layout) leaves the whole parse to report it.
 // Checked on crafted layouts and on thousands of random line edits of a spec full of YAML's tricky forms.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { splitLongSequences } from '../../src/parse/long-sequences.js';
 import { parseSource, piecewiseValue, PIECEWISE_MIN_CHARS } from '../../src/parse/source.js';
 import { ROOT, sameValue as same } from '../helpers.js';
+import { yamlFiles } from '../support/yaml-files.js';
 
 const OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true, resolveKnownTags: false } as const;
 
@@ -62,15 +63,6 @@ function spec(tools: number, k: number, extra = ''): string {
   return `mcpgen: 1\nserver: { name: s, version: 1.0.0 }\n# comment\ntools:\n${entries}\n${extra}prompts:\n${Array.from({ length: 20 }, (_, i) => `${' '.repeat(k)}- name: p${i}`).join('\n')}\n`;
 }
 
-function yamlFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === 'node_modules') return [];
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 /** A small deterministic PRNG (mulberry32). */
 function random(seed: number): () => number {

@@ -1,23 +1,17 @@
 // parse/plain-value.ts builds a document's value without yaml's toJS; it must give exactly what toJS gives
 // (same keys in the same order, own `__proto__` keys, aliases sharing one object) or hand back to it.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LineCounter, parseDocument } from 'yaml';
 import { NOT_PLAIN, plainValue } from '../../src/parse/plain-value.js';
 import { parseSource } from '../../src/parse/source.js';
 import { ROOT, sameValue as same } from '../helpers.js';
+import { yamlFiles } from '../support/yaml-files.js';
 
 const parse = (text: string) => parseDocument(text, { lineCounter: new LineCounter(), prettyErrors: false, uniqueKeys: true, strict: true, resolveKnownTags: false });
 
 
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 /** toJS's value, or the error it throws. */
 function viaToJS(text: string): unknown {

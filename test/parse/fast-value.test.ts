@@ -4,7 +4,7 @@
 // parseSource (whole text, pieces, --watch's entry cache) returns what it returns with `yaml` alone.
 // Checked on every YAML file in the repository and on thousands of seeded random texts made of the
 // forms where the two libraries part ways; removing any gate of fast-value.ts makes this file fail.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { fastValue, NOT_FAST, withoutFastValue } from '../../src/parse/fast-value.js';
@@ -12,6 +12,7 @@ import { enableEntryCache, sweepEntryCache } from '../../src/parse/entry-cache.j
 import { parseSource, PIECEWISE_MIN_CHARS } from '../../src/parse/source.js';
 import { ROOT, sameValue } from '../helpers.js';
 import { randomDocument, randomSpec, seeded } from './random-yaml.js';
+import { yamlFiles } from '../support/yaml-files.js';
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -46,15 +47,6 @@ function show(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0)) ? `<${Object.is(v, -0) ? '-0' : String(v)}>` : v));
 }
 
-function yamlFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (name === 'node_modules') return [];
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 /** Texts tried one by one while the gates were written: each form alone, in a value and as a key. */
 const HAND_PICKED = [

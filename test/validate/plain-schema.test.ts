@@ -1,6 +1,6 @@
 // plain-schema.ts answers for ajv on the schemas it calls plain; these tests hold it to what ajv says, on
 // every schema in the specs and fixtures and on thousands of generated ones, near and outside the subset.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '@mcpgen/runtime/shared';
@@ -13,6 +13,7 @@ import { isPlainSchema, plainlyValid } from '../../src/validate/rules/plain-sche
 import { STRICT_AJV_OPTIONS } from '../../src/validate/rules/json-schema.js';
 import type { JsonObjectSchema, JsonSchema } from '../../src/validate/spec-types.js';
 import { ROOT } from '../helpers.js';
+import { yamlFiles } from '../support/yaml-files.js';
 
 const FORMATS: ReadonlySet<string> = new Set(knownFormats as string[]);
 const meta = metaSchema2020 as unknown as ValidateFunction;
@@ -59,13 +60,6 @@ function ajvAccepts(schema: JsonObjectSchema, value: unknown): boolean | undefin
   }
 }
 
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 /** A small deterministic PRNG, so a failure names a seed that reproduces it. */
 function random(seed: number): () => number {

@@ -1,7 +1,7 @@
 // The spec-format and config validators are ajv standalone code generated at build time
 // (scripts/precompile-validators.mjs). They must say exactly what compiling the packaged schemas at run
 // time said: same errors (so the same diagnostics) on every invalid fixture, and the file must be current.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAjv } from '@mcpgen/runtime/shared';
@@ -15,16 +15,10 @@ import { walkSchema } from '../../src/common/json-schema.js';
 // @ts-expect-error a plain .mjs build script, no types
 import { OUTPUTS, STRICT_OPTIONS } from '../../scripts/precompile-validators.mjs';
 import { ROOT } from '../helpers.js';
+import { yamlFiles } from '../support/yaml-files.js';
 
 const runtimeCompiled = (file: string): ValidateFunction => createAjv({ verbose: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as object);
 
-function yamlFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return yamlFiles(path);
-    return /\.ya?ml$/.test(name) ? [path] : [];
-  });
-}
 
 /**
  * Every field of every error, parentSchema and data included: spec-format.ts builds diagnostics from these
