@@ -3,20 +3,12 @@
 // numbers of every spelling, block scalar indicators, multi-line scalars, flow collections, anchors,
 // tags, merge keys, document markers, BOM, CRLF, tabs), then sometimes broken by a random edit.
 import { parseDocument } from 'yaml';
+import { prng } from '../support/prng.js';
 
 export type Random = () => number;
 
-/** mulberry32: a small seeded generator, so a failure names its case. */
-export function seeded(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The shared mulberry32 generator's next(), so a failure names its case. */
+export const seeded = (seed: number): Random => prng(seed).next;
 
 const pick = <T>(r: Random, items: readonly T[]): T => items[Math.floor(r() * items.length)]!;
 const chance = (r: Random, p: number): boolean => r() < p;

@@ -14,6 +14,7 @@ import { STRICT_AJV_OPTIONS } from '../../src/validate/rules/json-schema.js';
 import type { JsonObjectSchema, JsonSchema } from '../../src/validate/spec-types.js';
 import { ROOT } from '../helpers.js';
 import { yamlFiles } from '../support/yaml-files.js';
+import { prng } from '../support/prng.js';
 
 const FORMATS: ReadonlySet<string> = new Set(knownFormats as string[]);
 const meta = metaSchema2020 as unknown as ValidateFunction;
@@ -61,17 +62,6 @@ function ajvAccepts(schema: JsonObjectSchema, value: unknown): boolean | undefin
 }
 
 
-/** A small deterministic PRNG, so a failure names a seed that reproduces it. */
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const TYPES = ['string', 'integer', 'number', 'boolean', 'null', 'array', 'object'];
 const KEYWORD_VALUES: Record<string, (r: () => number) => unknown> = {
@@ -123,7 +113,7 @@ describe('plain schemas: what plain-schema.ts says without ajv is what ajv says'
       for (const d of defs.values()) if (isObjectSchema(d)) schemas.push(d);
     }
     const fromFiles = schemas.length;
-    const r = random(17);
+    const r = prng(17).next;
     for (let i = 0; i < 4000; i++) {
       const $defs: Record<string, JsonSchema> = {};
       if (r() < 0.5) for (const name of ['A', 'B']) $defs[name] = schemaOf(r, 2, []);
@@ -138,7 +128,7 @@ describe('plain schemas: what plain-schema.ts says without ajv is what ajv says'
   });
 
   it('anyOf/oneOf/allOf members are judged in the types of their parent, as the strictTypes of ajv does (3,000 generated)', () => {
-    const r = random(41);
+    const r = prng(41).next;
     const member = (depth: number): JsonSchema => {
       if (r() < 0.08) return true;
       const m: Record<string, unknown> = {};
@@ -164,7 +154,7 @@ describe('plain schemas: what plain-schema.ts says without ajv is what ajv says'
   });
 
   it('a value called plainly valid is one ajv accepts (5,000 generated leaf schemas and values)', () => {
-    const r = random(29);
+    const r = prng(29).next;
     const values = [0, 1, -1, 3, 10, 2.5, 1e21, Infinity, NaN, '', 'a', 'abc', '😀😀', 'x'.repeat(12), true, false, null, [], [1, 2], { a: 1 }];
     let valid = 0;
     let invalid = 0;
