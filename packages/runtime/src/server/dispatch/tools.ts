@@ -4,6 +4,7 @@
 import { ProtocolError, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { applyDefaults, defaultsPlan, type DefaultsPlan } from '../../shared/input-defaults.js';
 import { missingScopes, principalOf } from '../auth/auth.js';
+import { CANCEL, type Cancel, type Cancellable } from '../core/cancel.js';
 import { buildElicit, type ToolContext } from '../core/context.js';
 import type { ToolSpec } from '../core/definition.js';
 import { isInputRequiredReply, isToolReply } from '../core/replies.js';
@@ -170,6 +171,10 @@ class RequestAbort implements Abort {
     return this.ctx.mcpReq.signal;
   }
   abort(): void {}
+  /** The fast path's request hears its cancellation without a signal (core/cancel.ts). */
+  [CANCEL](): Cancel | undefined {
+    return (this.ctx.mcpReq as Cancellable)[CANCEL]?.();
+  }
 }
 
 function toolContext(d: Dispatch, tool: PreparedTool, ctx: ServerContext, abort: Abort, state: string | undefined): ToolContext<Record<string, unknown>> {
@@ -177,7 +182,7 @@ function toolContext(d: Dispatch, tool: PreparedTool, ctx: ServerContext, abort:
   let progressDropped = false;
   // Assigned onto, not spread: a spread would read the lazy httpRequest getter (the fast path's Web
   // Request, built only for a handler that reads it).
-  return Object.assign(requestContext(ctx, () => abort.signal, d.notifier, state), {
+  return Object.assign(requestContext(ctx, () => abort.signal, d.notifier, state, abort as Cancellable), {
     elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
     async progress(progress: number, total?: number, message?: string) {
       if (progressToken === undefined || abort.signal.aborted) return;

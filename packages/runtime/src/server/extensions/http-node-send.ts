@@ -5,6 +5,7 @@
 // read, redirects followed by the Fetch standard's rules, so the tool result does not depend on which
 // transport ran. Loaded on the first proxied call only (workerd and other runtimes keep fetch).
 import type { Agent, IncomingMessage } from 'node:http';
+import type { Cancel } from '../core/cancel.js';
 import type { RequestParts } from './http-request.js';
 import { targetOf } from './http-target.js';
 import type { UpstreamAnswer } from './http-types.js';
@@ -57,7 +58,8 @@ interface Bounds {
   readonly maxBytes: number;
   readonly deadline: number;
   readonly timeoutMs: number;
-  readonly signal: AbortSignal | undefined;
+  /** The call's cancellation (its signal, or the fast path's Cancel that needs none). */
+  readonly cancel: Cancel | undefined;
 }
 
 type Settle = (result: NodeSent) => void;
@@ -66,18 +68,18 @@ type Settle = (result: NodeSent) => void;
  * One attempt, redirects included; `timeoutMs` bounds the whole attempt as fetch's AbortSignal.timeout did.
  * One promise for all of it: the hops chain by callbacks, not a turn each.
  */
-export function nodeSend(method: string, request: RequestParts, maxBytes: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<NodeSent> {
+export function nodeSend(method: string, request: RequestParts, maxBytes: number, timeoutMs: number, cancel: Cancel | undefined): Promise<NodeSent> {
   const t = loaded;
-  if (t === undefined || request.body instanceof FormData) return firstSend(method, request, maxBytes, timeoutMs, signal);
-  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, signal };
+  if (t === undefined || request.body instanceof FormData) return firstSend(method, request, maxBytes, timeoutMs, cancel);
+  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, cancel };
   const first: Attempt = encoded(method, request.url, request.headers, request.body);
   return new Promise((resolve, reject) => follow(t, first, bounds, 0, resolve, reject));
 }
 
 /** The first call (the modules to load) or a multipart body (encoded by the platform, asynchronously). */
-async function firstSend(method: string, request: RequestParts, maxBytes: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<NodeSent> {
+async function firstSend(method: string, request: RequestParts, maxBytes: number, timeoutMs: number, cancel: Cancel | undefined): Promise<NodeSent> {
   const t = loaded ?? (await loadTransports());
-  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, signal };
+  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, cancel };
   const first = request.body instanceof FormData ? await encodedForm(method, request.url, request.headers, request.body) : encoded(method, request.url, request.headers, request.body);
   return new Promise((resolve, reject) => follow(t, first, bounds, 0, resolve, reject));
 }
@@ -143,15 +145,15 @@ function exchange(t: Transports, a: Attempt, bounds: Bounds, settle: Settle): vo
   const target = targetOf(a.url);
   const transport = target.protocol === 'https:' ? t.https : target.protocol === 'http:' ? t.http : undefined;
   if (transport === undefined) return settle({ failed: `unsupported URL scheme ${target.protocol}`, retryable: false });
-  const { signal } = bounds;
-  if (signal?.aborted === true) return settle({ failed: 'the call was cancelled', retryable: false });
+  const { cancel } = bounds;
+  if (cancel?.cancelled === true) return settle({ failed: 'the call was cancelled', retryable: false });
   const req = transport.request({ ...target, method: a.method, headers: a.headers, agent: transport.agent });
   let settled = false;
   const done = (result: NodeSent): void => {
     if (settled) return;
     settled = true;
     clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    cancel?.unlisten(onAbort);
     settle(result);
   };
   const timer = setTimeout(() => {
@@ -162,7 +164,7 @@ function exchange(t: Transports, a: Attempt, bounds: Bounds, settle: Settle): vo
     done({ failed: 'the call was cancelled', retryable: false });
     req.destroy();
   };
-  signal?.addEventListener('abort', onAbort, { once: true });
+  cancel?.listen(onAbort);
   req.on('error', (e: NodeJS.ErrnoException) => done({ failed: `${e.message}${typeof e.code === 'string' && !e.message.includes(e.code) ? ` (${e.code})` : ''}`, retryable: true }));
   req.on('response', (res) => readAnswer(res, bounds.maxBytes, t.zlib, done));
   req.end(a.body);

@@ -3,6 +3,7 @@
 // OAuth token refresh); http-request builds the request and http-answer maps the answer. The MCP
 // caller's own token is never forwarded: upstream credentials come from this process's environment or
 // from the `upstreamToken` hook (MCP authorization forbids token passthrough; RFC 8693 exchange is the way).
+import { cancelOf } from '../core/cancel.js';
 import { toolError, type ToolReply } from '../core/replies.js';
 import { readBounded, toToolResult, type Received } from './http-answer.js';
 import { ClientCredentials } from './http-oauth.js';
@@ -59,7 +60,7 @@ async function callOperation(op: Operation, args: Record<string, unknown>, call:
       }
     }
     const request = requestParts(op, args, secrets);
-    const got = await send(method, request, options, call.signal);
+    const got = await send(method, request, options, call);
     if ('response' in got && got.response.status === 401 && !refreshed && refreshable(options)) {
       // A 401 means the request was not acted on: one more try with a fresh token is safe for any method.
       refreshed = true;
@@ -84,10 +85,12 @@ type Sent = Exclude<Received, { failed: string }> | { readonly failed: string; r
  * One attempt: a timeout per attempt; a connection error or timeout may be retried, a cancellation not.
  * On Node without a `fetch` option it goes over node:http (http-node-send.ts: the same answer, cheaper).
  */
-async function send(method: string, parts: RequestParts, options: HttpProxyOptions, signal: AbortSignal | undefined): Promise<Sent> {
+async function send(method: string, parts: RequestParts, options: HttpProxyOptions, call: ProxyCallContext): Promise<Sent> {
   const ms = options.timeoutMs ?? 30_000;
   const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
-  if (options.fetch === undefined && nodeTransportAvailable()) return nodeSend(method, parts, maxBytes, ms, signal);
+  // node:http hears a cancellation without the signal where the fast path gives one (core/cancel.ts).
+  if (options.fetch === undefined && nodeTransportAvailable()) return nodeSend(method, parts, maxBytes, ms, cancelOf(call));
+  const signal = call.signal;
   const request = withHeaders(parts);
   const timeout = AbortSignal.timeout(ms);
   const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
