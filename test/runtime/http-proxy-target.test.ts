@@ -43,6 +43,14 @@ describe('targetOf', () => {
       });
     }
   });
+
+  it('origins of the same length, called in turn, each keep their own host and port', () => {
+    for (const url of ['http://a.test:1000/x', 'http://b.test:2000/x', 'http://a.test:1000/x', 'http://b.test:2000/x', 'http://a.test:10000/x']) {
+      const got = targetOf(url);
+      const expected = urlToHttpOptions(new URL(url));
+      expect([got.hostname, got.port, got.path]).toEqual([expected.hostname, expected.port, expected.path]);
+    }
+  });
 });
 
 let upstream: MockUpstream;

@@ -82,8 +82,8 @@ function readRequestState(ctx: ServerContext): string | undefined {
 export type Binding = string | (() => string);
 
 export interface RequestStateSeal {
-  /** The echoed state opened for the handler (refused before it runs when it fails). */
-  readonly openState: (ctx: ServerContext, binding: Binding) => Promise<string | undefined>;
+  /** The echoed state opened for the handler (refused before it runs when it fails); undefined, not a promise, when none was echoed. */
+  readonly openState: (ctx: ServerContext, binding: Binding) => Promise<string | undefined> | undefined;
   /** The handler's InputRequiredReply as the wire result, its requestState sealed. */
   readonly inputRequiredResult: (out: InputRequiredReply, binding: Binding) => Promise<ReturnType<typeof inputRequired>>;
 }
@@ -99,7 +99,7 @@ export function requestStateSeal(keys: RequestStateKeyRing | readonly RequestSta
   return {
     openState: (ctx, binding) => {
       const wire = readRequestState(ctx);
-      return wire === undefined ? Promise.resolve(undefined) : ring().open(wire, bound(binding), ctx);
+      return wire === undefined ? undefined : ring().open(wire, bound(binding), ctx);
     },
     inputRequiredResult: async (out, binding) =>
       inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring().seal(out.requestState, bound(binding)) } : {}) }),

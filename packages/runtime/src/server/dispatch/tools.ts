@@ -135,7 +135,9 @@ export function toolCaller(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>
     if (badAnswer !== undefined) throw new ProtocolError(INVALID_PARAMS, badAnswer.message, { inputResponse: badAnswer.key });
     // Bound before the handler runs: a handler that changes its arguments must not change the binding.
     const binding = lazyBindingOf('tools/call', name, input, principalKey(ctx));
-    const state = await d.openState(ctx, binding);
+    // No turn for a request without state (nearly all).
+    const opening = d.openState(ctx, binding);
+    const state = opening === undefined ? undefined : await opening;
     const task = tool.spec.task;
     if (task !== undefined && taskRunner !== undefined) {
       // The server alone decides, per request: a task only for a client that declared the extension.

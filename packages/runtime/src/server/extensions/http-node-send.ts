@@ -147,7 +147,7 @@ function exchange(t: Transports, a: Attempt, bounds: Bounds, settle: Settle): vo
   if (transport === undefined) return settle({ failed: `unsupported URL scheme ${target.protocol}`, retryable: false });
   const { cancel } = bounds;
   if (cancel?.cancelled === true) return settle({ failed: 'the call was cancelled', retryable: false });
-  const req = transport.request({ ...target, method: a.method, headers: a.headers, agent: transport.agent });
+  const req = transport.request({ protocol: target.protocol, hostname: target.hostname, port: target.port, path: target.path, auth: target.auth, method: a.method, headers: a.headers, agent: transport.agent });
   let settled = false;
   const done = (result: NodeSent): void => {
     if (settled) return;

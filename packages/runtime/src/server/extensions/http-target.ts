@@ -5,9 +5,9 @@
 export interface Target {
   readonly protocol: string;
   readonly hostname: string;
-  readonly port?: number;
+  readonly port?: number | undefined;
   readonly path: string;
-  readonly auth?: string;
+  readonly auth?: string | undefined;
 }
 
 /**
@@ -18,29 +18,40 @@ export interface Target {
 const PLAIN_TARGET = /^\/[A-Za-z0-9\-_~!$&()*+,;=:@/%]*(?:\?[A-Za-z0-9\-_~!$&()*+,;=:@/%?.]+)?$/;
 const DOT = /%2e/i;
 
+type Origin = Omit<Target, 'path'>;
+
 /** Origins (`http://host:port`) whose parse is their own text: the request target can be appended as is. */
-const origins = new Map<string, Omit<Target, 'path'> | null>();
+const origins = new Map<string, Origin | null>();
 const MAX_ORIGINS = 64;
+/** The origin of the previous call (a proxy nearly always calls one): no slice, no hashing. */
+let last: { readonly origin: string; readonly parts: Origin } | undefined;
 
 export function targetOf(url: string | URL): Target {
-  if (typeof url === 'string') {
-    const slash = url.indexOf('/', url.indexOf('//') + 2);
-    const rest = slash < 0 ? '' : url.slice(slash);
-    if (slash > 0 && PLAIN_TARGET.test(rest) && !DOT.test(rest)) {
-      const origin = url.slice(0, slash);
-      let known = origins.get(origin);
-      if (known === undefined) {
-        known = plainOrigin(origin);
-        if (origins.size < MAX_ORIGINS) origins.set(origin, known);
-      }
-      if (known !== null) return { ...known, path: rest };
+  if (typeof url !== 'string') return fromUrl(url);
+  const seen = last !== undefined && url.startsWith(last.origin) && url.charCodeAt(last.origin.length) === 47 ? last : undefined;
+  const slash = seen !== undefined ? seen.origin.length : url.indexOf('/', url.indexOf('//') + 2);
+  if (slash > 0) {
+    const rest = url.slice(slash);
+    if (PLAIN_TARGET.test(rest) && !DOT.test(rest)) {
+      const parts = seen !== undefined ? seen.parts : originParts(url.slice(0, slash));
+      if (parts !== null) return { protocol: parts.protocol, hostname: parts.hostname, port: parts.port, path: rest, auth: parts.auth };
     }
   }
-  return fromUrl(typeof url === 'string' ? new URL(url) : url);
+  return fromUrl(new URL(url));
+}
+
+function originParts(origin: string): Origin | null {
+  let parts = origins.get(origin);
+  if (parts === undefined) {
+    parts = plainOrigin(origin);
+    if (origins.size < MAX_ORIGINS) origins.set(origin, parts);
+  }
+  if (parts !== null) last = { origin, parts };
+  return parts;
 }
 
 /** The origin's parts when `origin/` parses back to itself (lower-case, no default port, no credentials), else null. */
-function plainOrigin(origin: string): Omit<Target, 'path'> | null {
+function plainOrigin(origin: string): Origin | null {
   let parsed: URL;
   try {
     parsed = new URL(`${origin}/`);
