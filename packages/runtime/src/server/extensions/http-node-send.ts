@@ -6,6 +6,7 @@
 // transport ran. Loaded on the first proxied call only (workerd and other runtimes keep fetch).
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Cancel } from '../core/cancel.js';
+import { addDeadline, clearDeadline } from './http-deadlines.js';
 import type { RequestParts } from './http-request.js';
 import { targetOf } from './http-target.js';
 import type { UpstreamAnswer } from './http-types.js';
@@ -152,14 +153,14 @@ function exchange(t: Transports, a: Attempt, bounds: Bounds, settle: Settle): vo
   const done = (result: NodeSent): void => {
     if (settled) return;
     settled = true;
-    clearTimeout(timer);
+    clearDeadline(deadline);
     cancel?.unlisten(onAbort);
     settle(result);
   };
-  const timer = setTimeout(() => {
+  const deadline = addDeadline(bounds.deadline, () => {
     done({ failed: `timed out after ${bounds.timeoutMs} ms`, retryable: true });
     req.destroy();
-  }, Math.max(0, bounds.deadline - Date.now()));
+  });
   const onAbort = (): void => {
     done({ failed: 'the call was cancelled', retryable: false });
     req.destroy();
@@ -222,6 +223,7 @@ type Zlib = typeof import('node:zlib');
 
 /** fetch asks for and undoes gzip, deflate and br; so does this path (a bound counts decoded bytes, as there). */
 function decoded(res: IncomingMessage, encoding: string | null, zlib: Zlib): NodeJS.ReadableStream {
+  if (encoding === null) return res;
   const codings = (encoding ?? '').toLowerCase().split(',').map((c) => c.trim()).filter((c) => c !== '' && c !== 'identity').reverse();
   let stream: NodeJS.ReadableStream = res;
   for (const c of codings) {
