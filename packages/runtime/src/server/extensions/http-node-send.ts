@@ -43,8 +43,10 @@ function loadTransports(): Promise<Transports> {
 
 /** Node with its http module (not workerd, whose fetch is the native path). */
 export function nodeTransportAvailable(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions?.node === 'string' && (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== 'Cloudflare-Workers';
+  // Asked on every call, answered once (it cannot change in a running process).
+  return (nodeAvailable ??= typeof process !== 'undefined' && typeof process.versions?.node === 'string' && (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== 'Cloudflare-Workers');
 }
+let nodeAvailable: boolean | undefined;
 
 interface Attempt {
   readonly method: string;

@@ -47,12 +47,11 @@ async function callOperation(op: Operation, args: Record<string, unknown>, call:
   const { binding, options, method } = op;
   // A spec without `upstream.baseUrl` leaves it to <SERVER>_BASE_URL: say so rather than fail on a relative URL.
   if (op.base === undefined) return toolError(`upstream ${method} ${binding.path}: no upstream base URL is configured (set the server's <SERVER>_BASE_URL)`);
-  // Secrets to fetch (a hook, OAuth 2): otherwise each credential is read from `env` as the request is built, without a turn.
-  const fetched = options.upstreamToken !== undefined || op.auth.some((a) => a.type === 'oauth2');
   let refreshed = false;
   for (let attempt = 0; ; attempt++) {
     let secrets: Secrets | undefined;
-    if (fetched) {
+    // Without secrets to fetch each credential is read from `env` as the request is built, without a turn.
+    if (op.fetchesSecrets) {
       try {
         secrets = await resolveSecrets(op, call, tokens, refreshed && attempt === 0);
       } catch (e) {

@@ -28,11 +28,14 @@ export interface Operation {
   readonly auth: readonly HttpAuth[];
   /** `options.baseUrl` without trailing slashes; undefined when it is not an http(s) URL. */
   readonly base: string | undefined;
+  /** Secrets to fetch before building (an `upstreamToken` hook, an OAuth 2 scheme); otherwise each is read from `env` as it is built. */
+  readonly fetchesSecrets: boolean;
 }
 
 export function operationOf(binding: HttpBinding, options: HttpProxyOptions): Operation {
   const base = /^https?:\/\//i.test(options.baseUrl) ? options.baseUrl.replace(/\/+$/, '') : undefined;
-  return { binding, options, method: binding.method.toUpperCase(), auth: operationAuth(binding, options), base };
+  const auth = operationAuth(binding, options);
+  return { binding, options, method: binding.method.toUpperCase(), auth, base, fetchesSecrets: options.upstreamToken !== undefined || auth.some((a) => a.type === 'oauth2') };
 }
 
 /**
