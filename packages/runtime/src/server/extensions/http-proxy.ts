@@ -84,12 +84,16 @@ type Sent = Exclude<Received, { failed: string }> | { readonly failed: string; r
  * One attempt: a timeout per attempt; a connection error or timeout may be retried, a cancellation not.
  * On Node without a `fetch` option it goes over node:http (http-node-send.ts: the same answer, cheaper).
  */
-async function send(method: string, parts: RequestParts, options: HttpProxyOptions, call: ProxyCallContext): Promise<Sent> {
+function send(method: string, parts: RequestParts, options: HttpProxyOptions, call: ProxyCallContext): Promise<Sent> {
   const ms = options.timeoutMs ?? 30_000;
   const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
   // node:http hears a cancellation without the signal where the fast path gives one (core/cancel.ts).
+  // Its promise as it is: an async function returning a promise would add two turns to every call.
   if (options.fetch === undefined && nodeTransportAvailable()) return nodeSend(method, parts, maxBytes, ms, cancelOf(call));
-  const signal = call.signal;
+  return fetchSend(method, parts, options, call.signal, ms, maxBytes);
+}
+
+async function fetchSend(method: string, parts: RequestParts, options: HttpProxyOptions, signal: AbortSignal | undefined, ms: number, maxBytes: number): Promise<Sent> {
   const request = withHeaders(parts);
   const timeout = AbortSignal.timeout(ms);
   const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);

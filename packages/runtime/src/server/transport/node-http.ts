@@ -169,7 +169,7 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
   const exchange: Exchange = { req, res, url, limits, cancel };
   // Plain JSON tools/call and list requests: fast-path.ts answers them without Web objects or the SDK's
   // per-request pipeline, or hands them back (then they are served below, like any other).
-  if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) return serveFast(handler, handler.fast, exchange);
+  if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) return await serveFast(handler, handler.fast, exchange); // one turn (a returned promise costs two)
   return serveFetch(handler, exchange);
 }
 
