@@ -2,14 +2,16 @@
 // and MRTR `requestState` (opened before the handler runs, sealed on the reply).
 import { inputRequired, type ServerContext } from '@modelcontextprotocol/server';
 import { principalKeyOf, principalOf } from '../auth/auth.js';
+import { CANCEL, type Cancel, type Cancellable } from '../core/cancel.js';
 import type { ChangeNotifier, RequestContext } from '../core/context.js';
 import type { AuthPrincipal } from '../core/principal.js';
 import { inputRequiredReply, type InputRequiredReply } from '../core/replies.js';
 import { checkRequestStateTtl, processLocalKeyRing, RequestStateKeyRing, type RequestStateKey } from '../scale/request-state.js';
 
 /** `signal` as a function: read when the handler reads ctx.signal (see tools.ts callTool). */
-export function requestContext(ctx: ServerContext, signal: AbortSignal | (() => AbortSignal), notify: ChangeNotifier, requestState: string | undefined): RequestContext {
-  return new HandlerContext(ctx, signal, notify, requestState);
+/** `cancel`: where the request's Cancel comes from without its signal (tools.ts's abort; core/cancel.ts). */
+export function requestContext(ctx: ServerContext, signal: AbortSignal | (() => AbortSignal), notify: ChangeNotifier, requestState: string | undefined, cancel?: Cancellable): RequestContext {
+  return new HandlerContext(ctx, signal, notify, requestState, cancel);
 }
 
 /**
@@ -38,8 +40,10 @@ class HandlerContext implements RequestContext {
   declare readonly auth?: AuthPrincipal;
   readonly #http: { req?: Request } | undefined;
   readonly #signal: AbortSignal | (() => AbortSignal);
-  constructor(ctx: ServerContext, signal: AbortSignal | (() => AbortSignal), readonly notify: ChangeNotifier, readonly requestState: string | undefined) {
+  readonly #cancel: Cancellable | undefined;
+  constructor(ctx: ServerContext, signal: AbortSignal | (() => AbortSignal), readonly notify: ChangeNotifier, readonly requestState: string | undefined, cancel: Cancellable | undefined) {
     this.#signal = signal;
+    this.#cancel = cancel;
     this.#http = (ctx as { http?: { req?: Request } }).http;
     this.requestId = ctx.mcpReq.id;
     this.meta = (ctx.mcpReq._meta ?? {}) as Record<string, unknown>;
@@ -52,6 +56,10 @@ class HandlerContext implements RequestContext {
   get signal(): AbortSignal {
     const signal = this.#signal;
     return typeof signal === 'function' ? signal() : signal;
+  }
+  /** The request's cancellation without its signal, where the transport gives one (the proxy listens here). */
+  [CANCEL](): Cancel | undefined {
+    return this.#cancel?.[CANCEL]?.();
   }
   /** The fast path's Web Request is built here, on first read. */
   get httpRequest(): Request | undefined {
@@ -74,8 +82,8 @@ function readRequestState(ctx: ServerContext): string | undefined {
 export type Binding = string | (() => string);
 
 export interface RequestStateSeal {
-  /** The echoed state opened for the handler (refused before it runs when it fails). */
-  readonly openState: (ctx: ServerContext, binding: Binding) => Promise<string | undefined>;
+  /** The echoed state opened for the handler (refused before it runs when it fails); undefined, not a promise, when none was echoed. */
+  readonly openState: (ctx: ServerContext, binding: Binding) => Promise<string | undefined> | undefined;
   /** The handler's InputRequiredReply as the wire result, its requestState sealed. */
   readonly inputRequiredResult: (out: InputRequiredReply, binding: Binding) => Promise<ReturnType<typeof inputRequired>>;
 }
@@ -91,7 +99,7 @@ export function requestStateSeal(keys: RequestStateKeyRing | readonly RequestSta
   return {
     openState: (ctx, binding) => {
       const wire = readRequestState(ctx);
-      return wire === undefined ? Promise.resolve(undefined) : ring().open(wire, bound(binding), ctx);
+      return wire === undefined ? undefined : ring().open(wire, bound(binding), ctx);
     },
     inputRequiredResult: async (out, binding) =>
       inputRequired({ inputRequests: out.inputRequests as never, ...(out.requestState !== undefined ? { requestState: await ring().seal(out.requestState, bound(binding)) } : {}) }),

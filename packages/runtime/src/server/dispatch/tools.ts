@@ -4,6 +4,7 @@
 import { ProtocolError, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { applyDefaults, defaultsPlan, type DefaultsPlan } from '../../shared/input-defaults.js';
 import { missingScopes, principalOf } from '../auth/auth.js';
+import { CANCEL, type Cancel, type Cancellable } from '../core/cancel.js';
 import { buildElicit, type ToolContext } from '../core/context.js';
 import type { ToolSpec } from '../core/definition.js';
 import { isInputRequiredReply, isToolReply } from '../core/replies.js';
@@ -134,7 +135,9 @@ export function toolCaller(d: Dispatch, tools: ReadonlyMap<string, PreparedTool>
     if (badAnswer !== undefined) throw new ProtocolError(INVALID_PARAMS, badAnswer.message, { inputResponse: badAnswer.key });
     // Bound before the handler runs: a handler that changes its arguments must not change the binding.
     const binding = lazyBindingOf('tools/call', name, input, principalKey(ctx));
-    const state = await d.openState(ctx, binding);
+    // No turn for a request without state (nearly all).
+    const opening = d.openState(ctx, binding);
+    const state = opening === undefined ? undefined : await opening;
     const task = tool.spec.task;
     if (task !== undefined && taskRunner !== undefined) {
       // The server alone decides, per request: a task only for a client that declared the extension.
@@ -170,6 +173,10 @@ class RequestAbort implements Abort {
     return this.ctx.mcpReq.signal;
   }
   abort(): void {}
+  /** The fast path's request hears its cancellation without a signal (core/cancel.ts). */
+  [CANCEL](): Cancel | undefined {
+    return (this.ctx.mcpReq as Cancellable)[CANCEL]?.();
+  }
 }
 
 function toolContext(d: Dispatch, tool: PreparedTool, ctx: ServerContext, abort: Abort, state: string | undefined): ToolContext<Record<string, unknown>> {
@@ -177,7 +184,7 @@ function toolContext(d: Dispatch, tool: PreparedTool, ctx: ServerContext, abort:
   let progressDropped = false;
   // Assigned onto, not spread: a spread would read the lazy httpRequest getter (the fast path's Web
   // Request, built only for a handler that reads it).
-  return Object.assign(requestContext(ctx, () => abort.signal, d.notifier, state), {
+  return Object.assign(requestContext(ctx, () => abort.signal, d.notifier, state, abort as Cancellable), {
     elicit: buildElicit(tool.spec.elicit, ctx.mcpReq.inputResponses),
     async progress(progress: number, total?: number, message?: string) {
       if (progressToken === undefined || abort.signal.aborted) return;

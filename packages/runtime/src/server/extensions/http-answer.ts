@@ -33,16 +33,18 @@ export async function readBounded(response: Response, maxBytes: number): Promise
 }
 
 const JSON_TYPE = /[/+]json\b/i;
+/** Not streaming, so one decoder serves every answer (a BOM is dropped, as fetch's text() drops it). */
+const UTF8_TEXT = new TextDecoder();
 
 export function toToolResult(binding: HttpBinding, url: string, response: UpstreamAnswer, bytes: Uint8Array): ToolReply<unknown> {
-  const status = `${response.status} ${response.statusText}`.trim();
-  const text = (): string => new TextDecoder().decode(bytes);
+  const text = (): string => UTF8_TEXT.decode(bytes);
   if (!response.ok) {
+    const status = `${response.status} ${response.statusText}`.trim();
     const retry = response.headers.get('retry-after');
     // A short summary the model can act on: the status and the start of the body.
     return toolError(`upstream ${binding.method.toUpperCase()} ${binding.path} answered ${status}${retry !== null ? ` (Retry-After: ${retry})` : ''}: ${text().slice(0, 500)}`);
   }
-  if (bytes.byteLength === 0) return reply({ content: [{ type: 'text', text: status }] });
+  if (bytes.byteLength === 0) return reply({ content: [{ type: 'text', text: `${response.status} ${response.statusText}`.trim() }] });
   const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (JSON_TYPE.test(type)) return jsonResult(binding, text());
   if (TEXT_TYPE.test(type)) return reply({ content: [{ type: 'text', text: text() }] });

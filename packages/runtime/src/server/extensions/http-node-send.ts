@@ -4,8 +4,11 @@
 // part of a proxied call's own cost. It answers as fetch would: the same header values, the same bounded
 // read, redirects followed by the Fetch standard's rules, so the tool result does not depend on which
 // transport ran. Loaded on the first proxied call only (workerd and other runtimes keep fetch).
-import type { Agent, IncomingMessage, RequestOptions } from 'node:http';
-import type { BuiltRequest } from './http-request.js';
+import type { Agent, IncomingMessage } from 'node:http';
+import type { Cancel } from '../core/cancel.js';
+import { addDeadline, clearDeadline } from './http-deadlines.js';
+import type { RequestParts } from './http-request.js';
+import { targetOf } from './http-target.js';
 import type { UpstreamAnswer } from './http-types.js';
 
 export type NodeSent = { readonly response: UpstreamAnswer; readonly bytes: Uint8Array } | { readonly failed: string; readonly retryable: boolean };
@@ -40,28 +43,69 @@ function loadTransports(): Promise<Transports> {
 
 /** Node with its http module (not workerd, whose fetch is the native path). */
 export function nodeTransportAvailable(): boolean {
-  return typeof process !== 'undefined' && typeof process.versions?.node === 'string' && (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== 'Cloudflare-Workers';
+  // Asked on every call, answered once (it cannot change in a running process).
+  return (nodeAvailable ??= typeof process !== 'undefined' && typeof process.versions?.node === 'string' && (globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent !== 'Cloudflare-Workers');
 }
+let nodeAvailable: boolean | undefined;
 
 interface Attempt {
   readonly method: string;
-  readonly url: URL;
+  /** As built (a string), or parsed once a redirect needed it. */
+  readonly url: string | URL;
   readonly headers: Record<string, string>;
   readonly body?: Uint8Array;
 }
 
-/** One attempt, redirects included; `timeoutMs` bounds the whole attempt as fetch's AbortSignal.timeout did. */
-export async function nodeSend(method: string, request: BuiltRequest, maxBytes: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<NodeSent> {
+/** What every hop of one attempt shares. */
+interface Bounds {
+  readonly maxBytes: number;
+  readonly deadline: number;
+  readonly timeoutMs: number;
+  /** The call's cancellation (its signal, or the fast path's Cancel that needs none). */
+  readonly cancel: Cancel | undefined;
+}
+
+type Settle = (result: NodeSent) => void;
+
+/**
+ * One attempt, redirects included; `timeoutMs` bounds the whole attempt as fetch's AbortSignal.timeout did.
+ * One promise for all of it: the hops chain by callbacks, not a turn each.
+ */
+export function nodeSend(method: string, request: RequestParts, maxBytes: number, timeoutMs: number, cancel: Cancel | undefined): Promise<NodeSent> {
+  const t = loaded;
+  if (t === undefined || request.body instanceof FormData) return firstSend(method, request, maxBytes, timeoutMs, cancel);
+  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, cancel };
+  const first: Attempt = encoded(method, request.url, request.headers, request.body);
+  return new Promise((resolve, reject) => follow(t, first, bounds, 0, resolve, reject));
+}
+
+/** The first call (the modules to load) or a multipart body (encoded by the platform, asynchronously). */
+async function firstSend(method: string, request: RequestParts, maxBytes: number, timeoutMs: number, cancel: Cancel | undefined): Promise<NodeSent> {
   const t = loaded ?? (await loadTransports());
-  const deadline = Date.now() + timeoutMs;
-  let attempt: Attempt = { method, url: new URL(request.url), ...(request.body instanceof FormData ? await encodedForm(request, request.body) : encoded(request, request.body)) };
-  for (let hops = 0; ; hops++) {
-    const got = await exchange(t, attempt, maxBytes, deadline, timeoutMs, signal);
-    if ('failed' in got || !isRedirect(got.response.status)) return got;
-    const location = got.response.headers.get('location');
-    if (location === null) return got;
-    if (hops === MAX_REDIRECTS) return { failed: 'redirect count exceeded', retryable: false };
-    attempt = redirected(attempt, got.response.status, new URL(location, attempt.url));
+  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, cancel };
+  const first = request.body instanceof FormData ? await encodedForm(method, request.url, request.headers, request.body) : encoded(method, request.url, request.headers, request.body);
+  return new Promise((resolve, reject) => follow(t, first, bounds, 0, resolve, reject));
+}
+
+function follow(t: Transports, a: Attempt, bounds: Bounds, hops: number, resolve: Settle, reject: (e: unknown) => void): void {
+  try {
+    exchange(t, a, bounds, (got) => {
+      if ('failed' in got || !isRedirect(got.response.status)) return resolve(got);
+      const location = got.response.headers.get('location');
+      if (location === null) return resolve(got);
+      if (hops === MAX_REDIRECTS) return resolve({ failed: 'redirect count exceeded', retryable: false });
+      let next: Attempt;
+      try {
+        const from = urlOf(a);
+        next = redirected({ ...a, url: from }, got.response.status, new URL(location, from));
+      } catch (e) {
+        return reject(e);
+      }
+      follow(t, next, bounds, hops + 1, resolve, reject);
+    });
+  } catch (e) {
+    // A header node:http refuses (as Headers would have), an unparsable URL: the call fails as before the attempt.
+    reject(e);
   }
 }
 
@@ -70,7 +114,7 @@ function isRedirect(status: number): boolean {
 }
 
 /** Fetch's HTTP-redirect fetch: 303 (and 301/302 after a POST) become a bodiless GET; credentials stay on their origin. */
-function redirected(previous: Attempt, status: number, url: URL): Attempt {
+function redirected(previous: Attempt & { readonly url: URL }, status: number, url: URL): Attempt {
   const toGet = (status === 303 && previous.method !== 'GET' && previous.method !== 'HEAD') || ((status === 301 || status === 302) && previous.method === 'POST');
   const headers = { ...previous.headers };
   if (toGet) for (const h of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) delete headers[h];
@@ -78,82 +122,83 @@ function redirected(previous: Attempt, status: number, url: URL): Attempt {
   return { method: toGet ? 'GET' : previous.method, url, headers, ...(toGet || previous.body === undefined ? {} : { body: previous.body }) };
 }
 
-/** Headers as node:http takes them, and the body as bytes. */
-function encoded(request: BuiltRequest, body: string | Uint8Array | undefined): { headers: Record<string, string>; body?: Uint8Array } {
-  const headers = Object.fromEntries(request.headers);
+function urlOf(a: Attempt): URL {
+  return typeof a.url === 'string' ? new URL(a.url) : a.url;
+}
+
+/** The attempt as node:http takes it: the body as bytes (the headers record is this attempt's own, added to here). */
+function encoded(method: string, url: string, headers: Record<string, string>, body: string | Uint8Array | undefined): Attempt {
   headers['accept-encoding'] ??= 'gzip, deflate, br';
-  if (body === undefined) return { headers };
+  if (body === undefined) return { method, url, headers };
   const bytes = typeof body === 'string' ? Buffer.from(body) : body;
   headers['content-length'] = String(bytes.byteLength);
-  return { headers, body: bytes };
+  return { method, url, headers, body: bytes };
 }
 
 /** A FormData body encoded by the platform's own multipart encoder (its boundary in the content type). */
-async function encodedForm(request: BuiltRequest, form: FormData): Promise<{ headers: Record<string, string>; body?: Uint8Array }> {
+async function encodedForm(method: string, url: string, headers: Record<string, string>, form: FormData): Promise<Attempt> {
   const encoder = new Request('http://localhost/', { method: 'POST', body: form });
   const bytes = new Uint8Array(await encoder.arrayBuffer());
-  const out = encoded(request, bytes);
+  const out = encoded(method, url, headers, bytes);
   out.headers['content-type'] = encoder.headers.get('content-type')!;
   return out;
 }
 
-function exchange(t: Transports, a: Attempt, maxBytes: number, deadline: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<NodeSent> {
-  const transport = a.url.protocol === 'https:' ? t.https : a.url.protocol === 'http:' ? t.http : undefined;
-  if (transport === undefined) return Promise.resolve({ failed: `unsupported URL scheme ${a.url.protocol}`, retryable: false });
-  if (signal?.aborted === true) return Promise.resolve({ failed: 'the call was cancelled', retryable: false });
-  return new Promise((resolve) => {
-    const options: RequestOptions = { method: a.method, headers: a.headers, agent: transport.agent };
-    const req = transport.request(a.url, options);
-    let settled = false;
-    const done = (result: NodeSent): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(result);
-    };
-    const timer = setTimeout(() => {
-      done({ failed: `timed out after ${timeoutMs} ms`, retryable: true });
-      req.destroy();
-    }, Math.max(0, deadline - Date.now()));
-    const onAbort = (): void => {
-      done({ failed: 'the call was cancelled', retryable: false });
-      req.destroy();
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (e: NodeJS.ErrnoException) => done({ failed: `${e.message}${typeof e.code === 'string' && !e.message.includes(e.code) ? ` (${e.code})` : ''}`, retryable: true }));
-    req.on('response', (res) => void readAnswer(res, maxBytes, t.zlib).then(done));
-    req.end(a.body);
+function exchange(t: Transports, a: Attempt, bounds: Bounds, settle: Settle): void {
+  const target = targetOf(a.url);
+  const transport = target.protocol === 'https:' ? t.https : target.protocol === 'http:' ? t.http : undefined;
+  if (transport === undefined) return settle({ failed: `unsupported URL scheme ${target.protocol}`, retryable: false });
+  const { cancel } = bounds;
+  if (cancel?.cancelled === true) return settle({ failed: 'the call was cancelled', retryable: false });
+  const req = transport.request({ protocol: target.protocol, hostname: target.hostname, port: target.port, path: target.path, auth: target.auth, method: a.method, headers: a.headers, agent: transport.agent });
+  let settled = false;
+  const done = (result: NodeSent): void => {
+    if (settled) return;
+    settled = true;
+    clearDeadline(deadline);
+    cancel?.unlisten(onAbort);
+    settle(result);
+  };
+  const deadline = addDeadline(bounds.deadline, () => {
+    done({ failed: `timed out after ${bounds.timeoutMs} ms`, retryable: true });
+    req.destroy();
   });
+  const onAbort = (): void => {
+    done({ failed: 'the call was cancelled', retryable: false });
+    req.destroy();
+  };
+  cancel?.listen(onAbort);
+  req.on('error', (e: NodeJS.ErrnoException) => done({ failed: `${e.message}${typeof e.code === 'string' && !e.message.includes(e.code) ? ` (${e.code})` : ''}`, retryable: true }));
+  req.on('response', (res) => readAnswer(res, bounds.maxBytes, t.zlib, done));
+  req.end(a.body);
 }
 
 /** Reads the body chunk by chunk (decoded as fetch decodes it) and stops at the bound, as the fetch path's readBounded does. */
-function readAnswer(res: IncomingMessage, maxBytes: number, zlib: Zlib): Promise<NodeSent> {
+function readAnswer(res: IncomingMessage, maxBytes: number, zlib: Zlib, settle: Settle): void {
   const headers = rawHeaderView(res.rawHeaders);
   const status = res.statusCode ?? 0;
   const response: UpstreamAnswer = { status, statusText: res.statusMessage ?? '', ok: status >= 200 && status < 300, headers };
   const declared = Number(headers.get('content-length') ?? '0');
   if (declared > maxBytes) {
     res.destroy();
-    return Promise.resolve({ failed: `upstream answer is ${declared} bytes, over the ${maxBytes}-byte bound`, retryable: false });
+    return settle({ failed: `upstream answer is ${declared} bytes, over the ${maxBytes}-byte bound`, retryable: false });
   }
   const body = decoded(res, headers.get('content-encoding'), zlib);
   // Stream events, not `for await`: the async iterator costs more than the rest of the read on a small answer.
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.byteLength;
-      if (size <= maxBytes) return void chunks.push(chunk);
-      body.removeAllListeners('data');
-      res.destroy();
-      resolve({ failed: `upstream answer is over the ${maxBytes}-byte bound`, retryable: false });
-    });
-    body.once('end', () => resolve({ response, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
-    body.once('error', (e: Error) => resolve({ failed: e.message, retryable: true }));
-    // Closed before its end without an error (the iterator's premature close): the first settlement wins.
-    body.once('close', () => resolve({ failed: 'Premature close', retryable: true }));
+  // `on`, not `once`: settle takes the first result only, and `once` wraps each listener.
+  const chunks: Buffer[] = [];
+  let size = 0;
+  body.on('data', (chunk: Buffer) => {
+    size += chunk.byteLength;
+    if (size <= maxBytes) return void chunks.push(chunk);
+    body.removeAllListeners('data');
+    res.destroy();
+    settle({ failed: `upstream answer is over the ${maxBytes}-byte bound`, retryable: false });
   });
+  body.on('end', () => settle({ response, bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks) }));
+  body.on('error', (e: Error) => settle({ failed: e.message, retryable: true }));
+  // Closed before its end without an error (the iterator's premature close): the first settlement wins.
+  body.on('close', () => settle({ failed: 'Premature close', retryable: true }));
 }
 
 /**
@@ -180,6 +225,7 @@ type Zlib = typeof import('node:zlib');
 
 /** fetch asks for and undoes gzip, deflate and br; so does this path (a bound counts decoded bytes, as there). */
 function decoded(res: IncomingMessage, encoding: string | null, zlib: Zlib): NodeJS.ReadableStream {
+  if (encoding === null) return res;
   const codings = (encoding ?? '').toLowerCase().split(',').map((c) => c.trim()).filter((c) => c !== '' && c !== 'identity').reverse();
   let stream: NodeJS.ReadableStream = res;
   for (const c of codings) {

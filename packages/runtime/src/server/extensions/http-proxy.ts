@@ -3,11 +3,12 @@
 // OAuth token refresh); http-request builds the request and http-answer maps the answer. The MCP
 // caller's own token is never forwarded: upstream credentials come from this process's environment or
 // from the `upstreamToken` hook (MCP authorization forbids token passthrough; RFC 8693 exchange is the way).
+import { cancelOf } from '../core/cancel.js';
 import { toolError, type ToolReply } from '../core/replies.js';
 import { readBounded, toToolResult, type Received } from './http-answer.js';
 import { ClientCredentials } from './http-oauth.js';
 import { nodeSend, nodeTransportAvailable } from './http-node-send.js';
-import { buildRequest, operationAuth, type Secrets } from './http-request.js';
+import { operationOf, requestParts, withHeaders, type Operation, type RequestParts, type Secrets } from './http-request.js';
 import { isIdempotent, retryableStatus, retryDelay, sleep } from './http-retry.js';
 import type { HttpAuth, HttpBinding, HttpProxyOptions, ProxyCallContext, UpstreamTokenRequest } from './http-types.js';
 
@@ -23,7 +24,10 @@ type ProxyHandler = (args: Record<string, unknown>, ctx: ProxyCallContext) => Pr
 export function httpProxy<H>(bindings: { readonly [K in keyof H]: HttpBinding }, options: HttpProxyOptions): H {
   const out: Record<string, ProxyHandler> = {};
   const tokens = new ClientCredentials(options.fetch);
-  for (const [method, binding] of Object.entries(bindings as Record<string, HttpBinding>)) out[method] = (args, ctx) => callUpstream(binding, args, options, ctx, tokens);
+  for (const [method, binding] of Object.entries(bindings as Record<string, HttpBinding>)) {
+    const op = operationOf(binding, options);
+    out[method] = (args, ctx) => callOperation(op, args, contextOf(ctx), tokens);
+  }
   // The arguments were validated against the input schema before a handler runs; the answer is checked
   // against the output schema after: the runtime's guarantees stand in for the static types here.
   return out as H;
@@ -31,21 +35,31 @@ export function httpProxy<H>(bindings: { readonly [K in keyof H]: HttpBinding },
 
 const sharedTokens = new ClientCredentials();
 
-export async function callUpstream(binding: HttpBinding, args: Record<string, unknown>, options: HttpProxyOptions, ctx: ProxyCallContext | AbortSignal = {}, tokens = sharedTokens): Promise<ToolReply<unknown>> {
-  const call: ProxyCallContext = ctx instanceof AbortSignal ? { signal: ctx } : ctx;
-  const method = binding.method.toUpperCase();
+export async function callUpstream(binding: HttpBinding, args: Record<string, unknown>, options: HttpProxyOptions, ctx?: ProxyCallContext | AbortSignal, tokens = sharedTokens): Promise<ToolReply<unknown>> {
+  return callOperation(operationOf(binding, options), args, contextOf(ctx), tokens);
+}
+
+function contextOf(ctx: ProxyCallContext | AbortSignal | undefined): ProxyCallContext {
+  return ctx === undefined ? {} : ctx instanceof AbortSignal ? { signal: ctx } : ctx;
+}
+
+async function callOperation(op: Operation, args: Record<string, unknown>, call: ProxyCallContext, tokens: ClientCredentials): Promise<ToolReply<unknown>> {
+  const { binding, options, method } = op;
   // A spec without `upstream.baseUrl` leaves it to <SERVER>_BASE_URL: say so rather than fail on a relative URL.
-  if (!/^https?:\/\//i.test(options.baseUrl)) return toolError(`upstream ${method} ${binding.path}: no upstream base URL is configured (set the server's <SERVER>_BASE_URL)`);
+  if (op.base === undefined) return toolError(`upstream ${method} ${binding.path}: no upstream base URL is configured (set the server's <SERVER>_BASE_URL)`);
   let refreshed = false;
   for (let attempt = 0; ; attempt++) {
-    let secrets: Secrets;
-    try {
-      secrets = await resolveSecrets(binding, options, call, tokens, refreshed && attempt === 0);
-    } catch (e) {
-      return toolError(`upstream credentials for ${method} ${binding.path} could not be obtained: ${(e as Error).message}`);
+    let secrets: Secrets | undefined;
+    // Without secrets to fetch each credential is read from `env` as the request is built, without a turn.
+    if (op.fetchesSecrets) {
+      try {
+        secrets = await resolveSecrets(op, call, tokens, refreshed && attempt === 0);
+      } catch (e) {
+        return toolError(`upstream credentials for ${method} ${binding.path} could not be obtained: ${(e as Error).message}`);
+      }
     }
-    const request = buildRequest(binding, args, options, secrets);
-    const got = await send(method, request, options, call.signal);
+    const request = requestParts(op, args, secrets);
+    const got = await send(method, request, options, call);
     if ('response' in got && got.response.status === 401 && !refreshed && refreshable(options)) {
       // A 401 means the request was not acted on: one more try with a fresh token is safe for any method.
       refreshed = true;
@@ -70,10 +84,17 @@ type Sent = Exclude<Received, { failed: string }> | { readonly failed: string; r
  * One attempt: a timeout per attempt; a connection error or timeout may be retried, a cancellation not.
  * On Node without a `fetch` option it goes over node:http (http-node-send.ts: the same answer, cheaper).
  */
-async function send(method: string, request: ReturnType<typeof buildRequest>, options: HttpProxyOptions, signal: AbortSignal | undefined): Promise<Sent> {
+function send(method: string, parts: RequestParts, options: HttpProxyOptions, call: ProxyCallContext): Promise<Sent> {
   const ms = options.timeoutMs ?? 30_000;
   const maxBytes = options.maxBytes ?? 8 * 1024 * 1024;
-  if (options.fetch === undefined && nodeTransportAvailable()) return nodeSend(method, request, maxBytes, ms, signal);
+  // node:http hears a cancellation without the signal where the fast path gives one (core/cancel.ts).
+  // Its promise as it is: an async function returning a promise would add two turns to every call.
+  if (options.fetch === undefined && nodeTransportAvailable()) return nodeSend(method, parts, maxBytes, ms, cancelOf(call));
+  return fetchSend(method, parts, options, call.signal, ms, maxBytes);
+}
+
+async function fetchSend(method: string, parts: RequestParts, options: HttpProxyOptions, signal: AbortSignal | undefined, ms: number, maxBytes: number): Promise<Sent> {
+  const request = withHeaders(parts);
   const timeout = AbortSignal.timeout(ms);
   const both = signal === undefined ? timeout : AbortSignal.any([signal, timeout]);
   try {
@@ -88,10 +109,10 @@ async function send(method: string, request: ReturnType<typeof buildRequest>, op
 }
 
 /** The hook's token where it gives one, else client credentials for OAuth 2 schemes; other schemes read `env` when built. */
-async function resolveSecrets(binding: HttpBinding, options: HttpProxyOptions, call: ProxyCallContext, tokens: ClientCredentials, refresh: boolean): Promise<Secrets> {
+async function resolveSecrets({ binding, options, auth }: Operation, call: ProxyCallContext, tokens: ClientCredentials, refresh: boolean): Promise<Secrets> {
   const out = new Map<HttpAuth, string>();
   const env = options.env ?? process.env;
-  for (const scheme of operationAuth(binding, options)) {
+  for (const scheme of auth) {
     let secret: string | undefined;
     if (options.upstreamToken !== undefined && (scheme.type === 'bearer' || scheme.type === 'oauth2')) {
       secret = await options.upstreamToken({ scheme, operation: { method: binding.method.toUpperCase(), path: binding.path }, caller: callerOf(call), refresh });

@@ -3,11 +3,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { Authenticated } from '../auth/auth.js';
+import { CANCEL, type Cancel } from '../core/cancel.js';
 
 /** What the context reads of the fast path's request. */
 export interface ContextSource {
   readonly headers: IncomingHttpHeaders;
   readonly signal: AbortSignal;
+  readonly cancel?: Cancel;
   toRequest(): Request;
 }
 
@@ -35,6 +37,10 @@ class FastMcpReq {
   /** Read only by a handler that uses ctx.signal (see node-http.ts). */
   get signal(): AbortSignal {
     return this.request.signal;
+  }
+  /** The request's cancellation without its signal (a proxied call's upstream request listens here). */
+  [CANCEL](): Cancel | undefined {
+    return this.request.cancel;
   }
 }
 

@@ -25,6 +25,7 @@ import { isJsonContentType } from '@modelcontextprotocol/server';
 import { stashPrecomputed, type FastServerHooks, type Precomputed } from '../dispatch/fast-path-hooks.js';
 import type { HeaderDeclaration } from '../../shared/header-values.js';
 import { principalKeyOf, type AuthGate, type Authenticated } from '../auth/auth.js';
+import type { Cancel } from '../core/cancel.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
 import { markCounted, rateLimitAnswer } from './rate-limits.js';
 import { contextFor } from './fast-context.js';
@@ -47,6 +48,8 @@ export interface FastRequest {
   readonly body: Buffer;
   /** Aborts when the client goes away before the answer is complete (made on first read). */
   readonly signal: AbortSignal;
+  /** Hears the same cancellation without making the signal (core/cancel.ts). */
+  readonly cancel?: Cancel;
   /** The same request as a Web Request (with this body), for the SDK path. */
   toRequest(): Request;
   /** The caller `admit` verified (servers with `auth:`). */

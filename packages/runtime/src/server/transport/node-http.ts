@@ -4,6 +4,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server as NodeServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { vouchFor, type Authenticated } from '../auth/auth.js';
+import { RequestCancel, type Cancel } from '../core/cancel.js';
 import { createHealthProbes, type HealthPaths, type HealthProbes } from '../ops/health.js';
 import type { FastRequest } from './fast-path.js';
 import { DEFAULT_MAX_BODY_BYTES, jsonRpcError, type HttpHandler } from './http.js';
@@ -135,7 +136,7 @@ interface Exchange {
   readonly res: ServerResponse;
   readonly url: URL;
   readonly limits: Limits;
-  readonly abort: AbortController;
+  readonly cancel: RequestCancel; // the request's signal (made when read) and listeners that need none
   /** Set by the bearer gate of the fast path, before the body is read. */
   admitted?: Authenticated;
 }
@@ -160,16 +161,15 @@ async function serve(handler: HttpHandler, req: IncomingMessage, res: ServerResp
   // Drain before answering, as the fast path does: closing while the client still sends resets the
   // connection and the client can lose the 413 (issue 25 item 3).
   if (Number(req.headers['content-length'] ?? '0') > limits.maxBody) return refuseTooLarge(req, res, limits.maxBody);
-  const abort = new AbortController();
-  // The client went away before the answer was complete: that is the cancellation (CN2).
-  // 'close' comes once: `on`, not `once` (no wrapper per request).
+  const cancel = new RequestCancel();
+  // The client went away before the answer was complete: the cancellation (CN2). `on`: 'close' comes once.
   res.on('close', () => {
-    if (!res.writableFinished) abort.abort(new Error('client disconnected'));
+    if (!res.writableFinished) cancel.cancel(new Error('client disconnected'));
   });
-  const exchange: Exchange = { req, res, url, limits, abort };
+  const exchange: Exchange = { req, res, url, limits, cancel };
   // Plain JSON tools/call and list requests: fast-path.ts answers them without Web objects or the SDK's
   // per-request pipeline, or hands them back (then they are served below, like any other).
-  if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) return serveFast(handler, handler.fast, exchange);
+  if (handler.fast !== undefined && req.url === limits.path && handler.fast.wants(req.method, req.headers)) return await serveFast(handler, handler.fast, exchange); // one turn (a returned promise costs two)
   return serveFetch(handler, exchange);
 }
 
@@ -200,7 +200,7 @@ const tooLarge = (maxBody: number): Response => jsonRpcError(413, null, -32600, 
 
 /** The Web Request handed to the fetch handler, kept alive with the connection. */
 function toRequest(x: Exchange, body: ReadableStream<Uint8Array> | Buffer | undefined): Request {
-  const request = webRequest(x.req, x.url, x.abort.signal, body);
+  const request = webRequest(x.req, x.url, x.cancel.controller.signal, body);
   if (x.admitted !== undefined) vouchFor(request, x.admitted);
   setClientAddress(request, x.req.socket.remoteAddress);
   // Keep the Request (and with it the controller its own signal hangs on) alive as long as the
@@ -246,13 +246,15 @@ class NodeFastRequest implements FastRequest {
   readonly headers: IncomingHttpHeaders;
   readonly address: string | undefined;
   readonly auth: Authenticated | undefined;
+  readonly cancel: Cancel; // hears the disconnect without making the signal (a proxied call listens here)
   constructor(private readonly x: Exchange, readonly body: Buffer) {
     this.headers = x.req.headers;
     this.address = x.req.socket.remoteAddress;
     this.auth = x.admitted;
+    this.cancel = x.cancel;
   }
   get signal(): AbortSignal {
-    return this.x.abort.signal;
+    return this.x.cancel.controller.signal;
   }
   toRequest(): Request {
     return toRequest(this.x, this.body);
