@@ -39,8 +39,9 @@ export interface CachedModule {
  * Require `file` (a CommonJS module) compiled with the V8 code cache kept for it in `cacheDir`, and put
  * it in require's cache. `variant` names what else decides V8's acceptance (flags such as --no-opt),
  * so that runs with other flags keep a cache of their own instead of refusing and rewriting one.
+ * `sourceFile`, when given, holds the text run as `file` (a copy of it made by mcpgen; `variant` names it).
  */
-export function requireWithCodeCache(file: string, cacheDir: string, variant = ''): CachedModule {
+export function requireWithCodeCache(file: string, cacheDir: string, variant = '', sourceFile = file): CachedModule {
   const Module = module.Module as unknown as ModuleClass;
   const loaded = Module._cache[file];
   if (loaded !== undefined) return { exports: loaded.exports, save: () => {} };
@@ -54,7 +55,7 @@ export function requireWithCodeCache(file: string, cacheDir: string, variant = '
   } catch {
     cached = undefined;
   }
-  const script = new Script(Module.wrap(readSource(file)), { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) });
+  const script = new Script(Module.wrap(readSource(sourceFile)), { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) });
   const m = new Module(file, undefined);
   m.filename = file;
   m.paths = Module._nodeModulePaths(dirname(file));
