@@ -1,7 +1,8 @@
 // Requiring a CommonJS file through V8's code cache, kept in mcpgen's cache folder: what Node ≥ 22.1
-// does itself (module.enableCompileCache, turned on by bin/mcpgen.js), for Node 20. Used for the CLI's
-// own bundles (bin/mcpgen.js, through dist/cli/code-cache.cjs) and for ts-morph and its TypeScript
-// (emit/typescript-code-cache.ts). Nothing here ever fails a run: a cache that cannot be read, is
+// does itself (module.enableCompileCache, turned on by bin/mcpgen.js), for Node 20, and, saved after the
+// code ran, with the functions it compiled, which Node's own cache leaves out. Used for the CLI's own
+// bundles on every Node (bin/mcpgen.js, through dist/cli/code-cache.cjs), for ts-morph and its TypeScript
+// on Node 20 (emit/typescript-code-cache.ts), for @ts-morph/common's copy (emit/ts-morph-common-printer.ts). Nothing here ever fails a run: a cache that cannot be read, is
 // refused by V8 or cannot be written only costs the compile it would have saved.
 import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
