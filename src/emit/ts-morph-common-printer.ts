@@ -45,7 +45,33 @@ export function printerSource(real: string): string | undefined {
     const local = rest.lastIndexOf('const libFiles = getLibFiles();', m.index);
     if (local < 0 || m.index - local > 300) return undefined;
   }
-  return real.slice(0, start) + GET_LIB_FILES_FROM_REAL + real.slice(getter + GET_LIB_FILES.length);
+  const copy = real.slice(0, start) + GET_LIB_FILES_FROM_REAL + real.slice(getter + GET_LIB_FILES.length);
+  return withLazyPackages(copy) ?? copy;
+}
+
+/**
+ * The packages @ts-morph/common requires for file globs and browser paths (minimatch, tinyglobby and what
+ * they load, path-browserify: ~20 files to find and load, ~5 ms), loaded when first used instead of up
+ * front; undefined, for the copy to keep them as they are, when they are used other than as expected.
+ */
+const LAZY_PACKAGES = [
+  { lines: ["var minimatch = require('minimatch');\n", 'var minimatch__namespace = /*#__PURE__*/_interopNamespaceCompat(minimatch);\n'], name: 'minimatch', use: /(?<![\w$.'"])minimatch(?![\w$'"])/g, lazy: "var minimatch__namespace = __mcpgenLazy(() => _interopNamespaceCompat(require('minimatch')));\n" },
+  { lines: ["var path$1 = require('path-browserify');\n", 'var path__default = /*#__PURE__*/_interopDefaultCompat(path$1);\n'], name: 'path$1', use: /(?<![\w$.])path\$1(?![\w$])/g, lazy: "var path__default = __mcpgenLazy(() => _interopDefaultCompat(require('path-browserify')));\n" },
+  { lines: ["var tinyglobby = require('tinyglobby');\n"], name: 'tinyglobby', use: /(?<![\w$.'"])tinyglobby(?!\.globSync\(|\.glob\()(?![\w$'"])/g, lazy: "var tinyglobby = __mcpgenLazy(() => require('tinyglobby'));\n" },
+] as const;
+const LAZY = "function __mcpgenLazy(load) { let m; return new Proxy({}, { get: (_, key) => (m ??= load())[key] }); }\n";
+
+function withLazyPackages(source: string): string | undefined {
+  let out = source;
+  for (const p of LAZY_PACKAGES) {
+    const at = p.lines.map((line) => out.indexOf(`\n${line}`));
+    if (at.some((i, n) => i < 0 || out.includes(`\n${p.lines[n]}`, i + 1))) return undefined;
+    for (const line of p.lines) out = out.replace(`\n${line}`, '\n');
+    if (p.use.test(out)) return undefined; // read other than through the names made lazy
+    p.use.lastIndex = 0;
+    out = out.replace('\nclass ', `\n${p.lazy}\nclass `);
+  }
+  return out.replace('\nclass ', `\n${LAZY}\nclass `);
 }
 
 /** Whether real[from, to) is `{ fileName: "…", text: "…" }, …];` and nothing else (whitespace aside). */

@@ -48,6 +48,19 @@ describe('@ts-morph/common without its lib texts', () => {
     expect((copy.getLibFiles as () => unknown)()).toBe(libFiles); // read once
   });
 
+  it('loads minimatch, tinyglobby and path-browserify when first used, and they work as in the real module', () => {
+    const source = printerSource(realSource)!;
+    expect(source).not.toMatch(/^var (minimatch|path\$1|tinyglobby) = require\(/m);
+    const copy = runAsCommon(source) as { matchGlobs(paths: string[], patterns: string | string[], cwd: string): string[]; FileUtils: unknown };
+    const paths = ['/p/a.ts', '/p/b.js', '/p/src/c.ts', '/q/d.ts'];
+    expect(copy.matchGlobs(paths, ['**/*.ts', '!src/**'], '/p')).toEqual((real.matchGlobs as typeof copy.matchGlobs)(paths, ['**/*.ts', '!src/**'], '/p'));
+    expect(copy.matchGlobs(paths, '**/*.ts', '/p')).toContain('/p/src/c.ts');
+    // A use the copy does not expect: the packages are required up front, as in the real module.
+    const other = printerSource(`${realSource}\nexports.mm = minimatch;\n`)!;
+    expect(other).toMatch(/^var minimatch = require\('minimatch'\);$/m);
+    expect(other.length).toBeLessThan(realSource.length / 10); // the lib texts are still left out
+  });
+
   it('makes no copy of a source that is not as expected', () => {
     const start = realSource.indexOf('\nconst libFiles = [');
     expect(printerSource(realSource.replace('\nconst libFiles = [', '\nconst libFiles = [f(), '))).toBeUndefined(); // not only data
