@@ -123,6 +123,8 @@ describe('the TypeScript stand-in', () => {
       expect(Module._cache[tsFile]?.id).toBe(STAND_IN_ID);
       const standIn = require(tsFile) as typeof ts;
       expect(Object.keys(standIn)).toEqual(Object.keys(ts));
+      expect(Object.getPrototypeOf(standIn)).toBe(Object.prototype); // an ordinary object, whatever V8 keeps it as
+      expect('a' in standIn || 'b' in standIn).toBe(false);
       expect(standIn.SyntaxKind).toEqual(ts.SyntaxKind);
       expect(standIn.ScriptTarget).toEqual(ts.ScriptTarget);
       expect(standIn.version).toBe(ts.version);
