@@ -51,12 +51,14 @@ export function printerSource(real: string): string | undefined {
 
 /**
  * The packages @ts-morph/common requires for file globs and browser paths (minimatch, tinyglobby and what
- * they load, path-browserify: ~20 files to find and load, ~5 ms), loaded when first used instead of up
- * front; undefined, for the copy to keep them as they are, when they are used other than as expected.
+ * they load, path-browserify: ~20 files to find and load, ~5 ms) and node:fs/promises (with the readline
+ * and watcher modules Node loads for it; nothing else in a generate needs them), loaded when first used
+ * instead of up front; undefined, for the copy to keep them as they are, when used other than as expected.
  */
 const LAZY_PACKAGES = [
   { lines: ["var minimatch = require('minimatch');\n", 'var minimatch__namespace = /*#__PURE__*/_interopNamespaceCompat(minimatch);\n'], name: 'minimatch', use: /(?<![\w$.'"])minimatch(?![\w$'"])/g, lazy: "var minimatch__namespace = __mcpgenLazy(() => _interopNamespaceCompat(require('minimatch')));\n" },
   { lines: ["var path$1 = require('path-browserify');\n", 'var path__default = /*#__PURE__*/_interopDefaultCompat(path$1);\n'], name: 'path$1', use: /(?<![\w$.])path\$1(?![\w$])/g, lazy: "var path__default = __mcpgenLazy(() => _interopDefaultCompat(require('path-browserify')));\n" },
+  { lines: ["var fsp = require('node:fs/promises');\n", 'var fsp__namespace = /*#__PURE__*/_interopNamespaceCompat(fsp);\n'], name: 'fsp', use: /(?<![\w$.'"])fsp(?![\w$'"])/g, lazy: "var fsp__namespace = __mcpgenLazy(() => _interopNamespaceCompat(require('node:fs/promises')));\n" },
   { lines: ["var tinyglobby = require('tinyglobby');\n"], name: 'tinyglobby', use: /(?<![\w$.'"])tinyglobby(?!\.globSync\(|\.glob\()(?![\w$'"])/g, lazy: "var tinyglobby = __mcpgenLazy(() => require('tinyglobby'));\n" },
 ] as const;
 const LAZY = "function __mcpgenLazy(load) { let m; return new Proxy({}, { get: (_, key) => (m ??= load())[key] }); }\n";

@@ -48,13 +48,17 @@ describe('@ts-morph/common without its lib texts', () => {
     expect((copy.getLibFiles as () => unknown)()).toBe(libFiles); // read once
   });
 
-  it('loads minimatch, tinyglobby and path-browserify when first used, and they work as in the real module', () => {
+  it('loads minimatch, tinyglobby, path-browserify and fs/promises when first used, and they work as in the real module', async () => {
     const source = printerSource(realSource)!;
-    expect(source).not.toMatch(/^var (minimatch|path\$1|tinyglobby) = require\(/m);
+    expect(source).not.toMatch(/^var (minimatch|path\$1|tinyglobby|fsp) = require\(/m);
     const copy = runAsCommon(source) as { matchGlobs(paths: string[], patterns: string | string[], cwd: string): string[]; FileUtils: unknown };
     const paths = ['/p/a.ts', '/p/b.js', '/p/src/c.ts', '/q/d.ts'];
     expect(copy.matchGlobs(paths, ['**/*.ts', '!src/**'], '/p')).toEqual((real.matchGlobs as typeof copy.matchGlobs)(paths, ['**/*.ts', '!src/**'], '/p'));
     expect(copy.matchGlobs(paths, '**/*.ts', '/p')).toContain('/p/src/c.ts');
+    const dir = join(tempDir('mcpgen-common-fsp-'), 'a', 'b');
+    const host = new (copy as unknown as { RealFileSystemHost: new () => { mkdir(dir: string): Promise<void> } }).RealFileSystemHost();
+    await host.mkdir(dir); // node:fs/promises, loaded now
+    expect(statSync(dir).isDirectory()).toBe(true);
     // A use the copy does not expect: the packages are required up front, as in the real module.
     const other = printerSource(`${realSource}\nexports.mm = minimatch;\n`)!;
     expect(other).toMatch(/^var minimatch = require\('minimatch'\);$/m);
