@@ -8,6 +8,7 @@
 // reading them from the real file the first time it is called. The copy runs as the real file (its
 // name, its node_modules paths), so ts-morph's `require('@ts-morph/common')` finds it in require's
 // cache. Anything in the source other than what the copy expects, and the real module is loaded.
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { requireWithCodeCache, type CachedModule } from '../common/code-cache.js';
@@ -104,6 +105,12 @@ function escaped(text: string, quote: number): boolean {
   return backslashes % 2 === 1;
 }
 
+/** What the copy is made with, in its name: a copy another mcpgen made differently is not read. */
+const COPY_KIND = createHash('sha256')
+  .update(JSON.stringify([LIB_FILES_START, GET_LIB_FILES, GET_LIB_FILES_FROM_REAL, LAZY_PACKAGES.map((p) => [p.lines, p.lazy, String(p.use)]), LAZY]))
+  .digest('hex')
+  .slice(0, 8);
+
 /**
  * Require @ts-morph/common (`commonFile`) from its copy, made now if the cache folder has none, through a
  * V8 code cache; undefined when there can be no copy (the caller loads the real module).
@@ -111,7 +118,7 @@ function escaped(text: string, quote: number): boolean {
 export function requirePrinterCommon(commonFile: string, cacheDir: string): CachedModule | undefined {
   try {
     const stat = statSync(commonFile);
-    const copy = join(cacheDir, `ts-morph-common-printer-${stat.size}-${Math.trunc(stat.mtimeMs)}.cjs`);
+    const copy = join(cacheDir, `ts-morph-common-printer-${COPY_KIND}-${stat.size}-${Math.trunc(stat.mtimeMs)}.cjs`);
     if (!existsSync(copy)) {
       const source = printerSource(readFileSync(commonFile, 'utf8'));
       if (source === undefined) return undefined;
@@ -120,7 +127,7 @@ export function requirePrinterCommon(commonFile: string, cacheDir: string): Cach
       writeFileSync(tmp, source);
       renameSync(tmp, copy); // whole or absent: a concurrent run never reads half a copy
     }
-    return requireWithCodeCache(commonFile, cacheDir, 'printer', copy);
+    return requireWithCodeCache(commonFile, cacheDir, `printer-${COPY_KIND}`, copy); // V8 checks a cache against the source's length only
   } catch {
     return undefined;
   }
