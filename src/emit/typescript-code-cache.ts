@@ -46,8 +46,8 @@ export function preloadTypeScript(from: string): void {
     if (onDemand) keepExports(tsFile, cacheDir, ts as Record<string, unknown>);
   }
   // With TypeScript a stand-in, @ts-morph/common without its lib texts (ts-morph-common-printer.ts), on
-  // any Node; else, on Node 20, the real one through a code cache: next to the real TypeScript its 5.6 MB
-  // cache cost more to read than it saved.
+  // any Node. Otherwise, on Node 20, the real one through a code cache unless MCPGEN_LAZY_TYPESCRIPT=0
+  // (as before: next to the real TypeScript loaded every run, its 5.6 MB cache cost more to read than it saved).
   const common = standIn ? requirePrinterCommon(createRequire(tsMorph).resolve('@ts-morph/common'), cacheDir) : undefined;
   common?.save();
   if (!codeCache) return;
