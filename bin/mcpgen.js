@@ -6,9 +6,8 @@
 'use strict';
 const { existsSync, statSync } = require('node:fs');
 const { join } = require('node:path');
-const v8 = require('node:v8');
-// Node ≥ 22.1 can keep compiled bytecode of the CLI and its dependencies (ts-morph's TypeScript above all)
-// between runs; older Node has no such function and compiles every time.
+// Node ≥ 22.1 can keep compiled bytecode of the CLI's dependencies (ts-morph's TypeScript above all) between
+// runs; older Node has no such function and compiles every time.
 require('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
@@ -21,11 +20,12 @@ if (!existsSync(bundle)) {
 // A `check` of small specs is over before code optimized by TurboFan pays back compiling it (a quarter of
 // the CPU time of a 10-tool check went to those compiles); large specs run long enough to gain from it.
 const noOpt = args[0] === 'check' && specBytes(args.slice(1)) < 256 * 1024;
-if (noOpt) v8.setFlagsFromString('--no-opt');
-// On Node without a compile cache of its own, the bundle comes through V8's code cache, written after the
-// command ran (dist/cli/code-cache.cjs); anything amiss there, and it is required as usual.
-// `import` loads the official MCP client and swagger-parser with import(), and code compiled through
-// vm.Script (the code cache) has no import() on Node 20: loadCli leaves that command to require.
+// node:v8 only then: requiring it loads Node's heap-snapshot and serializer modules, which nothing else runs.
+if (noOpt) require('node:v8').setFlagsFromString('--no-opt');
+// The bundle comes through V8's code cache, written after the command ran (dist/cli/code-cache.cjs; on
+// Node 22 too: Node's compile cache holds only the bundle's top level); anything amiss there, and it is
+// required as usual. `import` loads the official MCP client and swagger-parser with import(), and code
+// compiled through vm.Script (the code cache) has no import(): loadCli leaves that command to require.
 let cli;
 try {
   cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '', args[0]);

@@ -1,7 +1,8 @@
 // Requiring a CommonJS file through V8's code cache, kept in mcpgen's cache folder: what Node ≥ 22.1
-// does itself (module.enableCompileCache, turned on by bin/mcpgen.js), for Node 20. Used for the CLI's
-// own bundles (bin/mcpgen.js, through dist/cli/code-cache.cjs) and for ts-morph and its TypeScript
-// (emit/typescript-code-cache.ts). Nothing here ever fails a run: a cache that cannot be read, is
+// does itself (module.enableCompileCache, turned on by bin/mcpgen.js), for Node 20, and, saved after the
+// code ran, with the functions it compiled, which Node's own cache leaves out. Used for the CLI's own
+// bundles on every Node (bin/mcpgen.js, through dist/cli/code-cache.cjs), for ts-morph and its TypeScript
+// on Node 20 (emit/typescript-code-cache.ts), for @ts-morph/common's copy (emit/ts-morph-common-printer.ts). Nothing here ever fails a run: a cache that cannot be read, is
 // refused by V8 or cannot be written only costs the compile it would have saved.
 import { isAscii } from 'node:buffer';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
@@ -39,8 +40,9 @@ export interface CachedModule {
  * Require `file` (a CommonJS module) compiled with the V8 code cache kept for it in `cacheDir`, and put
  * it in require's cache. `variant` names what else decides V8's acceptance (flags such as --no-opt),
  * so that runs with other flags keep a cache of their own instead of refusing and rewriting one.
+ * `sourceFile`, when given, holds the text run as `file` (a copy of it made by mcpgen; `variant` names it).
  */
-export function requireWithCodeCache(file: string, cacheDir: string, variant = ''): CachedModule {
+export function requireWithCodeCache(file: string, cacheDir: string, variant = '', sourceFile = file): CachedModule {
   const Module = module.Module as unknown as ModuleClass;
   const loaded = Module._cache[file];
   if (loaded !== undefined) return { exports: loaded.exports, save: () => {} };
@@ -54,7 +56,7 @@ export function requireWithCodeCache(file: string, cacheDir: string, variant = '
   } catch {
     cached = undefined;
   }
-  const script = new Script(Module.wrap(readSource(file)), { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) });
+  const script = new Script(Module.wrap(readSource(sourceFile)), { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) });
   const m = new Module(file, undefined);
   m.filename = file;
   m.paths = Module._nodeModulePaths(dirname(file));

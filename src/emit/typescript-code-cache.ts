@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import { mcpgenCacheDir } from '../common/cache-dir.js';
 import { nodeHasCompileCache, requireWithCodeCache } from '../common/code-cache.js';
+import { requirePrinterCommon } from './ts-morph-common-printer.js';
 import { installStandIn, keepExports, typescriptOnDemand } from './typescript-on-demand.js';
 
 /**
@@ -39,14 +40,18 @@ export function preloadTypeScript(from: string): void {
     return ts.exports;
   };
   const onDemand = typescriptOnDemand();
-  if (!onDemand || !installStandIn(tsFile, cacheDir, loadReal)) {
+  const standIn = onDemand && installStandIn(tsFile, cacheDir, loadReal);
+  if (!standIn) {
     const ts = loadReal();
     if (onDemand) keepExports(tsFile, cacheDir, ts as Record<string, unknown>);
   }
+  // With TypeScript a stand-in, @ts-morph/common without its lib texts (ts-morph-common-printer.ts), on
+  // any Node. Otherwise, on Node 20, the real one through a code cache unless MCPGEN_LAZY_TYPESCRIPT=0
+  // (as before: next to the real TypeScript loaded every run, its 5.6 MB cache cost more to read than it saved).
+  const common = standIn ? requirePrinterCommon(createRequire(tsMorph).resolve('@ts-morph/common'), cacheDir) : undefined;
+  common?.save();
   if (!codeCache) return;
-  // @ts-morph/common (3 MB, mostly the lib .d.ts texts) only once TypeScript is a stand-in: next to the
-  // real TypeScript its 5.6 MB cache cost more to read than it saved; without it, it saves ~10 ms.
-  if (onDemand) requireWithCodeCache(createRequire(tsMorph).resolve('@ts-morph/common'), cacheDir).save();
+  if (onDemand && common === undefined) requireWithCodeCache(createRequire(tsMorph).resolve('@ts-morph/common'), cacheDir).save();
   requireWithCodeCache(tsMorph, cacheDir).save();
 }
 

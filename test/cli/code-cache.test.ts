@@ -1,5 +1,5 @@
-// V8 code caches on Node without module.enableCompileCache (src/common/code-cache.ts), as the real CLI
-// runs them: the CLI bundles (bin/mcpgen.js, saved after the command ran), ts-morph and its TypeScript
+// V8 code caches (src/common/code-cache.ts), as the real CLI runs them: the CLI bundles on every Node
+// (bin/mcpgen.js, saved after the command ran) and, on Node without module.enableCompileCache, ts-morph and its TypeScript
 // (src/emit/typescript-code-cache.ts). The first run writes each cache, the next one reads it and leaves
 // it alone, a damaged cache is refused by V8 and rewritten, `check` with --no-opt keeps a cache of its
 // own, and the output is the same bytes every time.
@@ -28,6 +28,20 @@ function generateFresh(cacheDir: string): string {
 const cacheFiles = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.v8cache')).sort();
 /** A cache file's name without Node's version, the file's size and mtime. */
 const kind = (name: string) => name.replace(new RegExp(`-${process.version.replaceAll('.', '\\.')}-${process.arch}`), '').replace(/-\d+-\d+\.v8cache$/, '');
+
+describe('the CLI bundle through V8\'s code cache, on every Node', { timeout: 120_000 }, () => {
+  it('is saved after the first run with the functions it compiled, then read and left alone', () => {
+    // On Node ≥ 22.1 too: Node's own compile cache holds only the bundle's top level (src/cli/code-cache-entry.ts).
+    const cacheDir = tempDir('mcpgen-cli-cache-');
+    const first = generateFresh(cacheDir);
+    const bundle = cacheFiles(cacheDir).find((n) => kind(n) === 'cli-bundle');
+    expect(bundle).toBeDefined();
+    const written = statSync(join(cacheDir, bundle!));
+    expect(written.size).toBeGreaterThan(100_000);
+    expect(generateFresh(cacheDir)).toBe(first);
+    expect(statSync(join(cacheDir, bundle!)).mtimeMs).toBe(written.mtimeMs);
+  });
+});
 
 describe.skipIf(nodeHasCompileCache())('V8 code caches (Node without a compile cache of its own)', { timeout: 120_000 }, () => {
   it('are written by the first run, read by the next, rewritten when damaged; the output never changes', () => {

@@ -123,6 +123,8 @@ describe('the TypeScript stand-in', () => {
       expect(Module._cache[tsFile]?.id).toBe(STAND_IN_ID);
       const standIn = require(tsFile) as typeof ts;
       expect(Object.keys(standIn)).toEqual(Object.keys(ts));
+      expect(Object.getPrototypeOf(standIn)).toBe(Object.prototype); // an ordinary object, whatever V8 keeps it as
+      expect('a' in standIn || 'b' in standIn).toBe(false);
       expect(standIn.SyntaxKind).toEqual(ts.SyntaxKind);
       expect(standIn.ScriptTarget).toEqual(ts.ScriptTarget);
       expect(standIn.version).toBe(ts.version);
@@ -165,6 +167,8 @@ describe('generate with the TypeScript stand-in', { timeout: 120_000 }, () => {
     const second = generate(cacheDir);
     expect(second.typescript).toBe(STAND_IN_ID);
     expect(second.files).toBe(first.files);
+    // With the stand-in, @ts-morph/common came from its copy without the lib texts (ts-morph-common-printer.ts).
+    expect(readdirSync(cacheDir).filter((f) => f.startsWith('ts-morph-common-printer-'))).toHaveLength(1);
     const eager = generate(cacheDir, { MCPGEN_LAZY_TYPESCRIPT: '0' });
     expect(eager.typescript).toBe(tsFile);
     expect(eager.files).toBe(first.files);
