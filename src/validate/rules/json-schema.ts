@@ -14,6 +14,7 @@ import { findRefCycles } from './ref-cycles.js';
 import { withCopiedDefsStubbed } from './compile-stubs.js';
 import type { JsonObjectSchema, JsonSchema, RawTool } from '../spec-types.js';
 import { cleanUnderDefs } from './schema-check-cache.js';
+import { schemaCheckRecord } from './schema-check-record.js';
 import { schemaShape } from './schema-shape.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
@@ -125,6 +126,15 @@ export function specDefsMap(view: SpecView): Map<string, JsonSchema> {
 }
 
 export function checkJsonSchemas(view: SpecView): Diagnostic[] {
+  // Files this mcpgen found clean before (the import's check, then `generate`): schema-check-record.ts.
+  const record = schemaCheckRecord(view.files);
+  if (record?.clean === true) return [];
+  const out = checkAllSchemas(view);
+  if (out.length === 0) record?.save();
+  return out;
+}
+
+function checkAllSchemas(view: SpecView): Diagnostic[] {
   const out: Diagnostic[] = [];
   const defs = specDefsMap(view);
   const firstDef = new Map<string, Located<JsonSchema>>();
