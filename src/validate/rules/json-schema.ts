@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, Dialect } from '@mcpgen/runtime/shared';
 import { DIALECTS, DIALECT_URIS, dialectOf } from '@mcpgen/runtime/shared/dialects';
-import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, objectRoot, resolveRef, walkSchema } from '../../common/json-schema.js';
+import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, objectRoot, resolveRef, SUBSCHEMA_PLACES, walkSchema } from '../../common/json-schema.js';
 import { didYouMean, editDistance } from '../../common/suggest.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { metaSchema2020 } from '../precompiled-meta-schema.js';
@@ -266,6 +266,7 @@ export function checkSchema(
 
 /** A copy without the `format`s ajv does not know: strict ajv refuses them, and they are never checked. */
 function withoutUnknownFormats(schema: JsonObjectSchema): JsonObjectSchema {
+  if (allFormatsKnown(schema, 0)) return schema;
   let unknown = false;
   walkSchema(schema, ({ schema: node }) => {
     unknown ||= isObjectSchema(node) && typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format);
@@ -276,6 +277,41 @@ function withoutUnknownFormats(schema: JsonObjectSchema): JsonObjectSchema {
     if (isObjectSchema(node) && typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) delete (node as Record<string, unknown>).format;
   });
   return copy;
+}
+
+/** By schema object (spec values never change once loaded): no unknown `format` anywhere below it. */
+const formatsKnown = new WeakMap<object, boolean>();
+const SUBSCHEMA_KEYS: ReadonlySet<string> = new Set([...SUBSCHEMA_PLACES.single, ...SUBSCHEMA_PLACES.map, ...SUBSCHEMA_PLACES.list]);
+
+/**
+ * True when no subschema, however deep, has a `format` ajv does not know: what withoutUnknownFormats' walk
+ * would find, answered once per object. A bundled schema is a new object, but the spec defs copied into it
+ * are not: each is looked at once, not again inside every schema that uses it (GitHub's share hundreds).
+ * False means "maybe" (the walk decides), as does a nesting too deep to follow here.
+ */
+function allFormatsKnown(node: unknown, depth: number): boolean {
+  if (typeof node !== 'object' || node === null) return true;
+  if (depth > 256) return false;
+  const known = formatsKnown.get(node);
+  if (known !== undefined) return known;
+  let ok = true;
+  if (Array.isArray(node)) {
+    for (const item of node) if (!(ok = allFormatsKnown(item, depth + 1))) break;
+  } else {
+    const schema = node as Record<string, unknown>;
+    if (typeof schema.format === 'string' && !KNOWN_FORMATS.has(schema.format)) ok = false;
+    for (const key in schema) {
+      if (!ok) break;
+      if (!SUBSCHEMA_KEYS.has(key) || !Object.hasOwn(schema, key)) continue;
+      const value = schema[key];
+      // A map keyword (properties, $defs…) holds subschemas by name; the others are a subschema or a list.
+      if (SUBSCHEMA_PLACES.map.includes(key) && isObjectSchema(value)) {
+        for (const name in value) if (Object.hasOwn(value, name) && !(ok = allFormatsKnown(value[name], depth + 1))) break;
+      } else ok = allFormatsKnown(value, depth + 1);
+    }
+  }
+  formatsKnown.set(node, ok);
+  return ok;
 }
 
 function compileAndCheckValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, defs: ReadonlyMap<string, JsonSchema>, label: string, dialect: Dialect): Diagnostic[] {
