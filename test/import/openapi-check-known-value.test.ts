@@ -63,6 +63,23 @@ describe('parse/known-values', () => {
     expect(parseSource('s.yaml', bytes(text)).source.value).not.toBe(value);
   });
 
+  it('a value that would not read back as itself is not taken: the text is read', () => {
+    const cases: [string, unknown][] = [
+      ['tools:\n  - name: a\n', { tools: [{ name: 'a', description: undefined }] }],
+      ['x:\n  - null\n', { x: [undefined] }],
+      ['x: 2020-01-01T00:00:00.000Z\n', { x: new Date(0) }],
+      ['x: {}\n', JSON.parse('{"x":{"__proto__":{}}}')],
+    ];
+    for (const [text, value] of cases) {
+      knowValue(text, value);
+      try {
+        expect(parseSource('s.yaml', bytes(text)).source.value).not.toBe(value);
+      } finally {
+        forgetKnownValues();
+      }
+    }
+  });
+
   it('the text checks still run: a control character is still MCPG001', () => {
     const bad = 'tools: []\nx: "\u0001"\n';
     knowValue(bad, { tools: [], x: '\u0001' });
