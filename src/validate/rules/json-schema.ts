@@ -15,6 +15,7 @@ import { withCopiedDefsStubbed } from './compile-stubs.js';
 import type { JsonObjectSchema, JsonSchema, RawTool } from '../spec-types.js';
 import { cleanUnderDefs } from './schema-check-cache.js';
 import { schemaCheckRecord } from './schema-check-record.js';
+import { objectCachesEnabled } from '../../common/context-stores.js';
 import { schemaShape } from './schema-shape.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
@@ -127,7 +128,8 @@ export function specDefsMap(view: SpecView): Map<string, JsonSchema> {
 
 export function checkJsonSchemas(view: SpecView): Diagnostic[] {
   // Files this mcpgen found clean before (the import's check, then `generate`): schema-check-record.ts.
-  const record = schemaCheckRecord(view.files);
+  // Not under --watch, whose per-entry caches (schema-check-cache.ts) must be filled by a full first check.
+  const record = objectCachesEnabled() ? undefined : schemaCheckRecord(view.files);
   if (record?.clean === true) return [];
   const out = checkAllSchemas(view);
   if (out.length === 0) record?.save();

@@ -8,6 +8,7 @@
 // so any edit, any other mcpgen build, means a full check. Only a check that found nothing at all is kept
 // (a diagnostic has a position: always checked again). It lives in mcpgen's cache folder
 // (common/cache-dir.ts); none, or anything unexpected in it, means a full check; writing is best-effort.
+// One-shot runs only: `generate --watch` checks in full first, which fills its per-entry caches.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
