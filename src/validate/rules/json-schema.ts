@@ -1,11 +1,11 @@
 import { createRequire } from 'node:module';
 import type { Ajv2020, Dialect } from '@mcpgen/runtime/shared';
 import { DIALECTS, DIALECT_URIS, dialectOf } from '@mcpgen/runtime/shared/dialects';
-import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, objectRoot, resolveRef, SUBSCHEMA_PLACES, walkSchema } from '../../common/json-schema.js';
+import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, objectRoot, resolveRef, walkSchema } from '../../common/json-schema.js';
 import { didYouMean, editDistance } from '../../common/suggest.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { metaSchema2020 } from '../precompiled-meta-schema.js';
-import { knownFormats } from '../precompiled-validators.js';
+import { KNOWN_FORMATS, withoutUnknownFormats } from './known-formats.js';
 import { isPlainSchema, plainlyValid } from './plain-schema.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { describe, pointerToPath } from '../spec-format.js';
@@ -70,9 +70,6 @@ function createAjv(dialect: Dialect, options: Parameters<Shared['createAjv']>[0]
 export async function loadAjvAhead(): Promise<void> {
   if ((process.features as { require_module?: boolean }).require_module !== true) shared ??= (await import(SHARED)) as Shared;
 }
-
-/** The formats the strict ajv knows (precompiled-validators.ts lists them, so no ajv is needed to ask). */
-const KNOWN_FORMATS: ReadonlySet<string> = new Set(knownFormats as string[]);
 
 /** ajv in strict mode: unknown formats, keywords and type mix-ups fail, as they would at the SDK's runtime. */
 function strict(dialect: Dialect): Ajv2020 {
@@ -264,56 +261,6 @@ export function checkSchema(
   out.push(...metaSchemaProblems(item, schema, label, dialect));
   if (out.length > 0) return [...out, ...warnings];
   return [...warnings, ...compileAndCheckValues(item, unknownFormat ? withoutUnknownFormats(schema) : schema, defs, label, dialect)];
-}
-
-/** A copy without the `format`s ajv does not know: strict ajv refuses them, and they are never checked. */
-function withoutUnknownFormats(schema: JsonObjectSchema): JsonObjectSchema {
-  if (allFormatsKnown(schema, 0)) return schema;
-  let unknown = false;
-  walkSchema(schema, ({ schema: node }) => {
-    unknown ||= isObjectSchema(node) && typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format);
-  });
-  if (!unknown) return schema;
-  const copy = structuredClone(schema);
-  walkSchema(copy, ({ schema: node }) => {
-    if (isObjectSchema(node) && typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) delete (node as Record<string, unknown>).format;
-  });
-  return copy;
-}
-
-/** By schema object (spec values never change once loaded): no unknown `format` anywhere below it. */
-const formatsKnown = new WeakMap<object, boolean>();
-const SUBSCHEMA_KEYS: ReadonlySet<string> = new Set([...SUBSCHEMA_PLACES.single, ...SUBSCHEMA_PLACES.map, ...SUBSCHEMA_PLACES.list]);
-
-/**
- * True when no subschema, however deep, has a `format` ajv does not know: what withoutUnknownFormats' walk
- * would find, answered once per object. A bundled schema is a new object, but the spec defs copied into it
- * are not: each is looked at once, not again inside every schema that uses it (GitHub's share hundreds).
- * False means "maybe" (the walk decides), as does a nesting too deep to follow here.
- */
-function allFormatsKnown(node: unknown, depth: number): boolean {
-  if (typeof node !== 'object' || node === null) return true;
-  if (depth > 256) return false;
-  const known = formatsKnown.get(node);
-  if (known !== undefined) return known;
-  let ok = true;
-  if (Array.isArray(node)) {
-    for (const item of node) if (!(ok = allFormatsKnown(item, depth + 1))) break;
-  } else {
-    const schema = node as Record<string, unknown>;
-    if (typeof schema.format === 'string' && !KNOWN_FORMATS.has(schema.format)) ok = false;
-    for (const key in schema) {
-      if (!ok) break;
-      if (!SUBSCHEMA_KEYS.has(key) || !Object.hasOwn(schema, key)) continue;
-      const value = schema[key];
-      // A map keyword (properties, $defs…) holds subschemas by name; the others are a subschema or a list.
-      if (SUBSCHEMA_PLACES.map.includes(key) && isObjectSchema(value)) {
-        for (const name in value) if (Object.hasOwn(value, name) && !(ok = allFormatsKnown(value[name], depth + 1))) break;
-      } else ok = allFormatsKnown(value, depth + 1);
-    }
-  }
-  formatsKnown.set(node, ok);
-  return ok;
 }
 
 function compileAndCheckValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, defs: ReadonlyMap<string, JsonSchema>, label: string, dialect: Dialect): Diagnostic[] {
