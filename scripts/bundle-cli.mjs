@@ -35,7 +35,7 @@ const common = {
   platform: 'node',
   format: 'cjs',
   target: 'node20',
-  // The sources locate files next to themselves with import.meta.url (package-files.ts, run-record.ts,
+  // The sources locate files next to themselves with import.meta.url (package-files.ts, fingerprint.ts,
   // createRequire): the bundles sit two levels below the package root as they do.
   define: { 'import.meta.url': '__mcpgenModuleUrl' },
   banner: { js: "const __mcpgenModuleUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -9,12 +9,11 @@
 // best-effort. The committed manifest (manifest.ts) is untouched, so generated output stays byte-identical.
 import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { expandGlob } from '../load/glob.js';
 import { mcpgenCacheDir } from '../common/cache-dir.js';
+import { generatorFingerprint } from '../common/fingerprint.js';
 import { displayPath } from '../common/portable-path.js';
 import { sha256 } from './manifest.js';
 import { leftovers } from './switch.js';
@@ -68,36 +67,8 @@ export interface CurrentRun {
   readonly kept: number;
 }
 
-/** The code root (dist/ or, under the test runner, src/) and the package root above it. */
-const CODE_ROOT = fileURLToPath(new URL('../', import.meta.url));
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-let fingerprint: string | undefined;
-
-/**
- * A hash of what decides the generator's output besides the specs: its compiled code, templates, packaged
- * schemas, its package.json and the runtime's (generated package.json names the runtime's version and
- * peers). Hashing the code, not only the version, keeps a development build with edited emitters honest.
- */
-export function generatorFingerprint(): string {
-  if (fingerprint !== undefined) return fingerprint;
-  const hash = createHash('sha256');
-  const add = (file: string) => hash.update(`${file}\0`).update(readFileSync(file)).update('\0');
-  for (const file of filesUnder(CODE_ROOT, (n) => /\.(js|ts|mjs)$/.test(n) && !n.endsWith('.d.ts'))) add(file);
-  for (const dir of ['templates', 'schema']) for (const file of filesUnder(join(PACKAGE_ROOT, dir), () => true)) add(file);
-  add(join(PACKAGE_ROOT, 'package.json'));
-  for (const runtime of ['@mcpgen/runtime', '@mcpgen/runtime-client']) add(createRequire(import.meta.url).resolve(`${runtime}/package.json`));
-  fingerprint = hash.digest('hex');
-  return fingerprint;
-}
-
-function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && keep(e.name))
-    .map((e) => join(e.parentPath ?? e.path, e.name))
-    .sort();
-}
+// Here for the modules that have always imported it from the run record; it lives in common/.
+export { generatorFingerprint };
 
 export function recordKey(key: RunKey): string {
   return sha256(JSON.stringify({ version: RECORD_VERSION, fingerprint: generatorFingerprint(), ...key, configDir: key.configDir ?? null }));

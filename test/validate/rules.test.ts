@@ -373,6 +373,15 @@ describe('unknown formats (MCPG111, JSON Schema 2020-12 §7.2.3)', () => {
     ]);
   });
 
+  it('in a $defs entry nested below another, used by several tools: stripped from each bundle, warned once', () => {
+    const tool = (name: string, type: string) => `  - name: ${name}\n    input: { type: object, properties: { w: { $ref: "#/$defs/Wrap" }, n: { type: ${type}, default: 1 } } }\n`;
+    const result = checkText(`mcpgen: 1\nserver: { name: f, version: 1.0.0 }\n$defs:\n  Blob: { type: string, format: json }\n  Wrap: { type: object, properties: { b: { $ref: "#/$defs/Blob" } } }\ntools:\n${tool('a', 'integer')}${tool('b', 'number')}${tool('c', 'string')}`);
+    expect(result.diagnostics.map((d) => [d.code, d.path])).toEqual([
+      ['MCPG111', '$defs.Blob.format'],
+      ['MCPG022', 'tools[2].input.properties.n.default'],
+    ]);
+  });
+
   it('alone leave a spec that builds', () => {
     const result = checkText(`mcpgen: 1\nserver: { name: f, version: 1.0.0 }\ntools:\n  - name: t\n    input:\n      type: object\n      properties:\n        q: { type: string, format: json, default: "{}" }\n`);
     expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG111']);

@@ -9,6 +9,7 @@ import { hasErrors, sortDiagnostics } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../errors.js';
 import { importFiles } from '../../import/common/owned-spec.js';
 import { importOpenApi } from '../../import/openapi/index.js';
+import { forgetKnownValues, knowValue } from '../../parse/known-values.js';
 import { check } from '../../pipeline.js';
 import { writeFilesAtomically } from '../../write/atomic.js';
 import { stringFlag, type Parsed } from '../args.js';
@@ -41,7 +42,10 @@ export async function runImport(args: Parsed, io: Io): Promise<number> {
   const written = importFiles(imported.spec, { command: 'mcpgen import openapi', from, rootPath: specPath, force, cwd: io.cwd, kind: 'openapi' });
   writeFilesAtomically(written.files);
   const retired = retireImportHandlers(handlersPath);
+  // The check reads the owned file back: it takes the value the text was written from, not a second parse.
+  knowValue(written.files.get(written.ownedPath)!, written.ownedValue);
   const checked = check([specPath], io.cwd);
+  forgetKnownValues();
   for (const [file, text] of checked.sources) sources.set(file, text);
   printDiagnostics({ diagnostics: sortDiagnostics([...imported.diagnostics, ...checked.diagnostics]), files: [input, ...checked.files], sources }, format, io);
   for (const warning of written.warnings) io.stderr(`warning: ${warning}\n`);

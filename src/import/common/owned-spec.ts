@@ -17,6 +17,8 @@ export interface ImportFiles {
   /** Path → text, for writeFilesAtomically. */
   readonly files: Map<string, string>;
   readonly ownedPath: string;
+  /** The value the owned file's text was written from (what reading it back gives): parse/known-values.ts. */
+  readonly ownedValue: Readonly<Record<string, unknown>>;
   /** True when this run writes the root spec (it did not exist, or was a whole spec an older import wrote). */
   readonly rootWritten: boolean;
   /** Said on stderr: the root does not include the owned file, so its tools would not be served. */
@@ -67,7 +69,7 @@ export function importFiles(spec: Readonly<Record<string, unknown>>, options: Im
   const rootWritten = !existsSync(rootPath) || firstLine(rootPath).startsWith(mark);
   if (rootWritten) files.set(rootPath, rootSpec(spec, include, command));
   const warnings = rootWritten || includes(rootPath, include) ? [] : [`${show(rootPath)} does not include ${include}: add it under \`include:\` to serve the imported tools`];
-  return { files, ownedPath, rootWritten, warnings };
+  return { files, ownedPath, ownedValue: owned, rootWritten, warnings };
 }
 
 function rootSpec(spec: Readonly<Record<string, unknown>>, include: string, command: string): string {

@@ -5,7 +5,7 @@ import { bundleSchema, isObjectSchema, KNOWN_KEYWORDS, objectRoot, resolveRef, w
 import { didYouMean, editDistance } from '../../common/suggest.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { metaSchema2020 } from '../precompiled-meta-schema.js';
-import { knownFormats } from '../precompiled-validators.js';
+import { KNOWN_FORMATS, withoutUnknownFormats } from './known-formats.js';
 import { isPlainSchema, plainlyValid } from './plain-schema.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { describe, pointerToPath } from '../spec-format.js';
@@ -14,6 +14,8 @@ import { findRefCycles } from './ref-cycles.js';
 import { withCopiedDefsStubbed } from './compile-stubs.js';
 import type { JsonObjectSchema, JsonSchema, RawTool } from '../spec-types.js';
 import { cleanUnderDefs } from './schema-check-cache.js';
+import { schemaCheckRecord } from './schema-check-record.js';
+import { objectCachesEnabled } from '../../common/context-stores.js';
 import { schemaShape } from './schema-shape.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
@@ -69,9 +71,6 @@ export async function loadAjvAhead(): Promise<void> {
   if ((process.features as { require_module?: boolean }).require_module !== true) shared ??= (await import(SHARED)) as Shared;
 }
 
-/** The formats the strict ajv knows (precompiled-validators.ts lists them, so no ajv is needed to ask). */
-const KNOWN_FORMATS: ReadonlySet<string> = new Set(knownFormats as string[]);
-
 /** ajv in strict mode: unknown formats, keywords and type mix-ups fail, as they would at the SDK's runtime. */
 function strict(dialect: Dialect): Ajv2020 {
   let strictAjv = strictAjvs.get(dialect);
@@ -125,6 +124,16 @@ export function specDefsMap(view: SpecView): Map<string, JsonSchema> {
 }
 
 export function checkJsonSchemas(view: SpecView): Diagnostic[] {
+  // Files this mcpgen found clean before (the import's check, then `generate`): schema-check-record.ts.
+  // Not under --watch, whose per-entry caches (schema-check-cache.ts) must be filled by a full first check.
+  const record = objectCachesEnabled() ? undefined : schemaCheckRecord(view.files);
+  if (record?.clean === true) return [];
+  const out = checkAllSchemas(view);
+  if (out.length === 0) record?.save();
+  return out;
+}
+
+function checkAllSchemas(view: SpecView): Diagnostic[] {
   const out: Diagnostic[] = [];
   const defs = specDefsMap(view);
   const firstDef = new Map<string, Located<JsonSchema>>();
@@ -252,20 +261,6 @@ export function checkSchema(
   out.push(...metaSchemaProblems(item, schema, label, dialect));
   if (out.length > 0) return [...out, ...warnings];
   return [...warnings, ...compileAndCheckValues(item, unknownFormat ? withoutUnknownFormats(schema) : schema, defs, label, dialect)];
-}
-
-/** A copy without the `format`s ajv does not know: strict ajv refuses them, and they are never checked. */
-function withoutUnknownFormats(schema: JsonObjectSchema): JsonObjectSchema {
-  let unknown = false;
-  walkSchema(schema, ({ schema: node }) => {
-    unknown ||= isObjectSchema(node) && typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format);
-  });
-  if (!unknown) return schema;
-  const copy = structuredClone(schema);
-  walkSchema(copy, ({ schema: node }) => {
-    if (isObjectSchema(node) && typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) delete (node as Record<string, unknown>).format;
-  });
-  return copy;
 }
 
 function compileAndCheckValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, defs: ReadonlyMap<string, JsonSchema>, label: string, dialect: Dialect): Diagnostic[] {

@@ -36,15 +36,21 @@ export interface RefCycles {
 }
 
 export function findRefCycles(view: SpecView, defs: ReadonlyMap<string, JsonSchema>): RefCycles {
+  // --watch: a tool schema found acyclic last run (same object, same $defs) is not bundled and walked again.
+  const acyclic = cleanUnderDefs('acyclic', defs);
   // Each root: a spec schema with the spec $defs it uses bundled in, and the copy's original.
   const roots: Root[] = [];
+  const defsAlone = defsAcyclicAlone(view, defs);
   for (const d of view.defs) {
+    // No cycle runs through the spec $defs, whatever refers to them (defsAcyclicAlone): nothing to walk.
+    if (defsAlone) {
+      if (isObjectSchema(d.value)) acyclic.add(d.value);
+      continue;
+    }
     // Walked with the spec $defs it uses bundled in (a cycle it reaches through a property counts);
     // inside spec $defs, `#/$defs/X` means the spec's X, as in checkSchema.
     roots.push({ schema: isObjectSchema(d.value) ? bundleSchema(d.value, defs) : d.value, context: {}, original: d.value });
   }
-  // --watch: a tool schema found acyclic last run (same object, same $defs) is not bundled and walked again.
-  const acyclic = cleanUnderDefs('acyclic', defs);
   const tools = toolSchemasByShape(view, acyclic);
   // Tools are checked as they go on the wire: spec $defs bundled in, `#` meaning the tool's schema.
   const toolRoot = (schema: JsonObjectSchema): Root => {
@@ -53,7 +59,7 @@ export function findRefCycles(view: SpecView, defs: ReadonlyMap<string, JsonSche
   };
   roots.push(...tools.first.map(toolRoot));
   const found = { diagnostics: [] as Diagnostic[], tainted: new Set<unknown>() };
-  const reporter = new CycleReporter(view, found, acyclic);
+  const reporter = new CycleReporter(view, found, acyclic, defsAlone);
   reporter.walk(roots, defs);
   // The other tool schemas of a shape whose first had a cycle have it too: each is reported where it is written.
   const cyclic = new Set(roots.filter((r) => found.tainted.has(r.schema)).map((r) => schemaShape(r.original)));
@@ -77,13 +83,15 @@ class CycleReporter {
     private readonly view: SpecView,
     private readonly found: { readonly diagnostics: Diagnostic[]; readonly tainted: Set<unknown> },
     private readonly acyclic: { add(o: object): unknown },
+    /** defsAcyclicAlone held: a copied spec def's nodes need not be starts (ownStarts). */
+    private readonly defsAlone: boolean,
   ) {}
 
   walk(list: readonly Root[], defs: ReadonlyMap<string, JsonSchema>): void {
     this.roots.push(...list);
     this.placesMap = undefined; // mapped again with these copies, should one of them have a cycle
     for (const { schema, context, original: written } of list) {
-      const cycles = cyclesFrom(schema, context, defs);
+      const cycles = cyclesFrom(schema, context, defs, this.defsAlone ? ownStarts(schema, written) : undefined);
       if (cycles.length === 0) {
         if (isObjectSchema(written)) this.acyclic.add(written);
         continue;
@@ -179,16 +187,54 @@ function sameInstance(node: JsonObjectSchema, context: JsonSchema, defs: Readonl
 }
 
 /**
- * Every cycle of same-instance edges reachable from any subschema of `root`, as the list of nodes on it.
- * Iterative depth-first search (a long `$ref` chain must not overflow the checker's own stack).
+ * Whether no cycle can run through a node of the spec `$defs`, from whatever root it is reached: each of
+ * their `$ref`s names a spec def (`#/$defs/X…`, which resolves to the same object inside a def and inside
+ * a tool's bundled copy without `$defs` of its own), and one search from every one of their nodes finds no
+ * cycle. Then a tool's copied defs add no cycle and no start (ownStarts): GitHub's tools bundle hundreds of
+ * shared defs, each walked again per tool and per def before (a third of the import's schema checks).
  */
-function cyclesFrom(root: JsonSchema, context: JsonSchema, defs: ReadonlyMap<string, JsonSchema>): JsonObjectSchema[][] {
+function defsAcyclicAlone(view: SpecView, defs: ReadonlyMap<string, JsonSchema>): boolean {
+  const starts: JsonObjectSchema[] = [];
+  let named = true;
+  for (const d of view.defs) {
+    walkSchema(d.value, ({ schema }) => {
+      if (!isObjectSchema(schema)) return;
+      if (typeof schema.$ref === 'string' && !schema.$ref.startsWith('#/$defs/')) named = false;
+      starts.push(schema);
+    });
+    if (!named) return false;
+  }
+  return cyclesFrom({}, {}, defs, starts).length === 0;
+}
+
+/**
+ * The starts of a bundled tool schema without its copied spec defs, in walkSchema's order: the bundled
+ * root, then the written schema's nodes. Undefined (every node a start) when the tool has `$defs` of its
+ * own, which could shadow a spec def's name inside the copies.
+ */
+function ownStarts(bundled: JsonSchema, written: JsonSchema): JsonObjectSchema[] | undefined {
+  if (!isObjectSchema(bundled) || !isObjectSchema(written) || written.$defs !== undefined) return undefined;
+  const starts: JsonObjectSchema[] = [];
+  walkSchema(written, ({ schema, path }) => {
+    if (isObjectSchema(schema)) starts.push(path.length === 0 ? bundled : schema);
+  });
+  return starts;
+}
+
+/**
+ * Every cycle of same-instance edges reachable from any subschema of `root` (or from `starts`), as the
+ * list of nodes on it. Iterative depth-first search (a long `$ref` chain must not overflow the checker's own stack).
+ */
+function cyclesFrom(root: JsonSchema, context: JsonSchema, defs: ReadonlyMap<string, JsonSchema>, starts?: readonly JsonObjectSchema[]): JsonObjectSchema[][] {
   const state = new Map<JsonObjectSchema, 'open' | 'done'>();
   const cycles: JsonObjectSchema[][] = [];
-  const starts: JsonObjectSchema[] = [];
-  walkSchema(root, ({ schema }) => {
-    if (isObjectSchema(schema)) starts.push(schema);
-  });
+  if (starts === undefined) {
+    const all: JsonObjectSchema[] = [];
+    walkSchema(root, ({ schema }) => {
+      if (isObjectSchema(schema)) all.push(schema);
+    });
+    starts = all;
+  }
   for (const start of starts) {
     if (state.has(start)) continue;
     const stack: { node: JsonObjectSchema; next: JsonObjectSchema[] }[] = [{ node: start, next: sameInstance(start, context, defs) }];
