@@ -71,6 +71,9 @@ try {
   }
   await sub.close();
   await Promise.all([listener.close(), caller.close()]);
+  // Part 2 measures instances with no listen stream open: B's bus keeps the channel subscribed for 1 s
+  // after its last listener left (unsubscribeAfterMs), so that time passes first.
+  await new Promise((r) => setTimeout(r, 1_500));
 
   // 2. tools/call cost, Redis bus vs in-memory bus, alternated.
   const body = (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'restock', arguments: { sku: 'COST', units: 1 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
