@@ -1,7 +1,8 @@
-// The Redis event bus subscribes to its channel only while its instance has listeners (issue 33), against a
-// real redis-server on 127.0.0.1: an instance without listen streams is sent nothing, and a listen stream
-// whose acknowledgement the official client has seen hears an event published on another instance at once
-// after it — even when that instance's SUBSCRIBE takes long to reach Redis (a slow link, made by a proxy).
+// The Redis event bus subscribes to its channel only while its instance has listeners, and publishes only
+// while some instance listens (issue 33), against a real redis-server on 127.0.0.1: an instance without listen
+// streams is sent nothing, one whose last PUBLISH reached nobody stops publishing, and a listen stream whose
+// acknowledgement the official client has seen hears an event published on another instance at once after
+// it — even when that instance's link to Redis is slow (a proxy) and the publisher had gone quiet.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import { createClient } from '@redis/client';
@@ -9,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { createInventoryServer as CreateInventoryServer, InventoryHandlers } from '../../generated/inventory/server.js';
 import { createRedisEventBus, type RedisEventBus } from '../../packages/runtime/src/server/scale/redis-bus.js';
 import { waitFor } from '../support/ports.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
+import { redisCommandCalls, startRedis, type RedisServer } from '../support/redis.js';
 import { importCompiled } from '../support/servers.js';
 import { startSlowProxy, type SlowProxy } from '../support/slow-proxy.js';
 
@@ -52,9 +53,14 @@ describe('Redis event bus subscription', () => {
   it('is held only while the instance has listeners: an instance without any is sent nothing, its own echo included', async () => {
     const [a, b] = await Promise.all([bus('od'), bus('od')]);
     expect(await subscribers('od')).toBe(0);
+    const publishesBefore = (await redisCommandCalls(redis.port)).publish ?? 0;
     a.publish({ kind: 'tools_list_changed' });
     await settle();
     expect(b.stats()).toMatchObject({ received: 0, dropped: 0 });
+    // That PUBLISH reached no instance: a stops publishing until one announces it listens.
+    for (let i = 0; i < 5; i++) a.publish({ kind: 'tools_list_changed' });
+    expect(a.stats()).toMatchObject({ published: 1, skipped: 5 });
+    expect(((await redisCommandCalls(redis.port)).publish ?? 0) - publishesBefore).toBe(1);
 
     const heard: ServerEvent[] = [];
     const off = b.subscribe((e) => void heard.push(e));
@@ -62,9 +68,10 @@ describe('Redis event bus subscription', () => {
     expect(b.subscribed()).toBe(true);
     expect(a.subscribed()).toBe(false);
     expect(await subscribers('od')).toBe(1); // b only: a, the publisher, gets no echo back
-    a.publish({ kind: 'resource_updated', uri: 'x://1' });
+    a.publish({ kind: 'resource_updated', uri: 'x://1' }); // b's announcement woke a up before listening() resolved
     await waitFor(() => heard.length === 1);
     expect(heard).toEqual([{ kind: 'resource_updated', uri: 'x://1' }]);
+    expect(a.stats()).toMatchObject({ published: 2, skipped: 5 });
 
     off();
     await waitFor(async () => (await subscribers('od')) === 0); // after the grace period
@@ -117,7 +124,13 @@ describe('a listen stream opened on one instance', () => {
       await waitFor(() => heard.includes(`inventory://items/${sku}`), 3_000);
       await sub.close();
       await settle(); // the grace period passes: the next listen subscribes again
+      for (let i = 0; i < 2; i++) {
+        // The first reaches no instance (A goes quiet), the second is not published at all.
+        await caller.callTool({ name: 'restock', arguments: { sku: 'NOBODY', units: 1 } });
+        await settle();
+      }
     }
+    expect(busA.stats()).toMatchObject({ published: 4, skipped: 2, publishFailed: 0 });
     expect(heard).toEqual(['inventory://items/FIRST', 'inventory://items/SECOND']);
   });
 });

@@ -5,9 +5,12 @@
 // and is published on the channel; each instance re-delivers what other instances published and skips
 // its own messages, so every listener hears each event exactly once. An instance is subscribed to the
 // channel only while it has listeners (redis-subscription.ts): one without listen streams is sent nothing,
-// its own echo included, and costs neither itself nor redis-server anything per event. A listener hears
-// other instances' events once `listening()` has resolved (Redis confirmed the SUBSCRIBE); the HTTP
-// transport holds a listen stream's acknowledgement until then. Redis down: publishing fails fast
+// its own echo included, and costs neither itself nor redis-server anything per event. And an instance
+// publishes only while some instance listens (redis-presence.ts): once a PUBLISH reached no subscriber it
+// stops, until an instance that subscribes announces it and every instance has acknowledged. A listener
+// hears other instances' events once `listening()` has resolved (Redis confirmed the SUBSCRIBE and every
+// instance acknowledged the announcement); the HTTP transport holds a listen stream's acknowledgement
+// until then. Redis down: publishing fails fast
 // (counted, never queued without bound), open listen streams stay open and hear local events, and the
 // client reconnects and resubscribes by itself; events published during the outage are not replayed
 // (list_changed / updated are hints: a listener re-reads what it cares about on the next one).
@@ -16,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from '@modelcontextprotocol/server';
 import { openRedisPair } from './redis-connection.js';
+import { channelPresence } from './redis-presence.js';
 import { channelSubscription } from './redis-subscription.js';
 
 /** Wire format version of the messages on the channel; a message of another version is dropped. */
@@ -44,6 +48,8 @@ export interface RedisEventBusStats {
   readonly published: number;
   /** Events that could not be published (Redis unreachable): local listeners still heard them. */
   readonly publishFailed: number;
+  /** Events not published because no instance listened (the last PUBLISH reached none and none announced since). */
+  readonly skipped: number;
   /** Events from other instances delivered to this instance's listeners. */
   readonly received: number;
   /** Messages on the channel that were not a valid event of this format (dropped, never delivered). */
@@ -55,8 +61,8 @@ export interface RedisEventBus extends ServerEventBus {
   ready(): Promise<void>;
   /**
    * Resolves once this instance's listeners hear events published on other instances (Redis confirmed the
-   * subscription that the first listener started), at once without listeners or while Redis is unreachable,
-   * after 2 s at most. The HTTP transport awaits it before a listen stream's acknowledgement goes out.
+   * subscription that the first listener started, and every instance acknowledged it), at once without
+   * listeners or while Redis is unreachable, after 2 s at most. The HTTP transport awaits it before a listen stream's acknowledgement goes out.
    */
   listening(): Promise<void>;
   /** The channel is subscribed now (this instance has listeners, or had them less than `unsubscribeAfterMs` ago). */
@@ -71,7 +77,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   const channel = options.channel ?? (options.serverName !== undefined ? `mcpgen:events:${options.serverName}` : 'mcpgen:events');
   const origin = randomUUID();
   const local = new InMemoryServerEventBus();
-  const counts = { published: 0, publishFailed: 0, received: 0, dropped: 0 };
+  const counts = { published: 0, publishFailed: 0, skipped: 0, received: 0, dropped: 0 };
   const { client: publisher, subscriber, connected: bothUp, close } = await openRedisPair({
     url: options.url,
     label: 'redis event bus',
@@ -96,17 +102,23 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   let closed = false;
   // connect() keeps retrying through reconnectStrategy while Redis is down; the server starts regardless.
   const connected = bothUp;
-  const channelState = channelSubscription(subscriber, channel, receive, options.unsubscribeAfterMs ?? 1_000);
+  const presence = channelPresence(publisher, subscriber, channel);
+  const channelState = channelSubscription(subscriber, channel, receive, options.unsubscribeAfterMs ?? 1_000, () => presence.announce(LISTENING_MAX_WAIT_MS));
 
   return {
     publish(event: ServerEvent) {
       local.publish(event);
       if (closed) return;
+      if (!presence.shouldPublish()) return void counts.skipped++; // no instance listens (redis-presence.ts)
       // Not awaited: node-redis writes what a tick published in one write, after the tool's answer went out
       // (publishing on the subscribed connection, or pacing writes to one per 2 ms, measured no better:
       // BENCHMARKS.md, "Servers, round three sixth session"). A failure is counted, never thrown at the handler.
+      const sentAt = presence.epoch();
       publisher.publish(channel, `${ownPrefix}"event":${JSON.stringify(event)}}`).then(
-        () => void counts.published++,
+        (receivers) => {
+          counts.published++;
+          presence.published(receivers, sentAt);
+        },
         () => void counts.publishFailed++,
       );
     },

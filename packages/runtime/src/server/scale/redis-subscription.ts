@@ -25,7 +25,8 @@ export interface ChannelSubscription {
   close(): void;
 }
 
-export function channelSubscription(subscriber: RedisConnection, channel: string, receive: (message: string) => void, graceMs: number): ChannelSubscription {
+/** `announce`: once subscribed (and again after a reconnection), tells the other instances (redis-presence.ts). */
+export function channelSubscription(subscriber: RedisConnection, channel: string, receive: (message: string) => void, graceMs: number, announce: () => Promise<void>): ChannelSubscription {
   let wanted = false;
   // The listener is registered in node-redis (which then resubscribes it by itself after a reconnection).
   let subscribed = false;
@@ -44,6 +45,7 @@ export function channelSubscription(subscriber: RedisConnection, channel: string
         const subscribing = wanted;
         await (subscribing ? subscriber.subscribe(channel, receive) : subscriber.unsubscribe(channel, receive));
         subscribed = subscribing;
+        if (subscribing) await announce();
       }
     } catch {
       // retried on the subscriber's next 'ready'
@@ -55,7 +57,11 @@ export function channelSubscription(subscriber: RedisConnection, channel: string
       waiters.clear();
     }
   };
-  subscriber.on('ready', () => void reconcile());
+  // node-redis resubscribed by itself before 'ready': the others may have stopped publishing meanwhile.
+  subscriber.on('ready', () => {
+    if (subscribed && !busy) void announce();
+    void reconcile();
+  });
 
   return {
     hold() {
