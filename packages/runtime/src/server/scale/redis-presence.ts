@@ -79,6 +79,7 @@ export function channelPresence(publisher: RedisConnection, subscriber: RedisCon
           resolve();
         };
         const timer = setTimeout(finish, maxWaitMs);
+        timer.unref();
         pending.set(nonce, { acked: 0, finish });
         // Redis's reply counts the instances subscribed to the control channel, this one included: each acks.
         publisher.publish(control, `listening:${nonce}`).then((receivers) => {

@@ -5,9 +5,10 @@
 // listener arrives and unsubscribes a grace period after the last one left (a stream that reconnects at
 // once finds the subscription still there).
 //
-// A listener hears other instances' events once Redis has confirmed the SUBSCRIBE; `settled()` says when,
-// and the HTTP transport holds a listen stream's acknowledgement until then (transport/http.ts), so an
-// event published anywhere after a client saw the acknowledgement reaches it.
+// A listener hears other instances' events once Redis has confirmed the SUBSCRIBE and the instances that
+// had stopped publishing have acknowledged the announcement (redis-presence.ts); `settled()` says when, and
+// the HTTP transport holds a listen stream's acknowledgement until then (transport/http.ts), so an event
+// published anywhere after a client saw the acknowledgement reaches it.
 import type { RedisConnection } from './redis-connection.js';
 
 export interface ChannelSubscription {
@@ -88,6 +89,7 @@ export function channelSubscription(subscriber: RedisConnection, channel: string
           resolve();
         };
         const timer = setTimeout(done, maxWaitMs);
+        timer.unref();
         waiters.add(done);
       });
     },
