@@ -3,9 +3,10 @@
 //  - notification latency across instances: restock on instance A → notifications/resources/updated heard
 //    by a listener on instance B (p50/p99 of 500, one at a time);
 //  - tools/call cost with the Redis bus configured vs the in-memory bus (restock publishes on every call),
-//    alternated in one run.
+//    alternated in one run, with the CPU time per call of the serving instance, of the other instance B (which
+//    hears the channel) and of redis-server (Linux: /proc/<pid>/stat), the robust figure on a shared machine.
 import { spawn } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileGenerated, freePort, pct, REDIS, ROOT, startProcess } from './support.mjs';
 
@@ -27,8 +28,22 @@ const redisPort = await freePort();
 children.push(spawn(REDIS, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }));
 const REDIS_URL = `redis://127.0.0.1:${redisPort}`;
 
-function startInstance(id, env) {
-  return startProcess(join(out, 'main.js'), ['--http', '--port', '0'], { INSTANCE_ID: id, ...env }, (err) => !env.REDIS_URL || err.includes('redis event bus connected'), children);
+/** utime + stime of a process in ms (NaN off Linux). */
+function cpuMs(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function startInstance(id, env) {
+  const index = children.length; // startProcess adds the child synchronously
+  const url = await startProcess(join(out, 'main.js'), ['--http', '--port', '0'], { INSTANCE_ID: id, ...env }, (err) => !env.REDIS_URL || err.includes('redis event bus connected'), children);
+  children[index].url = url;
+  return url;
 }
 
 try {
@@ -39,6 +54,7 @@ try {
     startInstance('L', KEYS),
   ]);
   const { InventoryClient } = await import(join(out, 'client.js'));
+  const [redisPid, , bPid] = children.map((c) => c.pid);
 
   // 1. Latency across instances.
   const listener = await InventoryClient.connect({ url: b });
@@ -55,6 +71,9 @@ try {
   }
   await sub.close();
   await Promise.all([listener.close(), caller.close()]);
+  // Part 2 measures instances with no listen stream open: B's bus keeps the channel subscribed for 1 s
+  // after its last listener left (unsubscribeAfterMs), so that time passes first.
+  await new Promise((r) => setTimeout(r, 1_500));
 
   // 2. tools/call cost, Redis bus vs in-memory bus, alternated.
   const body = (id) => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'restock', arguments: { sku: 'COST', units: 1 }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } });
@@ -62,6 +81,8 @@ try {
   async function load(url, total, concurrency) {
     let next = 0;
     const times = [];
+    const server = children.find((c) => c.url === url).pid;
+    const cpu0 = [server, bPid, redisPid].map(cpuMs);
     const t = performance.now();
     await Promise.all(Array.from({ length: concurrency }, async () => {
       while (next < total) {
@@ -73,7 +94,9 @@ try {
         times.push(performance.now() - t0);
       }
     }));
-    return { rps: total / ((performance.now() - t) / 1000), p50: pct(times, 50), p99: pct(times, 99) };
+    const rps = total / ((performance.now() - t) / 1000);
+    const [serverUs, bUs, redisUs] = [server, bPid, redisPid].map((pid, i) => ((cpuMs(pid) - cpu0[i]) * 1000) / total);
+    return { rps, p50: pct(times, 50), p99: pct(times, 99), cpu: { server: serverUs, b: bUs, redis: redisUs } };
   }
   const cost = { redis: { 1: [], 16: [] }, memory: { 1: [], 16: [] } };
   for (let round = 0; round < ROUNDS; round++) {
@@ -94,6 +117,12 @@ try {
   }
   const ratio = (c) => best(cost.redis[c]).rps / best(cost.memory[c]).rps;
   console.log(`\nredis/memory req/s: ${ratio(1).toFixed(2)} (c=1), ${ratio(16).toFixed(2)} (c=16) — best of ${ROUNDS} alternated rounds`);
+  const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
+  const us = (name, c, who) => mean(cost[name][c].map((r) => r.cpu[who])).toFixed(0);
+  console.log(`\nCPU per call (µs, mean of ${ROUNDS} rounds; /proc, 10 ms ticks):\n`);
+  console.log('| bus | c=1 serving instance | c=1 instance B | c=1 redis-server | c=16 serving instance | c=16 instance B | c=16 redis-server |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const name of ['memory', 'redis']) console.log(`| ${name} | ${[1, 16].flatMap((c) => ['server', 'b', 'redis'].map((w) => us(name, c, w))).join(' | ')} |`);
 } finally {
   for (const c of children) c.kill('SIGKILL');
 }

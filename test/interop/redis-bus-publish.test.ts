@@ -29,6 +29,7 @@ describe('publishing on the Redis event bus', () => {
     const heardByB: ServerEvent[] = [];
     const offA = a.subscribe((e) => void heardByA.push(e));
     const offB = b.subscribe((e) => void heardByB.push(e));
+    await Promise.all([a.listening(), b.listening()]);
     const sent: string[] = [];
     for (let burst = 0; burst < 10; burst++) {
       // One tick's publishes go out together; the bursts are apart.

@@ -18,6 +18,7 @@ async function bus(channel: string): Promise<{ bus: RedisEventBus; heard: Server
   await b.ready();
   const heard: ServerEvent[] = [];
   b.subscribe((e) => heard.push(e));
+  await b.listening(); // the channel is subscribed once a listener is there
   return { bus: b, heard };
 }
 

@@ -3,7 +3,14 @@
 //
 // Delivery: an event goes to this instance's listeners at once (so one instance works with Redis down)
 // and is published on the channel; each instance re-delivers what other instances published and skips
-// its own messages, so every listener hears each event exactly once. Redis down: publishing fails fast
+// its own messages, so every listener hears each event exactly once. An instance is subscribed to the
+// channel only while it has listeners (redis-subscription.ts): one without listen streams is sent nothing,
+// its own echo included, and costs neither itself nor redis-server anything per event. And an instance
+// publishes only while some instance listens (redis-presence.ts): once a PUBLISH reached no subscriber it
+// stops, until an instance that subscribes announces it and every instance has acknowledged. A listener
+// hears other instances' events once `listening()` has resolved (Redis confirmed the SUBSCRIBE and every
+// instance acknowledged the announcement); the HTTP transport holds a listen stream's acknowledgement
+// until then. Redis down: publishing fails fast
 // (counted, never queued without bound), open listen streams stay open and hear local events, and the
 // client reconnects and resubscribes by itself; events published during the outage are not replayed
 // (list_changed / updated are hints: a listener re-reads what it cares about on the next one).
@@ -12,11 +19,15 @@
 import { randomUUID } from 'node:crypto';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from '@modelcontextprotocol/server';
 import { openRedisPair } from './redis-connection.js';
+import { channelPresence } from './redis-presence.js';
+import { channelSubscription } from './redis-subscription.js';
 
 /** Wire format version of the messages on the channel; a message of another version is dropped. */
 export const REDIS_BUS_MESSAGE_VERSION = 1;
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const MAX_URI_LENGTH = 8 * 1024;
+/** How long a listen stream's acknowledgement waits at most for the SUBSCRIBE (a Redis that hangs). */
+const LISTENING_MAX_WAIT_MS = 2_000;
 const KINDS: ReadonlySet<string> = new Set(['tools_list_changed', 'prompts_list_changed', 'resources_list_changed', 'resource_updated']);
 
 export interface RedisEventBusOptions {
@@ -28,6 +39,8 @@ export interface RedisEventBusOptions {
   readonly serverName?: string;
   /** Connection state changes (lost, back) — never one line per request. Default: one stderr line each. */
   readonly onStateChange?: (state: 'connected' | 'disconnected', detail?: string) => void;
+  /** How long the channel stays subscribed after the last listener left (a stream that reopens finds it). Default 1000. */
+  readonly unsubscribeAfterMs?: number;
 }
 
 export interface RedisEventBusStats {
@@ -35,6 +48,8 @@ export interface RedisEventBusStats {
   readonly published: number;
   /** Events that could not be published (Redis unreachable): local listeners still heard them. */
   readonly publishFailed: number;
+  /** Events not published because no instance listened (the last PUBLISH reached none and none announced since). */
+  readonly skipped: number;
   /** Events from other instances delivered to this instance's listeners. */
   readonly received: number;
   /** Messages on the channel that were not a valid event of this format (dropped, never delivered). */
@@ -42,8 +57,16 @@ export interface RedisEventBusStats {
 }
 
 export interface RedisEventBus extends ServerEventBus {
-  /** Resolves once both connections are up and the channel is subscribed (tests, readiness probes). */
+  /** Resolves once both connections are up (tests, start-up). The channel is subscribed only while listeners are: see listening(). */
   ready(): Promise<void>;
+  /**
+   * Resolves once this instance's listeners hear events published on other instances (Redis confirmed the
+   * subscription that the first listener started, and every instance acknowledged it), at once without
+   * listeners or while Redis is unreachable, after 2 s at most. The HTTP transport awaits it before a listen stream's acknowledgement goes out.
+   */
+  listening(): Promise<void>;
+  /** The channel is subscribed now (this instance has listeners, or had them less than `unsubscribeAfterMs` ago). */
+  subscribed(): boolean;
   /** Both connections are up now (the readiness probe asks: false while Redis is unreachable). */
   up(): boolean;
   stats(): RedisEventBusStats;
@@ -54,7 +77,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   const channel = options.channel ?? (options.serverName !== undefined ? `mcpgen:events:${options.serverName}` : 'mcpgen:events');
   const origin = randomUUID();
   const local = new InMemoryServerEventBus();
-  const counts = { published: 0, publishFailed: 0, received: 0, dropped: 0 };
+  const counts = { published: 0, publishFailed: 0, skipped: 0, received: 0, dropped: 0 };
   const { client: publisher, subscriber, connected: bothUp, close } = await openRedisPair({
     url: options.url,
     label: 'redis event bus',
@@ -63,8 +86,10 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
 
   // This instance's own messages come back from Redis: recognised by their first bytes, not parsed.
   const ownPrefix = `{"v":${REDIS_BUS_MESSAGE_VERSION},"from":${JSON.stringify(origin)},`;
+  let listeners = 0;
   const receive = (message: string) => {
-    if (typeof message === 'string' && message.startsWith(ownPrefix)) return;
+    // Nobody to deliver to (the last listener left during the grace period): not even parsed.
+    if (listeners === 0 || (typeof message === 'string' && message.startsWith(ownPrefix))) return;
     const event = parseMessage(message, origin);
     if (event === 'own') return;
     if (event === undefined) {
@@ -75,31 +100,47 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     local.publish(event);
   };
   let closed = false;
-  const connected = (async () => {
-    // connect() keeps retrying through reconnectStrategy while Redis is down; the server starts regardless.
-    await bothUp;
-    await subscriber.subscribe(channel, receive);
-  })();
-  connected.catch(() => {}); // surfaced through ready(); never an unhandled rejection
+  // connect() keeps retrying through reconnectStrategy while Redis is down; the server starts regardless.
+  const connected = bothUp;
+  const presence = channelPresence(publisher, subscriber, channel);
+  const channelState = channelSubscription(subscriber, channel, receive, options.unsubscribeAfterMs ?? 1_000, () => presence.announce(LISTENING_MAX_WAIT_MS));
 
   return {
     publish(event: ServerEvent) {
       local.publish(event);
       if (closed) return;
+      if (!presence.shouldPublish()) return void counts.skipped++; // no instance listens (redis-presence.ts)
       // Not awaited: node-redis writes what a tick published in one write, after the tool's answer went out
       // (publishing on the subscribed connection, or pacing writes to one per 2 ms, measured no better:
       // BENCHMARKS.md, "Servers, round three sixth session"). A failure is counted, never thrown at the handler.
+      const sentAt = presence.epoch();
       publisher.publish(channel, `${ownPrefix}"event":${JSON.stringify(event)}}`).then(
-        () => void counts.published++,
+        (receivers) => {
+          counts.published++;
+          presence.published(receivers, sentAt);
+        },
         () => void counts.publishFailed++,
       );
     },
-    subscribe: (listener) => local.subscribe(listener),
+    subscribe(listener) {
+      const off = local.subscribe(listener);
+      if (++listeners === 1) channelState.hold();
+      let live = true;
+      return () => {
+        if (!live) return;
+        live = false;
+        off();
+        if (--listeners === 0) channelState.release();
+      };
+    },
     ready: () => connected,
+    listening: () => (listeners === 0 ? Promise.resolve() : channelState.settled(LISTENING_MAX_WAIT_MS)),
+    subscribed: () => channelState.active,
     up: () => !closed && publisher.isReady && subscriber.isReady,
     stats: () => ({ ...counts }),
     async close() {
       closed = true;
+      channelState.close();
       await close();
     },
   };
@@ -129,4 +170,17 @@ export function parseMessage(message: string, origin: string): ServerEvent | 'ow
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * The answer to a request, held — when the request is `subscriptions/listen` and the bus subscribes on
+ * demand (this one: `listening()`) — until the stream it opened hears other instances' events too. The
+ * stream subscribed to the bus as it was served and its acknowledgement is the answer's first bytes: so an
+ * event published anywhere after the client saw the acknowledgement reaches the stream. Any other answer,
+ * or any other bus, at once.
+ */
+export async function whenListening<T>(bus: ServerEventBus | undefined, body: unknown, answer: T): Promise<T> {
+  const listening = (bus as Partial<RedisEventBus> | undefined)?.listening;
+  if (typeof listening === 'function' && (body as { method?: unknown } | null)?.method === 'subscriptions/listen') await listening.call(bus);
+  return answer;
 }

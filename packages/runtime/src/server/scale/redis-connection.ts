@@ -11,6 +11,7 @@ export interface RedisConnection {
   connect(): Promise<unknown>;
   publish(channel: string, message: string): Promise<number>;
   subscribe(channel: string, listener: (message: string) => void): Promise<void>;
+  unsubscribe(channel: string, listener: (message: string) => void): Promise<void>;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, options?: Record<string, unknown>): Promise<string | null>;
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;

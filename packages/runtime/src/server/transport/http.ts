@@ -19,6 +19,7 @@ import type { ServerFactory } from '../dispatch/create-server.js';
 import { reportLegacyRefusals } from './legacy-refusal.js';
 import { serveTaskListen } from '../tasks/listen.js';
 import { inPrincipalScope, principalScope, scopedBus } from '../scale/principal-scope.js';
+import { whenListening } from '../scale/redis-bus.js';
 import { NOT_UTF8, readLimited, TOO_LARGE } from './read-body.js';
 import type { TaskStore } from '../tasks/store.js';
 import type { ReadinessCheck } from '../ops/health.js';
@@ -166,7 +167,8 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
     const serve = async () => {
       const store = options.taskStore;
       const listen = store && (await serveTaskListen(body, request, { store, bus, capabilities: def.capabilities, owner: principalKeyOf(auth?.principal), keepAliveMs: options.keepAliveMs ?? 15_000 }));
-      return listen || withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra }));
+      // A listen stream's acknowledgement goes out once it hears other instances too (scale/redis-bus.ts).
+      return whenListening(options.bus, body, listen || withoutNullId(await sdk.fetch(request, { parsedBody: body, ...extra })));
     };
     const run = inCallerScope(def, body, principalKeyOf(auth?.principal), serve);
     // initialize, ping, server/discover and subscriptions/listen have no runtime handler: their span is made here.
