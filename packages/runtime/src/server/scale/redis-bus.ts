@@ -135,7 +135,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     },
     ready: () => connected,
     listening: () => (listeners === 0 ? Promise.resolve() : channelState.settled(LISTENING_MAX_WAIT_MS)),
-    subscribed: () => channelState.active,
+    subscribed: () => channelState.active(),
     up: () => !closed && publisher.isReady && subscriber.isReady,
     stats: () => ({ ...counts }),
     async close() {

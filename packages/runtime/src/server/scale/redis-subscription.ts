@@ -22,7 +22,7 @@ export interface ChannelSubscription {
    */
   settled(maxWaitMs: number): Promise<void>;
   /** Subscribed now (Redis confirmed the SUBSCRIBE and no UNSUBSCRIBE followed). */
-  readonly active: boolean;
+  active(): boolean;
   close(): void;
 }
 
@@ -93,9 +93,7 @@ export function channelSubscription(subscriber: RedisConnection, channel: string
         waiters.add(done);
       });
     },
-    get active() {
-      return subscribed;
-    },
+    active: () => subscribed,
     close() {
       closed = true;
       clearTimeout(grace);
