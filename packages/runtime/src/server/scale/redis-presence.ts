@@ -14,6 +14,7 @@
 // while it was away).
 import { randomUUID } from 'node:crypto';
 import type { RedisConnection } from './redis-connection.js';
+import { waitAtMost } from './wait-at-most.js';
 
 export interface ChannelPresence {
   /** Publish the next event: false while the last PUBLISH reached no instance and none announced since. */
@@ -72,14 +73,7 @@ export function channelPresence(publisher: RedisConnection, subscriber: RedisCon
     announce(maxWaitMs) {
       if (!publisher.isReady || !subscriber.isReady) return Promise.resolve();
       const nonce = randomUUID();
-      return new Promise((resolve) => {
-        const finish = () => {
-          clearTimeout(timer);
-          pending.delete(nonce);
-          resolve();
-        };
-        const timer = setTimeout(finish, maxWaitMs);
-        timer.unref();
+      return waitAtMost(maxWaitMs, (finish) => {
         pending.set(nonce, { acked: 0, finish });
         // Redis's reply counts the instances subscribed to the control channel, this one included: each acks.
         publisher.publish(control, `listening:${nonce}`).then((receivers) => {
@@ -88,6 +82,7 @@ export function channelPresence(publisher: RedisConnection, subscriber: RedisCon
           p.expected = receivers;
           check(nonce);
         }, finish);
+        return () => pending.delete(nonce);
       });
     },
   };

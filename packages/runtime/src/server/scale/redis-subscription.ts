@@ -10,6 +10,7 @@
 // the HTTP transport holds a listen stream's acknowledgement until then (transport/http.ts), so an event
 // published anywhere after a client saw the acknowledgement reaches it.
 import type { RedisConnection } from './redis-connection.js';
+import { waitAtMost } from './wait-at-most.js';
 
 export interface ChannelSubscription {
   /** A listener arrived: subscribe, or keep the subscription (a pending unsubscribe is called off). */
@@ -82,15 +83,9 @@ export function channelSubscription(subscriber: RedisConnection, channel: string
     },
     settled(maxWaitMs) {
       if ((subscribed && wanted && !busy) || !subscriber.isReady || closed) return Promise.resolve();
-      return new Promise((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(done);
-          resolve();
-        };
-        const timer = setTimeout(done, maxWaitMs);
-        timer.unref();
+      return waitAtMost(maxWaitMs, (done) => {
         waiters.add(done);
+        return () => waiters.delete(done);
       });
     },
     active: () => subscribed,
