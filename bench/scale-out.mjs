@@ -4,7 +4,9 @@
 //    by a listener on instance B (p50/p99 of 500, one at a time);
 //  - tools/call cost with the Redis bus configured vs the in-memory bus (restock publishes on every call),
 //    alternated in one run, with the CPU time per call of the serving instance, of the other instance B (which
-//    hears the channel) and of redis-server (Linux: /proc/<pid>/stat), the robust figure on a shared machine.
+//    hears the channel) and of redis-server (Linux: /proc/<pid>/stat), the robust figure on a shared machine;
+//  - the same with a listen stream open that hears every event (on B for Redis, on the serving instance for
+//    memory): the events then cross Redis and are written to a client in both cases.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -105,6 +107,32 @@ try {
       cost[name][16].push(await load(url, N16, 16));
     }
   }
+  // 3. The same with a listen stream open that hears every restock: on instance B for the Redis bus (the
+  // event crosses Redis), on the serving instance itself for the in-memory bus (the only place it can hear).
+  const heard = { redis: 0, memory: 0 };
+  async function withListener(name, url, run) {
+    const listener = await InventoryClient.connect({ url });
+    const stream = await listener.listen({ resourceSubscriptions: ['inventory://items/COST'] });
+    const draining = (async () => {
+      for await (const _ of stream) heard[name]++;
+    })();
+    try {
+      return await run();
+    } finally {
+      await stream.close();
+      await draining.catch(() => {});
+      await listener.close();
+    }
+  }
+  const listened = { redis: { 1: [], 16: [] }, memory: { 1: [], 16: [] } };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [name, url, listenAt] of [['redis', a, b], ['memory', local, local]]) {
+      await withListener(name, listenAt, async () => {
+        listened[name][1].push(await load(url, N1, 1));
+        listened[name][16].push(await load(url, N16, 16));
+      });
+    }
+  }
   const best = (runs) => runs.reduce((x, y) => (y.rps > x.rps ? y : x));
 
   console.log(`\n### Scale-out on Redis (redis-server ${REDIS_URL.replace(/:\d+$/, '')}, loopback)\n`);
@@ -117,6 +145,8 @@ try {
   }
   const ratio = (c) => best(cost.redis[c]).rps / best(cost.memory[c]).rps;
   console.log(`\nredis/memory req/s: ${ratio(1).toFixed(2)} (c=1), ${ratio(16).toFixed(2)} (c=16) — best of ${ROUNDS} alternated rounds`);
+  const listenedRatio = (c) => best(listened.redis[c]).rps / best(listened.memory[c]).rps;
+  console.log(`With a listen stream open (on B for redis, on the serving instance for memory; notifications heard: redis ${heard.redis}, memory ${heard.memory}): ${best(listened.memory[1]).rps.toFixed(0)} / ${best(listened.redis[1]).rps.toFixed(0)} req/s (memory / redis) at c=1, ${best(listened.memory[16]).rps.toFixed(0)} / ${best(listened.redis[16]).rps.toFixed(0)} at c=16; redis/memory ${listenedRatio(1).toFixed(2)} (c=1), ${listenedRatio(16).toFixed(2)} (c=16)`);
   const mean = (xs) => xs.reduce((x, y) => x + y, 0) / xs.length;
   const us = (name, c, who) => mean(cost[name][c].map((r) => r.cpu[who])).toFixed(0);
   console.log(`\nCPU per call (µs, mean of ${ROUNDS} rounds; /proc, 10 ms ticks):\n`);
