@@ -18,9 +18,13 @@ const WORK = join(ROOT, '.tmp/bench-openapi');
 const PEER_WORK = join(ROOT, 'bench/peers/.out');
 const MCPGEN = join(ROOT, 'bin/mcpgen.js');
 const OAMG = join(ROOT, 'bench/peers/node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js');
-const CALLS = Number(process.env.BENCH_OPENAPI_CALLS ?? 1000);
-// As in bench/run.mjs: each server measured in its steady state, not while V8 still optimizes it.
-const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 1000);
+const CALLS = Number(process.env.BENCH_OPENAPI_CALLS ?? 2000);
+// As in bench/run.mjs: each server measured in its steady state, not while V8 still optimizes it. A proxied
+// call runs more per-request functions (the HTTP client's too) than a plain one, each optimized only after
+// some thousands of calls: after 1,000 warm-up calls both servers' CPU per call still fell by half over the
+// next 3,000 (mcpgen 500 → 240 µs, measured with /proc per thread, 2026-12-06), so the warm-up is 4,000.
+const WARM_UP = Number(process.env.BENCH_WARM_UP ?? 4000);
+const WARM_UP_CHUNK = 500;
 const fmt = (n, d = 2) => n.toFixed(d);
 
 rmSync(WORK, { recursive: true, force: true });
@@ -198,8 +202,14 @@ const peerCall = await peerSession(peerServer.url);
 const throughput = [];
 for (const concurrency of [1, 8]) {
   const n = concurrency === 1 ? CALLS / 2 : CALLS;
-  await load((i) => mcpgenCall(ourServer.url, i), WARM_UP, concurrency); // warm-up
-  await load(peerCall, WARM_UP, concurrency);
+  // Warm-up in alternated chunks, so neither server sits idle for long before it is measured: on this
+  // machine the kernel pages out memory a process leaves untouched for some seconds (DAMON reclaim, see
+  // BENCHMARKS.md), and a server that had waited ~8 s through the other's whole warm-up then ran its next
+  // thousand calls at twice the CPU per call (measured on mcpgen's server alone, 2026-12-06).
+  for (let warmed = 0; warmed < WARM_UP; warmed += WARM_UP_CHUNK) {
+    await load((i) => mcpgenCall(ourServer.url, i), Math.min(WARM_UP_CHUNK, WARM_UP - warmed), concurrency);
+    await load(peerCall, Math.min(WARM_UP_CHUNK, WARM_UP - warmed), concurrency);
+  }
   // Alternated halves, so a change in the machine's load falls on both.
   // Server CPU per call as well: it is disturbed least by the other load on the machine.
   const ours = [];
