@@ -67,7 +67,7 @@ export async function runImport(args: Parsed, io: Io): Promise<number> {
 
 /** Without --generate: check the root spec with the pipeline `mcpgen check` runs. */
 function checkStage(specPath: string, io: Io, format: 'text' | 'json', prior: Prior): number {
-  const checked = check([specPath], io.cwd);
+  const checked = check([specPath], io.cwd, undefined, undefined, [], { models: false });
   const sources = new Map([...prior.sources, ...checked.sources]);
   printDiagnostics({ diagnostics: sortDiagnostics([...prior.diagnostics, ...checked.diagnostics]), files: [...prior.files, ...checked.files], sources }, format, io);
   return hasErrors(checked.diagnostics) ? 1 : 0;
