@@ -12,6 +12,7 @@ import { UsageError } from '../../errors.js';
 import { importFiles } from '../../import/common/owned-spec.js';
 import { importOpenApi } from '../../import/openapi/index.js';
 import { forgetKnownValues, knowValue } from '../../parse/known-values.js';
+import { keepValue } from '../../parse/value-cache.js';
 import { check } from '../../pipeline.js';
 import { writeFilesAtomically } from '../../write/atomic.js';
 import { stringFlag, type Parsed } from '../args.js';
@@ -45,8 +46,10 @@ export async function runImport(args: Parsed, io: Io): Promise<number> {
   const written = importFiles(imported.spec, { command: 'mcpgen import openapi', from, rootPath: specPath, force, cwd: io.cwd, kind: 'openapi' });
   writeFilesAtomically(written.files);
   const retired = retireImportHandlers(handlersPath);
-  // The check reads the owned file back: it takes the value the text was written from, not a second parse.
-  knowValue(written.files.get(written.ownedPath)!, written.ownedValue);
+  // The check reads the owned file back: it takes the value the text was written from, not a second parse;
+  // so does a later process (parse/value-cache.ts).
+  const ownedText = written.files.get(written.ownedPath)!;
+  if (knowValue(ownedText, written.ownedValue)) keepValue(ownedText, written.ownedValue);
   const show = (p: string) => relative(io.cwd, p).replaceAll('\\', '/');
   const prior = { diagnostics: imported.diagnostics, files: [input], sources };
   // --generate: the spec just written goes through what `mcpgen generate <spec>` runs (its check is the
