@@ -4,7 +4,7 @@
 // the same pipeline `mcpgen check` runs, so what the import wrote is known to be accepted together with the
 // team's overrides. `generate` wires the proxy: no handlers file is written. With --generate the check is
 // the one of `mcpgen generate <spec>`, run in this process on the spec just written, which then writes
-// what that command writes (one process: the owned file's value is taken, not parsed back).
+// what that command writes.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { hasErrors, sortDiagnostics } from '../../diagnostics/diagnostic.js';
@@ -52,8 +52,8 @@ export async function runImport(args: Parsed, io: Io): Promise<number> {
   if (knowValue(ownedText, written.ownedValue)) keepValue(ownedText, written.ownedValue);
   const show = (p: string) => relative(io.cwd, p).replaceAll('\\', '/');
   const prior = { diagnostics: imported.diagnostics, files: [input], sources };
-  // --generate: the spec just written goes through what `mcpgen generate <spec>` runs (its check is the
-  // import's check), in this process, so the description's values are neither written nor read twice.
+  // --generate: the spec just written goes through what `mcpgen generate <spec>` runs, in this process: its
+  // check is the import's, so the spec is checked and modeled once, and Node and the CLI start once.
   let code: number;
   try {
     code = args.flags.has('generate') ? await generateStage(args, io, show(specPath), prior) : checkStage(specPath, io, format, prior);
