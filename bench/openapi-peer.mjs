@@ -1,13 +1,14 @@
 // mcpgen against openapi-mcp-generator 4.0.1 on the same OpenAPI descriptions (the vendored petstores and
 // GitHub's REST description): the tools each produces (count, names, input schemas), the wall time of
-// import + generate, and proxied tools/call requests/s of each generated server against one mock
+// import + generate (mcpgen's two commands, and its one `import openapi --generate`), and proxied tools/call requests/s of each generated server against one mock
 // upstream on 127.0.0.1. `node bench/openapi-peer.mjs` (after `npm ci --prefix bench/peers` and
 // `npm run build`); BENCH_OPENAPI_SKIP_LARGE=1 leaves GitHub's description out. Prints Markdown.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
-import { join, resolve } from 'node:path';
+import { createHash } from 'node:crypto';
+import { join, relative, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import ts from 'typescript';
 import { parse } from 'yaml';
@@ -48,18 +49,35 @@ function timed(args, cwd, env = {}) {
   return { seconds, peakMb: Number(r.stderr.trim().split('\n').pop()) / 1024 };
 }
 
-/** mcpgen: `import openapi` then `generate` (two processes, times added; peak is the larger). */
+/**
+ * mcpgen: `import openapi` then `generate` (two processes, times added; peak is the larger), and
+ * `import openapi --generate` (one process) in a folder of its own, which must write the same files.
+ */
 function mcpgenRun(d) {
   const dir = join(WORK, d.name);
+  const oneDir = join(WORK, `${d.name}-one`);
   mkdirSync(dir, { recursive: true });
+  mkdirSync(oneDir, { recursive: true });
   // A first import: the record of clean schema checks an earlier bench run's import left would make this a re-import.
-  rmSync(join(ROOT, 'node_modules/.cache/mcpgen/schema-checks.json'), { force: true });
+  const firstImport = () => rmSync(join(ROOT, 'node_modules/.cache/mcpgen/schema-checks.json'), { force: true });
+  firstImport();
   const imp = timed([MCPGEN, 'import', 'openapi', d.file, '--name', d.name], dir);
   const gen = timed([MCPGEN, 'generate', `specs/${d.name}.yaml`], dir);
+  firstImport();
+  const one = timed([MCPGEN, 'import', 'openapi', d.file, '--name', d.name, '--generate'], oneDir);
+  if (treeDigest(dir) !== treeDigest(oneDir)) throw new Error(`${d.name}: import --generate wrote other files than import + generate`);
   // The tools are in the file the import owns; specs/<name>.yaml is the root spec that includes it.
   const spec = parse(readFileSync(join(dir, 'specs', d.name, 'openapi.yaml'), 'utf8'));
   const tools = new Map(spec.tools.map((t) => [t.name, t.input ?? { type: 'object' }]));
-  return { seconds: imp.seconds + gen.seconds, peakMb: Math.max(imp.peakMb, gen.peakMb), tools, pkg: join(dir, 'generated', d.name) };
+  return { seconds: imp.seconds + gen.seconds, peakMb: Math.max(imp.peakMb, gen.peakMb), one, tools, pkg: join(dir, 'generated', d.name) };
+}
+
+/** sha256 over every file under `dir` (relative path and bytes), in path order. */
+function treeDigest(dir) {
+  const hash = createHash('sha256');
+  const files = readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  for (const f of files) hash.update(`${relative(dir, f)}\0`).update(readFileSync(f)).update('\0');
+  return hash.digest('hex');
 }
 
 /** openapi-mcp-generator: one process; its tools read back from the generated src/index.ts. */
@@ -239,8 +257,14 @@ for (const { d, ours, theirs, cmp } of rows) {
 }
 const other = rows.flatMap((r) => r.cmp.diffs.map((x) => `${r.d.name} ${x}`));
 if (other.length > 0) out.push('', `Other input differences (first of each): ${other.join('; ')}`);
-out.push('', '| description | import + generate: mcpgen | openapi-mcp-generator | ratio (mcpgen / peer) |', '| --- | --- | --- | --- |');
-for (const { d, ours, theirs } of rows) out.push(`| ${d.label} | ${fmt(ours.seconds)} s, ${fmt(ours.peakMb, 0)} MB | ${theirs.error ? 'failed' : `${fmt(theirs.seconds)} s, ${fmt(theirs.peakMb, 0)} MB`} | ${theirs.error ? '—' : fmt(ours.seconds / theirs.seconds)} |`);
+// Each description twice for mcpgen: the two commands (import, then generate) and the one (`import --generate`).
+out.push('', '| description | mcpgen commands | import + generate: mcpgen | openapi-mcp-generator | ratio (mcpgen / peer) |', '| --- | --- | --- | --- | --- |');
+for (const { d, ours, theirs } of rows) {
+  const peer = theirs.error ? 'failed' : `${fmt(theirs.seconds)} s, ${fmt(theirs.peakMb, 0)} MB`;
+  for (const [how, run] of [['two: `import openapi`, then `generate`', ours], ['one: `import openapi --generate`', ours.one]]) {
+    out.push(`| ${d.label} | ${how} | ${fmt(run.seconds)} s, ${fmt(run.peakMb, 0)} MB | ${peer} | ${theirs.error ? '—' : fmt(run.seconds / theirs.seconds)} |`);
+  }
+}
 out.push('', `| proxied tools/call \`getPetById\` (petstore 3.0, ${CALLS / 2} / ${CALLS} calls after ${WARM_UP} warm-up) | mcpgen | openapi-mcp-generator | ratio | server CPU per call: mcpgen / peer |`, '| --- | --- | --- | --- | --- |');
 const cpuCell = (t) => (Number.isNaN(t.cpuOurs) ? '—' : `${fmt(t.cpuOurs, 0)} µs / ${fmt(t.cpuTheirs, 0)} µs (${fmt(t.cpuTheirs / t.cpuOurs)}×)`);
 for (const t of throughput) out.push(`| concurrency ${t.concurrency} | ${fmt(t.ours, 0)} req/s | ${fmt(t.theirs, 0)} req/s | ${fmt(t.ours / t.theirs)}× | ${cpuCell(t)} |`);

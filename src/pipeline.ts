@@ -6,6 +6,7 @@ import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagn
 import { isGlob } from './load/glob.js';
 import { displayPath, loadSpec } from './load/spec-files.js';
 import { buildModel } from './model/build.js';
+import { serverFolder } from './common/names.js';
 import type { ServerModel } from './model/ir.js';
 import { validateSpec } from './validate/index.js';
 import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
@@ -62,8 +63,11 @@ function embeddedPaths(root: unknown, specPath: string): string[] {
  * `configDir`: the directory of mcpgen.config.yaml, if any (includes stay inside it; see projectOf).
  * `handlersFile`: where each server's handlers file goes (config `handlers`), to refuse two servers sharing one.
  * `targets`: model providers to check every tool against (`check --target`, config `targets`).
+ * `models: false`: a caller that only reports (`mcpgen check`, the import's check) gets no models: building
+ * one finds nothing the validation did not (GitHub's description: ~80 ms), and the output folders the
+ * collision checks compare come from the server names alone.
  */
-export function check(files: readonly string[], cwd: string, configDir?: string, handlersFile?: (server: string) => string, targets: readonly ProviderTarget[] = []): CheckResult {
+export function check(files: readonly string[], cwd: string, configDir?: string, handlersFile?: (server: string) => string, targets: readonly ProviderTarget[] = [], options: { readonly models?: boolean } = {}): CheckResult {
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
   const locators = new Map<ServerModel, Locator>();
@@ -88,11 +92,15 @@ export function check(files: readonly string[], cwd: string, configDir?: string,
     diagnostics.push(...skills.diagnostics);
     for (const [file, text] of skills.sources) sources.set(file, text);
     if (validation.view !== undefined && !hasErrors(loaded.diagnostics) && !hasErrors(skills.diagnostics)) {
-      const model = buildModel(validation.view, skills.files);
-      models.push(model);
-      locators.set(model, viewLocator(validation.view));
-      named.push({ source: loaded.spec.root, target: model.folder });
-      if (handlersFile !== undefined) handlers.push({ source: loaded.spec.root, target: handlersFile(model.folder) });
+      // What buildModel names model.folder.
+      const folder = serverFolder(validation.view.spec.server!.name);
+      if (options.models !== false) {
+        const model = buildModel(validation.view, skills.files);
+        models.push(model);
+        locators.set(model, viewLocator(validation.view));
+      }
+      named.push({ source: loaded.spec.root, target: folder });
+      if (handlersFile !== undefined) handlers.push({ source: loaded.spec.root, target: handlersFile(folder) });
     }
   }
   sweepIncremental();

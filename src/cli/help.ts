@@ -13,7 +13,7 @@ Usage:
       Warns, with the npm install line, when what the generated code loads at run time
       (@mcpgen/runtime and the MCP SDK) does not resolve from DIR.
   mcpgen import openapi <file|url> [--out SPEC] [--handlers FILE] [--name NAME]
-                [--tag T,..] [--operation GLOB,..] [--method M,..] [--force]
+                [--tag T,..] [--operation GLOB,..] [--method M,..] [--force] [--generate]
       Turn an OpenAPI description (Swagger 2.0, OpenAPI 3.0, 3.1) into tools bound to their
       operations (\`http:\`, \`upstream:\`) in a file the import owns and rewrites on each run
       (<SPEC without .yaml>/openapi.yaml), and the spec SPEC that includes it (default
@@ -22,7 +22,9 @@ Usage:
       API. An owned file whose first line is no longer the import's is not replaced without
       --force. An earlier import's handlers file (--handlers, default
       generated/<name>/handlers.ts) is removed while its first line is still the import's.
-      See docs/openapi.md.
+      --generate then runs \`generate SPEC\` in the same process (faster than two commands,
+      same files): its check replaces the import's, and the output goes where \`generate\`
+      writes it (config "out", else ./generated). See docs/openapi.md.
   mcpgen breaking --base REF|FILE|DIR [spec-or-glob ...] [--format text|json|markdown|github] [--config FILE]
       Compare the specs with an old version: a git revision (read with git, the work
       tree untouched), a spec file, or a folder holding the same spec paths. Reports

@@ -13,7 +13,7 @@ const COMMON: FlagSpec[] = [
 
 const IMPORT_FLAGS: Record<string, FlagSpec[]> = {
   mcp: [{ name: 'url', value: true }, { name: 'out', value: true }, { name: 'report', value: true }, { name: 'hoist-defs' }, { name: 'era', value: true, choices: ['auto', '2025', '2026'] }, { name: 'timeout', value: true }],
-  openapi: [...COMMON, ...['out', 'handlers', 'name', 'tag', 'operation', 'method'].map((name) => ({ name, value: true })), { name: 'force' }],
+  openapi: [...COMMON, ...['out', 'handlers', 'name', 'tag', 'operation', 'method'].map((name) => ({ name, value: true })), { name: 'force' }, { name: 'generate' }],
 };
 const BREAKING: FlagSpec[] = [
   { name: 'base', value: true },

@@ -15,9 +15,14 @@ const known = new Map<string, unknown>();
 /**
  * The value `text` was written from, for the check that reads it back. Taken only when it is plain data
  * the YAML writer writes as itself (~10 ms over GitHub's owned value); else the text is read as usual.
+ * True when it was taken and also reads back from JSON as itself (no -0, NaN or ±Infinity, which JSON
+ * writes as 0 and null): what value-cache.ts may keep for the next process.
  */
-export function knowValue(text: string, value: unknown): void {
-  if (writtenAsItself(value, 0)) known.set(text, value);
+export function knowValue(text: string, value: unknown): boolean {
+  const shape = { json: true };
+  if (!writtenAsItself(value, 0, shape)) return false;
+  known.set(text, value);
+  return shape.json;
 }
 
 /**
@@ -25,18 +30,22 @@ export function knowValue(text: string, value: unknown): void {
  * symbol or bigint, no object but plain objects and arrays (a Date would come back a string), no
  * `__proto__` key: what reads back as another value is refused, and so is a nesting too deep to follow.
  */
-function writtenAsItself(value: unknown, depth: number): boolean {
+function writtenAsItself(value: unknown, depth: number, shape: { json: boolean }): boolean {
   if (value === null) return true;
   const type = typeof value;
-  if (type === 'string' || type === 'number' || type === 'boolean') return true;
+  if (type === 'number') {
+    if (!Number.isFinite(value) || Object.is(value, -0)) shape.json = false;
+    return true;
+  }
+  if (type === 'string' || type === 'boolean') return true;
   if (type !== 'object' || depth > 1000) return false;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (!(i in value) || !writtenAsItself(value[i], depth + 1)) return false;
+    for (let i = 0; i < value.length; i++) if (!(i in value) || !writtenAsItself(value[i], depth + 1, shape)) return false;
     return true;
   }
   if (Object.getPrototypeOf(value) !== Object.prototype) return false;
   for (const key of Object.keys(value as object)) {
-    if (key === '__proto__' || !writtenAsItself((value as Record<string, unknown>)[key], depth + 1)) return false;
+    if (key === '__proto__' || !writtenAsItself((value as Record<string, unknown>)[key], depth + 1, shape)) return false;
   }
   return true;
 }

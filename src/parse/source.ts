@@ -4,6 +4,7 @@ import type { DiagnosticCode } from '../diagnostics/codes.js';
 import { cachedEntries, entryCacheEnabled, keepUnchangedValues } from './entry-cache.js';
 import { fastValue, NOT_FAST } from './fast-value.js';
 import { knownValue } from './known-values.js';
+import { keptValue } from './value-cache.js';
 import { splitLongSequences, type CutSequence } from './long-sequences.js';
 import { withPlainEnv } from './plain-env.js';
 import { NOT_PLAIN, plainValue } from './plain-value.js';
@@ -61,8 +62,9 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
     diagnostics.push({ code: 'MCPG001', severity: 'error', message: control.message, file, line, column, path: '$' });
   }
   if (diagnostics.length === 0) {
-    // A text an importer just wrote from a value (known-values.ts): that value, not a second read.
-    const value = knownValue(text) ?? quickValue(text, file);
+    // A text an importer just wrote from a value (known-values.ts), or wrote in an earlier process
+    // (value-cache.ts): that value, not a second read.
+    const value = knownValue(text) ?? keptValue(text) ?? quickValue(text, file);
     if (value !== undefined) return { source: lazySource(file, text, value), diagnostics };
   }
   const { doc, lines } = parseWhole(text);

@@ -4,7 +4,6 @@
 // guess from a banner, so a user's file that happens to start like ours is never touched.
 // The format is versioned and holds a content hash per file so later features can build on it (rewrite
 // nothing when nothing changed; record inputs → outputs to skip emitting) by adding fields.
-import { createHash } from 'node:crypto';
 import { EnvironmentError } from '../errors.js';
 
 export const MANIFEST_FILE = '.mcpgen-manifest.json';
@@ -33,9 +32,7 @@ export interface Manifest {
   readonly methods?: readonly string[];
 }
 
-export function sha256(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
+export { sha256 } from '../common/sha256.js';
 
 /** Deterministic text: sorted keys, no timestamps, so `generate --check` can compare it like any file. */
 export function renderManifest(m: Manifest): string {

@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { load } from 'js-yaml';
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importFiles } from '../../src/import/common/owned-spec.js';
 import { specToYaml } from '../../src/import/common/yaml-spec.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
+import { forgetKnownValues, knowValue } from '../../src/parse/known-values.js';
 import { parseSource } from '../../src/parse/source.js';
 import { ROOT, sameValue, tempDir } from '../helpers.js';
 
@@ -76,14 +77,30 @@ describe('specToYaml on the vendored OpenAPI descriptions', () => {
 });
 
 describe("specToYaml on GitHub's REST description (1,223 tools)", () => {
-  it('the owned file the import writes reads back, through the loader, as the value it was written from', async () => {
+  // An empty cache folder: the loader must read this text's YAML, not a value an earlier import kept (parse/value-cache.ts).
+  let before: string | undefined;
+  beforeAll(() => {
+    before = process.env.MCPGEN_CACHE_DIR;
+    process.env.MCPGEN_CACHE_DIR = tempDir();
+  });
+  afterAll(() => {
+    if (before === undefined) delete process.env.MCPGEN_CACHE_DIR;
+    else process.env.MCPGEN_CACHE_DIR = before;
+  });
+
+  it('the owned file the import writes reads back, through the loader, as the value it was written from; so does its JSON', async () => {
     const dir = tempDir();
     const file = join(dir, 'api.github.com.json');
     writeFileSync(file, gunzipSync(readFileSync(join(ROOT, 'test/fixtures/openapi/github/api.github.com.json.gz'))));
     const { spec } = await importOpenApi(file, dir, { name: 'github' });
     const written = importFiles(spec, { command: 'mcpgen import openapi', from: file, rootPath: join(dir, 'specs/github.yaml'), force: false, cwd: dir, kind: 'openapi' });
-    const read = parseSource('o.yaml', new TextEncoder().encode(written.files.get(written.ownedPath)!));
+    const text = written.files.get(written.ownedPath)!;
+    const read = parseSource('o.yaml', new TextEncoder().encode(text));
     expect(read.diagnostics).toEqual([]);
     expect(sameValue(read.source.value, written.ownedValue)).toBe(true);
+    // What lets a later process take the value from the cache instead of the YAML (parse/value-cache.ts).
+    expect(knowValue(text, written.ownedValue)).toBe(true);
+    forgetKnownValues();
+    expect(sameValue(JSON.parse(JSON.stringify(written.ownedValue)), read.source.value)).toBe(true);
   }, 60_000);
 });

@@ -24,7 +24,7 @@ export function runCheck(args: Parsed, io: Io): number {
   const config = inputs.config;
   // The same handlers-file collisions (MCPG101) `generate` refuses.
   const handlersFile = config?.handlers === undefined ? undefined : (server: string) => resolve(config.dir, config.handlers!.replaceAll('{server}', server));
-  const result = check(inputs.files, io.cwd, config?.dir, handlersFile, providerTargets(stringFlag(args, 'target'), config?.targets));
+  const result = check(inputs.files, io.cwd, config?.dir, handlersFile, providerTargets(stringFlag(args, 'target'), config?.targets), { models: false });
   printDiagnostics(result, format, io);
   return hasErrors(result.diagnostics) ? 1 : 0;
 }

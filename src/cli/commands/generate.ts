@@ -2,11 +2,12 @@ import { statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, findConfig } from '../../load/config.js';
 import { displayPath } from '../../load/spec-files.js';
-import { hasErrors } from '../../diagnostics/diagnostic.js';
+import { hasErrors, sortDiagnostics } from '../../diagnostics/diagnostic.js';
 import { resolveInputs } from '../../inputs.js';
 import { currentRun, saveRun, type RunKey } from '../../write/run-record.js';
 import { stringFlag, type Parsed } from '../args.js';
 import { printDiagnostics, type Io } from '../report.js';
+import type { CheckResult } from '../../pipeline.js';
 import { runtimeDependencyWarning } from '../runtime-dependencies.js';
 import { staleEntries, type StaleFile } from '../../write/output.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
@@ -22,12 +23,20 @@ export async function runGenerate(args: Parsed, io: Io): Promise<number> {
   return watchSpecs(io, once, () => read);
 }
 
-async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly string[]) => void = () => {}): Promise<number> {
+/** What the same process reported before this stage (`import openapi --generate`): printed with it, once. */
+export type Prior = Pick<CheckResult, 'diagnostics' | 'files' | 'sources'>;
+const NOTHING_PRIOR: Prior = { diagnostics: [], files: [], sources: new Map() };
+
+/** One generate run over the specs `args` names (or the config's): what `mcpgen generate` runs. */
+export async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly string[]) => void = () => {}, prior: Prior = NOTHING_PRIOR): Promise<number> {
   const configPath = findConfig(io.cwd, stringFlag(args, 'config'));
   const inputs = resolveInputs(args.positional, io.cwd, stringFlag(args, 'config'));
   const format = (stringFlag(args, 'format') ?? inputs.config?.format ?? 'text') as 'text' | 'json';
+  // One report (one JSON array on stdout) for the prior command's diagnostics and this run's.
+  const print = (r: Prior) =>
+    printDiagnostics(prior === NOTHING_PRIOR ? r : { diagnostics: sortDiagnostics([...prior.diagnostics, ...r.diagnostics]), files: [...prior.files, ...r.files], sources: new Map([...prior.sources, ...r.sources]) }, format, io);
   if (inputs.diagnostics.length > 0) {
-    printDiagnostics({ diagnostics: inputs.diagnostics, files: [], sources: inputs.sources }, format, io);
+    print({ diagnostics: inputs.diagnostics, files: [], sources: inputs.sources });
     return 1;
   }
   const out = stringFlag(args, 'out') ?? (inputs.config ? `${inputs.config.dir}/${inputs.config.out}` : 'generated');
@@ -54,7 +63,7 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   // Inputs and outputs as the last clean run left them: answer without loading the pipeline (or ts-morph).
   const current = currentRun(key);
   if (current !== undefined) {
-    printDiagnostics({ diagnostics: current.record.diagnostics, files: current.record.files, sources: current.sources }, format, io);
+    print({ diagnostics: current.record.diagnostics, files: current.record.files, sources: current.sources });
     onRead(readFiles(current.sources));
     if (check) io.stderr(`generated output is current (${current.unchanged + current.kept} files)\n`);
     else io.stderr(`wrote 0 file(s), ${current.unchanged} unchanged, ${current.kept} scaffold file(s) kept, 0 removed\n`);
@@ -65,7 +74,7 @@ async function generateOnce(args: Parsed, io: Io, onRead: (files: readonly strin
   const result = await generate(inputs.files, io.cwd, { out, check, ...fromConfig });
   // JSON readers get the stale files in the same array as the spec diagnostics (text lists them below).
   const stale = check && format === 'json' && result.plan !== undefined ? staleEntries(result.plan, io.cwd).map(staleDiagnostic) : [];
-  printDiagnostics({ ...result, diagnostics: [...result.diagnostics, ...stale] }, format, io);
+  print({ ...result, diagnostics: [...result.diagnostics, ...stale] });
   onRead(readFiles(result.sources));
   if (hasErrors(result.diagnostics) || result.plan === undefined) return 1;
   const clean = result.stale.length === 0 && result.plan.edited.length === 0;

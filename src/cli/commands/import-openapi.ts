@@ -2,7 +2,9 @@
 // with `http:`, the `upstream:` section, $defs; rewritten by each re-import) and the team's root spec that
 // includes it (only when it does not exist yet; import/common/owned-spec.ts), then checks the root spec with
 // the same pipeline `mcpgen check` runs, so what the import wrote is known to be accepted together with the
-// team's overrides. `generate` wires the proxy: no handlers file is written.
+// team's overrides. `generate` wires the proxy: no handlers file is written. With --generate the check is
+// the one of `mcpgen generate <spec>`, run in this process on the spec just written, which then writes
+// what that command writes.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { hasErrors, sortDiagnostics } from '../../diagnostics/diagnostic.js';
@@ -10,10 +12,12 @@ import { UsageError } from '../../errors.js';
 import { importFiles } from '../../import/common/owned-spec.js';
 import { importOpenApi } from '../../import/openapi/index.js';
 import { forgetKnownValues, knowValue } from '../../parse/known-values.js';
+import { keepValue } from '../../parse/value-cache.js';
 import { check } from '../../pipeline.js';
 import { writeFilesAtomically } from '../../write/atomic.js';
 import { stringFlag, type Parsed } from '../args.js';
 import { printDiagnostics, type Io } from '../report.js';
+import type { Prior } from './generate.js';
 
 export async function runImport(args: Parsed, io: Io): Promise<number> {
   const [kind, input, ...extra] = args.positional;
@@ -42,18 +46,40 @@ export async function runImport(args: Parsed, io: Io): Promise<number> {
   const written = importFiles(imported.spec, { command: 'mcpgen import openapi', from, rootPath: specPath, force, cwd: io.cwd, kind: 'openapi' });
   writeFilesAtomically(written.files);
   const retired = retireImportHandlers(handlersPath);
-  // The check reads the owned file back: it takes the value the text was written from, not a second parse.
-  knowValue(written.files.get(written.ownedPath)!, written.ownedValue);
-  const checked = check([specPath], io.cwd);
-  forgetKnownValues();
-  for (const [file, text] of checked.sources) sources.set(file, text);
-  printDiagnostics({ diagnostics: sortDiagnostics([...imported.diagnostics, ...checked.diagnostics]), files: [input, ...checked.files], sources }, format, io);
-  for (const warning of written.warnings) io.stderr(`warning: ${warning}\n`);
+  // The check reads the owned file back: it takes the value the text was written from, not a second parse;
+  // so does a later process (parse/value-cache.ts).
+  const ownedText = written.files.get(written.ownedPath)!;
+  if (knowValue(ownedText, written.ownedValue)) keepValue(ownedText, written.ownedValue);
   const show = (p: string) => relative(io.cwd, p).replaceAll('\\', '/');
+  const prior = { diagnostics: imported.diagnostics, files: [input], sources };
+  // --generate: the spec just written goes through what `mcpgen generate <spec>` runs, in this process: its
+  // check is the import's, so the spec is checked and modeled once, and Node and the CLI start once.
+  let code: number;
+  try {
+    code = args.flags.has('generate') ? await generateStage(args, io, show(specPath), prior) : checkStage(specPath, io, format, prior);
+  } finally {
+    forgetKnownValues();
+  }
+  for (const warning of written.warnings) io.stderr(`warning: ${warning}\n`);
   if (retired) io.stderr(`removed ${show(handlersPath)}, the proxy handlers an earlier import wrote: the spec's \`http:\` bindings replace them (generate writes upstream.ts and a handlers scaffold for the unbound tools)\n`);
   const root = written.rootWritten ? `created ${show(specPath)} (yours to edit: server, include, overrides)` : `kept ${show(specPath)} (yours: its overrides apply)`;
-  io.stderr(`wrote ${show(written.ownedPath)} (${(imported.spec.tools as unknown[]).length} tools bound to their operations with \`http:\`); ${root}; next: npx mcpgen generate ${show(specPath)}\n`);
+  const next = args.flags.has('generate') ? '' : `; next: npx mcpgen generate ${show(specPath)}`;
+  io.stderr(`wrote ${show(written.ownedPath)} (${(imported.spec.tools as unknown[]).length} tools bound to their operations with \`http:\`); ${root}${next}\n`);
+  return code;
+}
+
+/** Without --generate: check the root spec with the pipeline `mcpgen check` runs. */
+function checkStage(specPath: string, io: Io, format: 'text' | 'json', prior: Prior): number {
+  const checked = check([specPath], io.cwd, undefined, undefined, [], { models: false });
+  const sources = new Map([...prior.sources, ...checked.sources]);
+  printDiagnostics({ diagnostics: sortDiagnostics([...prior.diagnostics, ...checked.diagnostics]), files: [...prior.files, ...checked.files], sources }, format, io);
   return hasErrors(checked.diagnostics) ? 1 : 0;
+}
+
+/** `generate <spec>` with the import's --format and --config (its --out is the spec, not the output folder). */
+async function generateStage(args: Parsed, io: Io, spec: string, prior: Prior): Promise<number> {
+  const flags = new Map([...args.flags].filter(([name]) => name === 'format' || name === 'config'));
+  return (await import('./generate.js')).generateOnce({ positional: [spec], flags }, io, undefined, prior);
 }
 
 function optional<K extends string>(key: K, value: string[] | undefined): { [P in K]?: string[] } {

@@ -13,10 +13,12 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { mcpgenCacheDir } from '../../common/cache-dir.js';
+import { sha256 } from '../../common/sha256.js';
 import { generatorFingerprint } from '../../common/fingerprint.js';
 import type { SourceFile } from '../../parse/source.js';
 
-const VERSION = 1;
+// 2: keyed on each file's sha256, not its text.
+const VERSION = 2;
 /** Keys kept: a few specs, each in a few versions (an edit makes a new key and retires none). */
 const KEEP = 32;
 const FILE = 'schema-checks.json';
@@ -46,9 +48,10 @@ export function schemaCheckRecord(files: readonly SourceFile[]): SchemaCheckReco
   };
 }
 
+/** Of each file's digest (the one the run record takes too: common/sha256.ts hashes a large text once). */
 function recordKey(files: readonly SourceFile[]): string {
   const hash = createHash('sha256').update(`${VERSION}\0${generatorFingerprint()}\0`);
-  for (const f of files) hash.update(`${f.file}\0${f.text.length}\0`).update(f.text).update('\0');
+  for (const f of files) hash.update(`${f.file}\0${sha256(f.text)}\0`);
   return hash.digest('hex');
 }
 
