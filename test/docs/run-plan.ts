@@ -38,6 +38,8 @@ export const SETUP: Record<string, (cwd: string) => void> = {
     mkdirSync(join(cwd, 'dist'), { recursive: true });
     writeFileSync(join(cwd, 'dist/server.js'), "import '../generated/hello/dist/main.js';\n");
   },
+  // README's "From an OpenAPI description" imports the same petstore as docs/openapi.md, which then re-imports it.
+  'README.md': (cwd) => copyFileSync(join(ROOT, 'test/fixtures/openapi/oas-examples/openapi-3.0-petstore.json'), join(cwd, 'petstore.json')),
   'docs/openapi.md': (cwd) => copyFileSync(join(ROOT, 'test/fixtures/openapi/oas-examples/openapi-3.0-petstore.json'), join(cwd, 'petstore.json')),
 };
 
@@ -54,6 +56,7 @@ export const WRITES: Record<string, readonly string[]> = {
   'npx mcpgen import mcp --out specs/notes.yaml': ['specs/notes.yaml'],
   'npx mcpgen import mcp --url': ['specs/notes.yaml', 'import-report.json'],
   'npx mcpgen import openapi petstore.json': ['specs/petstore/openapi.yaml', 'specs/petstore.yaml'],
+  'npx mcpgen import openapi petstore.json --name petstore --generate': ['specs/petstore/openapi.yaml', 'specs/petstore.yaml', 'generated/petstore/server.ts', 'generated/petstore/upstream.ts'],
   'npx mcpgen generate specs/petstore.yaml': ['generated/petstore/server.ts', 'generated/petstore/upstream.ts', 'generated/petstore/handlers.ts'],
   'npx tsc -p generated/petstore': ['generated/petstore/dist/main.js'],
 };
