@@ -36,7 +36,9 @@ try {
   .main(args)
   .then((code) => {
     process.exitCode = code;
-    cli?.save();
+    // A run that answered without the pipeline ("output is current") compiled little of the bundle: its
+    // cache is kept as partial, and the next run that does compile the pipeline replaces it.
+    cli?.save(cli.exports.pipelineRan?.() !== false);
   });
 
 /** Total size of the spec files named on the command line; Infinity when not known (none named, globs, config). */

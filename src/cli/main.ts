@@ -39,6 +39,9 @@ const COMMANDS: Record<string, { flags: FlagSpec[] | ((rest: readonly string[]) 
   init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
 };
 
+/** For bin/mcpgen.js: whether the command ran the pipeline (then the CLI's code cache it saves is complete). */
+export { pipelineRan } from '../common/run-depth.js';
+
 export async function main(argv: readonly string[], io: Partial<Io> = {}): Promise<number> {
   const out: Io = {
     cwd: io.cwd ?? process.cwd(),

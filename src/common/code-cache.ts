@@ -5,7 +5,7 @@
 // on Node 20 (emit/typescript-code-cache.ts), for @ts-morph/common's copy (emit/ts-morph-common-printer.ts). Nothing here ever fails a run: a cache that cannot be read, is
 // refused by V8 or cannot be written only costs the compile it would have saved.
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -32,8 +32,12 @@ export interface CachedModule {
   /**
    * Writes the cache if V8 had none it accepted. Called after the module has run for a while, the
    * cache also holds the functions compiled meanwhile, so the next run compiles almost nothing.
+   * `complete: false` says this run left most of the module unrun (the CLI answering "output is
+   * current" without its pipeline): its cache is kept apart, used only until a complete run replaces it.
+   * Else the first run after a build decides for good: a cache from a current run made every later
+   * full `generate` compile the pipeline again (a 10-tool generate 0.16 -> 0.19 s, 2026-12-06).
    */
-  save(): void;
+  save(complete?: boolean): void;
 }
 
 /**
@@ -49,12 +53,13 @@ export function requireWithCodeCache(file: string, cacheDir: string, variant = '
   const stat = statSync(file);
   // The name says which file it was made from: V8 itself only checks the source's length and its own flags.
   const name = basename(file).replace(/\.c?js$/, '');
-  const cacheFile = join(cacheDir, `${name}-${process.version}-${process.arch}${variant ? `-${variant}` : ''}-${stat.size}-${Math.trunc(stat.mtimeMs)}.v8cache`);
-  let cached: Buffer | undefined;
-  try {
-    cached = readFileSync(cacheFile);
-  } catch {
-    cached = undefined;
+  const stem = join(cacheDir, `${name}-${process.version}-${process.arch}${variant ? `-${variant}` : ''}-${stat.size}-${Math.trunc(stat.mtimeMs)}`);
+  const cacheFile = { complete: `${stem}.v8cache`, partial: `${stem}.partial.v8cache` };
+  let from: keyof typeof cacheFile = 'complete';
+  let cached = readIfAny(cacheFile.complete);
+  if (cached === undefined) {
+    from = 'partial';
+    cached = readIfAny(cacheFile.partial);
   }
   const script = new Script(Module.wrap(readSource(sourceFile)), { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) });
   const m = new Module(file, undefined);
@@ -69,22 +74,34 @@ export function requireWithCodeCache(file: string, cacheDir: string, variant = '
     throw e;
   }
   m.loaded = true;
-  let pending = cached === undefined || script.cachedDataRejected === true;
+  const accepted = cached !== undefined && script.cachedDataRejected !== true;
+  let saved = false;
   return {
     exports: m.exports,
-    save() {
-      if (!pending) return;
-      pending = false;
+    save(complete = true) {
+      if (saved || (accepted && (from === 'complete' || !complete))) return;
+      saved = true;
       try {
         mkdirSync(cacheDir, { recursive: true });
-        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        const target = complete ? cacheFile.complete : cacheFile.partial;
+        const tmp = `${target}.${process.pid}.tmp`;
         writeFileSync(tmp, script.createCachedData());
-        renameSync(tmp, cacheFile); // whole or absent: a concurrent run never reads half a cache
+        renameSync(tmp, target); // whole or absent: a concurrent run never reads half a cache
+        if (complete) rmSync(cacheFile.partial, { force: true });
+        else if (from === 'complete' && cached !== undefined) rmSync(cacheFile.complete, { force: true }); // refused by V8: let the partial one be read
       } catch {
         // a read-only or full disk only costs the next run the compile
       }
     },
   };
+}
+
+function readIfAny(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -4,7 +4,7 @@
 // it alone, a damaged cache is refused by V8 and rewritten, `check` with --no-opt keeps a cache of its
 // own, and the output is the same bytes every time.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeHasCompileCache } from '../../src/common/code-cache.js';
@@ -40,6 +40,37 @@ describe('the CLI bundle through V8\'s code cache, on every Node', { timeout: 12
     expect(written.size).toBeGreaterThan(100_000);
     expect(generateFresh(cacheDir)).toBe(first);
     expect(statSync(join(cacheDir, bundle!)).mtimeMs).toBe(written.mtimeMs);
+  });
+
+  it('from a run that answered "output is current" is kept as partial, and replaced by the next full run', () => {
+    const cacheDir = tempDir('mcpgen-cli-cache-');
+    const out = tempDir('mcpgen-cli-cache-out-');
+    const generate = () => mcpgen(cacheDir, ['generate', join(ROOT, 'specs/weather.yaml'), '--out', out]);
+    const bundles = () => cacheFiles(cacheDir).filter((n) => n.startsWith('cli-bundle-'));
+    generate();
+    // The run record stays (it makes the next run a current one); the code cache goes.
+    for (const n of bundles()) rmSync(join(cacheDir, n));
+    expect(generate()).toContain('0 file(s)');
+    const partial = bundles();
+    expect(partial).toHaveLength(1);
+    expect(partial[0]).toMatch(/\.partial\.v8cache$/);
+    const partialSize = statSync(join(cacheDir, partial[0]!)).size;
+    // Another current run reads the partial cache and leaves it alone.
+    generate();
+    expect(bundles()).toEqual(partial);
+
+    // A full run (the output gone) compiles the pipeline: its cache replaces the partial one.
+    rmSync(out, { recursive: true, force: true });
+    generate();
+    const complete = bundles();
+    expect(complete).toHaveLength(1);
+    expect(complete[0]).not.toMatch(/partial/);
+    const completeFile = statSync(join(cacheDir, complete[0]!));
+    expect(completeFile.size).toBeGreaterThan(partialSize + 100_000);
+    // From then on a current run uses it and writes nothing.
+    generate();
+    expect(bundles()).toEqual(complete);
+    expect(statSync(join(cacheDir, complete[0]!)).mtimeMs).toBe(completeFile.mtimeMs);
   });
 });
 
