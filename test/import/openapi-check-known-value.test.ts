@@ -8,24 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { forgetKnownValues, knowValue } from '../../src/parse/known-values.js';
 import { diagnosticAt, parseSource } from '../../src/parse/source.js';
 import { cli, tempDir } from '../helpers.js';
-
-const DESCRIPTION = `openapi: 3.0.3
-info: { title: Pets, version: '1.0' }
-servers: [{ url: 'https://pets.example.com' }]
-paths:
-  /pets/{id}:
-    get:
-      operationId: getPet
-      parameters:
-        - { name: id, in: path, required: true, schema: { type: string, pattern: '[a-z' } }
-      responses:
-        '200': { description: ok }
-`;
+import { BAD_PATTERN_DESCRIPTION } from '../support/openapi-descriptions.js';
 
 describe('import openapi: the check of what it wrote', () => {
   it('reports a finding in the owned file at its file:line:col, text and JSON', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'api.yaml'), DESCRIPTION);
+    writeFileSync(join(dir, 'api.yaml'), BAD_PATTERN_DESCRIPTION);
     const text = await cli(['import', 'openapi', 'api.yaml', '--name', 'pets'], dir);
     expect(text.code).toBe(1);
     const owned = readFileSync(join(dir, 'specs/pets/openapi.yaml'), 'utf8').split('\n');

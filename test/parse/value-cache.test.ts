@@ -1,26 +1,16 @@
 // The value of a large file an importer wrote, kept in mcpgen's cache folder for the next process
 // (src/parse/value-cache.ts): found only for exactly the text it was kept for, only for a large text,
 // never for a value JSON would change, and a few at most.
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { forgetKnownValues, knowValue } from '../../src/parse/known-values.js';
 import { parseSource } from '../../src/parse/source.js';
 import { keepValue, keptValue } from '../../src/parse/value-cache.js';
-import { sameValue, tempDir } from '../helpers.js';
+import { sameValue } from '../helpers.js';
+import { freshCacheDirPerTest } from '../support/cache-dir.js';
 
-let cacheDir: string;
-let before: string | undefined;
-beforeEach(() => {
-  before = process.env.MCPGEN_CACHE_DIR;
-  cacheDir = tempDir();
-  process.env.MCPGEN_CACHE_DIR = cacheDir;
-});
-afterEach(() => {
-  if (before === undefined) delete process.env.MCPGEN_CACHE_DIR;
-  else process.env.MCPGEN_CACHE_DIR = before;
-  rmSync(cacheDir, { recursive: true, force: true });
-});
+const cacheDir = freshCacheDirPerTest();
 
 /** A spec-like text over 1 MB and the value it reads as. */
 function large(seed: string) {
@@ -29,7 +19,7 @@ function large(seed: string) {
   const text = `tools:\n${tools.map((t) => `  - name: ${t.name}\n    description: ${t.description}\n    input:\n      type: object\n      properties:\n        n:\n          type: integer\n          minimum: -1.5\n`).join('')}`;
   return { text, value };
 }
-const entries = () => readdirSync(join(cacheDir, 'values')).filter((n) => n.endsWith('.json'));
+const entries = () => readdirSync(join(cacheDir(), 'values')).filter((n) => n.endsWith('.json'));
 
 describe('parse/value-cache', () => {
   it('gives back the value kept for exactly that text, a copy; another text, none', () => {
