@@ -1,7 +1,7 @@
 // Where mcpgen keeps what it may lose without harm (the run record, V8's code cache of TypeScript):
 // $MCPGEN_CACHE_DIR, else node_modules/.cache/mcpgen in the nearest node_modules above `from` (the place
 // build tools share), else nowhere.
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 export function mcpgenCacheDir(from: string): string | undefined {
@@ -11,4 +11,16 @@ export function mcpgenCacheDir(from: string): string | undefined {
     if (existsSync(join(d, 'node_modules'))) return join(d, 'node_modules', '.cache', 'mcpgen');
     if (dirname(d) === d) return undefined;
   }
+}
+
+/**
+ * Write a file of the cache folder whole or not at all: beside it first, then renamed over it, so a
+ * concurrent run never reads half of one. Throws as the file system does; each caller decides what a
+ * failure costs (usually nothing but the next run's shortcut).
+ */
+export function writeCacheFile(file: string, data: string | NodeJS.ArrayBufferView): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, data);
+  renameSync(tmp, file);
 }

@@ -5,10 +5,11 @@
 // on Node 20 (emit/typescript-code-cache.ts), for @ts-morph/common's copy (emit/ts-morph-common-printer.ts). Nothing here ever fails a run: a cache that cannot be read, is
 // refused by V8 or cannot be written only costs the compile it would have saved.
 import { isAscii } from 'node:buffer';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
+import { writeCacheFile } from './cache-dir.js';
 
 interface CjsModule {
   exports: unknown;
@@ -82,11 +83,7 @@ export function requireWithCodeCache(file: string, cacheDir: string, variant = '
       if (saved || (accepted && (from === 'complete' || !complete))) return;
       saved = true;
       try {
-        mkdirSync(cacheDir, { recursive: true });
-        const target = complete ? cacheFile.complete : cacheFile.partial;
-        const tmp = `${target}.${process.pid}.tmp`;
-        writeFileSync(tmp, script.createCachedData());
-        renameSync(tmp, target); // whole or absent: a concurrent run never reads half a cache
+        writeCacheFile(complete ? cacheFile.complete : cacheFile.partial, script.createCachedData());
         if (complete) rmSync(cacheFile.partial, { force: true });
         else if (from === 'complete' && cached !== undefined) rmSync(cacheFile.complete, { force: true }); // refused by V8: let the partial one be read
       } catch {

@@ -4,12 +4,12 @@
 // README.md.hbs and the others took ~60 ms of every full `generate`, loading the compiler ~30 ms more.
 // Without a cache folder, or when the file cannot be written or read, the template is compiled as before.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type HandlebarsFull from 'handlebars';
 import Handlebars from 'handlebars/runtime';
-import { mcpgenCacheDir } from './cache-dir.js';
+import { mcpgenCacheDir, writeCacheFile } from './cache-dir.js';
 import { packageFileUrl } from './package-files.js';
 
 type Template = (view: Readonly<Record<string, unknown>>) => string;
@@ -46,10 +46,7 @@ function template(source: string): Template {
     // not kept yet (or unreadable): compile it, keep it, use what was kept
   }
   try {
-    mkdirSync(cacheDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, `module.exports = ${compiler().precompile(source, options())};\n`);
-    renameSync(tmp, file); // whole or absent: a concurrent run never reads half a template
+    writeCacheFile(file, `module.exports = ${compiler().precompile(source, options())};\n`);
     return Handlebars.template(load(file) as TemplateSpecification);
   } catch {
     return compiler().compile(source, options());

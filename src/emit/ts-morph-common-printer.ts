@@ -9,9 +9,10 @@
 // name, its node_modules paths), so ts-morph's `require('@ts-morph/common')` finds it in require's
 // cache. Anything in the source other than what the copy expects, and the real module is loaded.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { requireWithCodeCache, type CachedModule } from '../common/code-cache.js';
+import { writeCacheFile } from '../common/cache-dir.js';
 
 const LIB_FILES_START = '\nconst libFiles = [';
 const GET_LIB_FILES = '\nfunction getLibFiles() {\n    return libFiles;\n}\n';
@@ -122,10 +123,7 @@ export function requirePrinterCommon(commonFile: string, cacheDir: string): Cach
     if (!existsSync(copy)) {
       const source = printerSource(readFileSync(commonFile, 'utf8'));
       if (source === undefined) return undefined;
-      mkdirSync(cacheDir, { recursive: true });
-      const tmp = `${copy}.${process.pid}.tmp`;
-      writeFileSync(tmp, source);
-      renameSync(tmp, copy); // whole or absent: a concurrent run never reads half a copy
+      writeCacheFile(copy, source);
     }
     return requireWithCodeCache(commonFile, cacheDir, `printer-${COPY_KIND}`, copy); // V8 checks a cache against the source's length only
   } catch {

@@ -11,9 +11,10 @@
 // other export loads the real TypeScript (through `loadReal`) the moment it is read, and from then on is
 // the real one's. The output cannot differ: whatever the copies cannot answer, the real TypeScript does.
 // MCPGEN_LAZY_TYPESCRIPT=0 loads it up front as before.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
+import { writeCacheFile } from '../common/cache-dir.js';
 import { scannerStandIn } from './scanner-stand-in.js';
 
 /** What a stand-in needs of one TypeScript file: kept in the cache folder, made from the real module. */
@@ -109,10 +110,7 @@ export function keepExports(tsFile: string, cacheDir: string, ts: Record<string,
   try {
     const file = exportsFile(tsFile, cacheDir);
     const kept: Exports = { names: Object.keys(ts), version: String(ts.version), enums: Object.fromEntries(COPIED_ENUMS.map((e) => [e, ts[e]])) };
-    mkdirSync(cacheDir, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(kept));
-    renameSync(tmp, file);
+    writeCacheFile(file, JSON.stringify(kept));
   } catch {
     // a read-only or full disk only costs the next run the real TypeScript
   }

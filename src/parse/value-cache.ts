@@ -10,9 +10,9 @@
 // that the text reads as (the writer's guarantee, test/import/yaml-spec.test.ts). Every other check of
 // parseSource still runs on the text, and positions still come from it. In mcpgen's cache folder
 // (common/cache-dir.ts); none, or anything unexpected in it, means the text is read; writing is best-effort.
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { mcpgenCacheDir } from '../common/cache-dir.js';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { mcpgenCacheDir, writeCacheFile } from '../common/cache-dir.js';
 import { generatorFingerprint } from '../common/fingerprint.js';
 import { sha256 } from '../common/sha256.js';
 
@@ -33,11 +33,8 @@ export function keepValue(text: string, value: unknown): void {
   try {
     const path = entryPath(text);
     if (path === undefined) return;
-    const dir = join(path, '..');
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify(value));
-    renameSync(tmp, path);
+    writeCacheFile(path, JSON.stringify(value));
+    const dir = dirname(path);
     // The others, newest first (this one stays whatever the clock says).
     const others = readdirSync(dir).filter((n) => n.endsWith('.json') && join(dir, n) !== path).map((n) => ({ path: join(dir, n), at: statSync(join(dir, n)).mtimeMs }));
     for (const old of others.sort((a, b) => b.at - a.at).slice(KEEP - 1)) rmSync(old.path, { force: true });

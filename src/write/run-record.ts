@@ -8,11 +8,11 @@
 // $MCPGEN_CACHE_DIR), anything unexpected in it means "not current" and a full run, and writing it is
 // best-effort. The committed manifest (manifest.ts) is untouched, so generated output stays byte-identical.
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { expandGlob } from '../load/glob.js';
-import { mcpgenCacheDir } from '../common/cache-dir.js';
+import { mcpgenCacheDir, writeCacheFile } from '../common/cache-dir.js';
 import { generatorFingerprint } from '../common/fingerprint.js';
 import { displayPath } from '../common/portable-path.js';
 import { sha256 } from './manifest.js';
@@ -178,10 +178,7 @@ function writeRecord(key: RunKey, run: CleanRun): void {
     if (hash === undefined) return; // gone already: nothing worth recording
     outputs[file] = hash;
   }
-  mkdirSync(dirname(path), { recursive: true });
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify({ ...record, outputs }));
-  renameSync(tmp, path);
+  writeCacheFile(path, JSON.stringify({ ...record, outputs }));
 }
 
 function globMatches(g: Omit<IncludeGlob, 'matches'>): string[] {

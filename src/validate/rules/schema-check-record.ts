@@ -9,10 +9,10 @@
 // (a diagnostic has a position: always checked again). It lives in mcpgen's cache folder
 // (common/cache-dir.ts); none, or anything unexpected in it, means a full check; writing is best-effort.
 // One-shot runs only: `generate --watch` checks in full first, which fills its per-entry caches.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import { mcpgenCacheDir } from '../../common/cache-dir.js';
+import { mcpgenCacheDir, writeCacheFile } from '../../common/cache-dir.js';
 import { sha256 } from '../../common/sha256.js';
 import { generatorFingerprint } from '../../common/fingerprint.js';
 import type { SourceFile } from '../../parse/source.js';
@@ -44,7 +44,7 @@ export function schemaCheckRecord(files: readonly SourceFile[]): SchemaCheckReco
   const path = join(dir, FILE);
   return {
     clean: readKeys(path).includes(key),
-    save: () => saveKey(dir, path, key),
+    save: () => saveKey(path, key),
   };
 }
 
@@ -64,13 +64,10 @@ function readKeys(path: string): string[] {
   }
 }
 
-function saveKey(dir: string, path: string, key: string): void {
+function saveKey(path: string, key: string): void {
   try {
     const keys = [key, ...readKeys(path).filter((k) => k !== key)].slice(0, KEEP);
-    mkdirSync(dir, { recursive: true });
-    const tmp = `${path}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ version: VERSION, keys }));
-    renameSync(tmp, path);
+    writeCacheFile(path, JSON.stringify({ version: VERSION, keys }));
   } catch {
     // a read-only or full cache only costs the next run its shortcut
   }
