@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { load } from 'js-yaml';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { importFiles } from '../../src/import/common/owned-spec.js';
 import { specToYaml } from '../../src/import/common/yaml-spec.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { forgetKnownValues, knowValue } from '../../src/parse/known-values.js';
 import { parseSource } from '../../src/parse/source.js';
 import { ROOT, sameValue, tempDir } from '../helpers.js';
+import { freshCacheDirPerTest } from '../support/cache-dir.js';
 
 /** Strings a plain scalar would turn into something else, or that need a quote, a block or an escape. */
 const TRICKY: Record<string, unknown> = {
@@ -78,15 +79,7 @@ describe('specToYaml on the vendored OpenAPI descriptions', () => {
 
 describe("specToYaml on GitHub's REST description (1,223 tools)", () => {
   // An empty cache folder: the loader must read this text's YAML, not a value an earlier import kept (parse/value-cache.ts).
-  let before: string | undefined;
-  beforeAll(() => {
-    before = process.env.MCPGEN_CACHE_DIR;
-    process.env.MCPGEN_CACHE_DIR = tempDir();
-  });
-  afterAll(() => {
-    if (before === undefined) delete process.env.MCPGEN_CACHE_DIR;
-    else process.env.MCPGEN_CACHE_DIR = before;
-  });
+  freshCacheDirPerTest();
 
   it('the owned file the import writes reads back, through the loader, as the value it was written from; so does its JSON', async () => {
     const dir = tempDir();
