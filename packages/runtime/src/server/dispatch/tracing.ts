@@ -7,6 +7,7 @@ import { callerKey, rateLimitedError, type RateLimiter } from '../ops/rate-limit
 import type { Telemetry, TracedRequest } from '../ops/telemetry.js';
 import type { AccessLog } from '../ops/access-log.js';
 import { principalKeyOf, principalOf } from '../auth/auth.js';
+import { TaskCreated } from '../tasks/server-class.js';
 import { requestBuiltOnRead } from './request-context.js';
 
 type Header = (name: string) => string | undefined;
@@ -91,6 +92,11 @@ export function observer(telemetry: Telemetry | undefined, accessLog: AccessLog 
       log(typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true ? 'tool_error' : 'ok');
       return result;
     } catch (e) {
+      // A created task's answer, thrown past the SDK's CallToolResult check (tasks/server-class.ts): a success.
+      if (e instanceof TaskCreated) {
+        log('ok');
+        throw e;
+      }
       const code = (e as { code?: unknown } | null)?.code;
       log('error', typeof code === 'number' ? code : -32603);
       throw e;

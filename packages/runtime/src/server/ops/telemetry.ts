@@ -7,6 +7,7 @@
 // `@opentelemetry/api` is an optional peer: it is loaded only by loadOpenTelemetry() (the generated main.ts
 // calls it when MCPGEN_TELEMETRY=otel), and without `ServerOptions.telemetry` nothing here runs at all. The
 // types below are the few API members used, written out so the runtime's .d.ts never names the package.
+import { TaskCreated } from '../tasks/server-class.js';
 
 /** An OpenTelemetry context (opaque). */
 export type OtelContext = object;
@@ -126,6 +127,11 @@ export function createTelemetry(api: OpenTelemetryApi, server: { readonly name: 
       try {
         result = await api.context.with(api.trace.setSpan(parent, span), fn);
       } catch (e) {
+        // A task's CreateTaskResult leaves the handler thrown (tasks/server-class.ts): the client got a result.
+        if (e instanceof TaskCreated) {
+          finish(span, common, started, undefined, undefined);
+          throw e;
+        }
         const code = (e as { code?: unknown } | null)?.code;
         finish(span, common, started, typeof code === 'number' ? String(code) : '-32603', e instanceof Error ? e.message : undefined);
         throw e;
