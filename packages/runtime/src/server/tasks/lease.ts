@@ -14,6 +14,8 @@ export class TaskLeases {
   /** Since when every Redis call succeeded; undefined right after a failure. */
   #healthySince: number | undefined;
   #sweeping = false;
+  /** False once the instance drains: it runs nothing more, so it must not claim what others lost. */
+  #claiming = true;
   /** The first renewal: a task is recorded as ours only once our lease exists. */
   readonly #first: Promise<void>;
 
@@ -43,6 +45,15 @@ export class TaskLeases {
     this.liveness.release(taskId).catch(() => {}); // a leftover entry is cleaned up by whoever claims it
   }
 
+  /**
+   * Draining: the lease is still renewed (the tasks running here stay owned) but lost tasks are left to
+   * the instances that will run them — a claim by an instance that cannot run it would end a task that
+   * may run again as failed (a rolling update terminates instances one after another, overlapping).
+   */
+  stopClaiming(): void {
+    this.#claiming = false;
+  }
+
   /** Stops renewing; with retire, drops the lease so survivors take over at their next sweep. */
   async stop(retire: boolean): Promise<void> {
     clearInterval(this.#timer);
@@ -60,7 +71,7 @@ export class TaskLeases {
 
   async #tick(): Promise<void> {
     await this.#renew();
-    if (this.#sweeping || this.#healthySince === undefined || Date.now() - this.#healthySince < this.leaseMs) return;
+    if (!this.#claiming || this.#sweeping || this.#healthySince === undefined || Date.now() - this.#healthySince < this.leaseMs) return;
     this.#sweeping = true;
     try {
       const lost = await this.liveness.claimLost();

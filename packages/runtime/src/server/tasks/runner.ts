@@ -42,6 +42,8 @@ export class TaskRunner {
   readonly #leases: TaskLeases | undefined;
   readonly #resultRetryMs: number;
   #draining = false;
+  /** A lost task claimed as draining began: close() drops the lease so a survivor claims it again. */
+  #claimedWhileDraining = false;
   #resume: TaskResume | undefined;
   #role: TaskRole = 'all';
   #pump: TaskWorkerPump | undefined;
@@ -149,6 +151,7 @@ export class TaskRunner {
    */
   async drain(graceMs: number): Promise<void> {
     this.#draining = true;
+    this.#leases?.stopClaiming();
     this.#pump?.stop();
     const until = Date.now() + graceMs;
     while (this.#running.size > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, Math.min(50, Math.max(1, until - Date.now()))));
@@ -163,7 +166,7 @@ export class TaskRunner {
   async close(): Promise<void> {
     this.#unsubscribe();
     this.#pump?.stop();
-    const handOver = this.#running.size > 0;
+    const handOver = this.#running.size > 0 || this.#claimedWhileDraining;
     for (const r of this.#running.values()) r.abort.abort(new ServerClosing('server closing'));
     await Promise.race([Promise.allSettled([...this.#runs]), new Promise((r) => setTimeout(r, CLOSE_SETTLE_MS).unref())]);
     // Dropping the lease hands the tasks still running here to the survivors' next sweep.
@@ -183,6 +186,11 @@ export class TaskRunner {
     const record = await this.store.get(taskId);
     if (record !== undefined && !TERMINAL_STATUSES.has(record.status)) {
       if (await this.#rerun(record)) return;
+      // Claimed by a sweep under way when draining began: kept, and handed on with the lease close() drops.
+      if (this.#draining) {
+        this.#claimedWhileDraining = true;
+        return;
+      }
       await this.#settle(taskId, { status: 'failed', error: { code: -32603, message: LOST_WORKER_MESSAGE }, inputRequests: {} });
     }
     this.#leases?.release(taskId);
