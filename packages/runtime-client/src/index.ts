@@ -2,6 +2,7 @@
 // that deploys only its server never installs the client SDK).
 export { McpgenClient, HEADER_MISMATCH, type CallOptions, type ChangeNotification, type ClientOptions, type ClientTarget, type ElicitAnswer, type ElicitRequestInfo, type ListenFilter, type Subscription, type ToolCallResult } from './client/base-client.js';
 export type { ConnectionRetry } from './transport/replay-fetch.js';
+export { RateLimitError } from './transport/rate-limit.js';
 export type { ClientOpenTelemetryApi } from './transport/client-spans.js';
 export { TaskCancelledError, TASKS_EXTENSION, type TaskHandle, type TaskRequestOptions, type TaskState, type TaskStatus, type ToolStart } from './tasks/tasks.js';
 export { finishAuthorization, type AuthorizationResponseSource, type ClientAuthOptions } from './auth/oauth-fetch.js';

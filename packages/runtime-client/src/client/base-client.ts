@@ -13,6 +13,7 @@ import { skillsClientFor, type McpgenSkills } from '../extensions/skills.js';
 import { elicitRequestInfo, type ElicitAnswer, type ElicitRequestInfo } from '../core/elicit.js';
 import { interceptTaskAnswers, taskFromError, taskHandle, TASKS_EXTENSION, type TaskState, type ToolStart } from '../tasks/tasks.js';
 import { traceClientRequests, type ClientOpenTelemetryApi } from '../transport/client-spans.js';
+import { interceptRateLimits, rateLimitErrorOf } from '../transport/rate-limit.js';
 import { connectError, isUnreachable } from './connect-error.js';
 
 export type { ElicitAnswer, ElicitRequestInfo };
@@ -134,6 +135,7 @@ export abstract class McpgenClient {
       throw 'url' in target && isUnreachable(error) ? connectError(target.url, error) : error;
     }
     interceptTaskAnswers(transport);
+    interceptRateLimits(transport);
     // After the task tap, so the span tap sits outermost and sees a task answer as the success it is.
     if (options.telemetry !== undefined) traceClientRequests(options.telemetry, transport, 'url' in target ? new URL(target.url) : 'command' in target ? 'stdio' : undefined);
     this.#sdk = sdk;
@@ -158,7 +160,8 @@ export abstract class McpgenClient {
     const attempt = (toolDefinition: Tool | undefined) =>
       request(toolDefinition).then(
         (raw): CallToolResult | TaskState => raw,
-        (e: unknown) => taskFromError(e) ?? Promise.reject(e),
+        // Over stdio a rate limit is the JSON-RPC error alone: typed here as the HTTP tap types the 429.
+        (e: unknown) => taskFromError(e) ?? Promise.reject(rateLimitErrorOf(e) ?? e),
       );
     let answer: CallToolResult | TaskState;
     try {

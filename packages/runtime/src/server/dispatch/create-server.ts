@@ -27,7 +27,7 @@ import { carryServerMeta } from './server-meta.js';
 import { taskResumer } from './tool-tasks.js';
 import { createTelemetry } from '../ops/telemetry.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
-import { checkLocalLimit, observer, protocolTracer, type Observe, type TraceProtocol } from './tracing.js';
+import { checkLocalLimit, observer, protocolTracer, refusalObserver, type Observe, type ObserveRefusal, type TraceProtocol } from './tracing.js';
 
 export type { AnyHandler, HandlerTable, ServerOptions } from './options.js';
 
@@ -49,6 +49,8 @@ export type ServerFactory = ((instance?: InstanceContext) => Server) & {
   readonly runningTasks?: () => number;
   /** The HTTP face's spans for what the SDK answers itself (initialize, ping…); absent without telemetry. */
   readonly traceProtocol?: TraceProtocol;
+  /** The span and access-log line of a request an HTTP face refused (a rate limit); absent when both are off. */
+  readonly observeRefusal?: ObserveRefusal;
 };
 
 export function createServerFactory(spec: ServerDefinition, handlers: HandlerTable, options: ServerOptions = {}): ServerFactory {
@@ -96,7 +98,8 @@ export function createServerFactory(spec: ServerDefinition, handlers: HandlerTab
   if (options.taskRole !== undefined) taskRunner?.setRole(options.taskRole, options.taskWorkerConcurrency);
   const tasks = taskRunner === undefined ? {} : { drainTasks: (graceMs: number) => taskRunner.drain(graceMs), setTaskRole: (role: TaskRole) => taskRunner.setRole(role, options.taskWorkerConcurrency), runningTasks: () => taskRunner.runningCount };
   const traceProtocol = protocolTracer(telemetry);
-  return Object.assign(build, { fast, ...tasks, ...(traceProtocol !== undefined ? { traceProtocol } : {}) });
+  const observeRefusal = refusalObserver(telemetry, options.accessLog);
+  return Object.assign(build, { fast, ...tasks, ...(traceProtocol !== undefined ? { traceProtocol } : {}), ...(observeRefusal !== undefined ? { observeRefusal } : {}) });
 }
 
 /** One Server per request or connection, its handlers registered per capability the spec declares. */

@@ -104,6 +104,51 @@ export function observer(telemetry: Telemetry | undefined, accessLog: AccessLog 
   };
 }
 
+/** A request an HTTP face refused before any handler ran (a rate limit): what its span and access-log line need. */
+export interface Refusal {
+  /** The parsed JSON-RPC request. */
+  readonly body: unknown;
+  readonly header: Header | undefined;
+  readonly principalKey: string;
+  /** performance.now() when the face began to judge it. */
+  readonly startedAt: number;
+  readonly error: { readonly code: number; readonly message: string };
+}
+
+export type ObserveRefusal = (refusal: Refusal) => Promise<void>;
+
+/**
+ * The span (status ERROR, error.type the code) and the access-log line of a refused request, as a handled
+ * request that failed gets them; undefined when telemetry and the access log are both off.
+ */
+export function refusalObserver(telemetry: Telemetry | undefined, accessLog: AccessLog | undefined): ObserveRefusal | undefined {
+  if (telemetry === undefined && accessLog === undefined) return undefined;
+  return async ({ body, header, principalKey, startedAt, error }) => {
+    const msg = body as { id?: string | number; method: string; params?: { name?: unknown; uri?: unknown; _meta?: unknown } };
+    const target = targetOf(msg.method, msg.params);
+    const meta = msg.params?._meta;
+    let traceId: string | undefined;
+    if (telemetry !== undefined) {
+      const request = { method: msg.method, id: msg.id, meta: typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined, header, ...target };
+      await telemetry
+        .serve(request, () => {
+          traceId = telemetry.traceId();
+          return Promise.reject(new ProtocolError(error.code, error.message));
+        })
+        .catch(() => {});
+    }
+    accessLog?.({ method: msg.method, id: msg.id, ...target, durationMs: performance.now() - startedAt, outcome: 'error', errorCode: error.code, principalKey, traceId, transport: 'http' });
+  };
+}
+
+/** The tool, prompt or resource a request names (its span's and log line's target). */
+function targetOf(method: string, params: { name?: unknown; uri?: unknown } | undefined): Target {
+  const name = typeof params?.name === 'string' ? params.name : undefined;
+  if (method === 'tools/call') return { tool: name };
+  if (method === 'prompts/get') return { prompt: name };
+  return method === 'resources/read' && typeof params?.uri === 'string' ? { uri: params.uri } : {};
+}
+
 /** What the SDK answers itself (over HTTP and stdio), with no handler of the runtime's around it: the transport spans them. */
 export const PROTOCOL_METHODS: ReadonlySet<string> = new Set(['initialize', 'ping', 'server/discover', 'subscriptions/listen']);
 

@@ -27,7 +27,8 @@ import type { HeaderDeclaration } from '../../shared/header-values.js';
 import { principalKeyOf, type AuthGate, type Authenticated } from '../auth/auth.js';
 import type { Cancel } from '../core/cancel.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
-import { markCounted, rateLimitAnswer } from './rate-limits.js';
+import type { ObserveRefusal } from '../dispatch/tracing.js';
+import { markCounted, rateLimitAnswer, refusalWatch } from './rate-limits.js';
 import { contextFor } from './fast-context.js';
 
 const VERSION = '2026-07-28';
@@ -88,6 +89,8 @@ export interface FastPathOptions {
   readonly gate?: AuthGate;
   /** Rate limits: counted here for what this path answers or runs, by the SDK path for what it hands over. */
   readonly rateLimiter?: RateLimiter;
+  /** The span and access-log line of a refused request (the factory's). */
+  readonly observeRefusal?: ObserveRefusal;
 }
 
 interface Message {
@@ -182,9 +185,12 @@ export function createFastPath(options: FastPathOptions): FastPath {
  * The 429 answer when the caller is past a limit (counted once: the SDK path skips a request marked counted);
  * undefined without rate limits, so a request does not wait a microtask for nothing.
  */
-function limitOf({ rateLimiter }: FastPathOptions): ((request: FastRequest, msg: Message) => Promise<Response | undefined>) | undefined {
+function limitOf({ rateLimiter, observeRefusal }: FastPathOptions): ((request: FastRequest, msg: Message) => Promise<Response | undefined>) | undefined {
   if (rateLimiter === undefined) return undefined;
-  return (request, msg) => rateLimitAnswer(rateLimiter, msg, principalKeyOf(request.auth?.principal), request.address);
+  return (request, msg) => {
+    const watch = refusalWatch(observeRefusal, (name) => headerView(request.headers).get(name) ?? undefined);
+    return rateLimitAnswer(rateLimiter, msg, principalKeyOf(request.auth?.principal), request.address, watch);
+  };
 }
 
 /** Whether the headers alone allow the fast path: a plain JSON POST of tools/call or a list, nothing to check but the body. */

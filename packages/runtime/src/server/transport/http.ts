@@ -24,7 +24,7 @@ import { NOT_UTF8, readLimited, TOO_LARGE } from './read-body.js';
 import type { TaskStore } from '../tasks/store.js';
 import type { ReadinessCheck } from '../ops/health.js';
 import type { RateLimiter } from '../ops/rate-limit.js';
-import { clientAddressOf, rateLimitAnswer, wasCounted } from './rate-limits.js';
+import { clientAddressOf, rateLimitAnswer, refusalWatch, wasCounted } from './rate-limits.js';
 import { createFastPath, type FastPath } from './fast-path.js';
 import { createCors, type Cors } from './cors.js';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -157,7 +157,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
       if (refused !== undefined) return refused;
     }
     if (options.rateLimiter !== undefined && !wasCounted(request)) {
-      const limited = await rateLimitAnswer(options.rateLimiter, body, principalKeyOf(auth?.principal), clientAddressOf(request));
+      const limited = await rateLimitAnswer(options.rateLimiter, body, principalKeyOf(auth?.principal), clientAddressOf(request), refusalWatch(factory.observeRefusal, (name) => request.headers.get(name) ?? undefined));
       if (limited !== undefined) return limited;
     }
     if (headerTable.size > 0) {
@@ -178,7 +178,7 @@ export function createHttpHandler(factory: ServerFactory, def: ServerDefinition,
   const hooks = factory.fast;
   const fast =
     hooks !== undefined && options.fastPath !== false && options.responseMode !== 'sse'
-      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch, ...(gate !== undefined ? { gate } : {}), ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}) })
+      ? createFastPath({ hooks, hosts, origins, headerTable, paramHeaderMismatch, slow: fetch, ...(gate !== undefined ? { gate } : {}), ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}), ...(factory.observeRefusal !== undefined ? { observeRefusal: factory.observeRefusal } : {}) })
       : undefined;
   // The fast path writes its answers itself: a cross-origin call takes the path that adds Access-Control-*.
   const fastFace = fast !== undefined && cors !== undefined ? { ...fast, wants: (method: string | undefined, headers: IncomingHttpHeaders) => headers.origin === undefined && fast.wants(method, headers) } : fast;
