@@ -5,6 +5,7 @@
 // pays for it, and one with it starts as fast (cold start, bench/cold-start.mjs). A token verified once is
 // remembered until its expiry or the next key set download (token-cache.ts says why that is safe).
 import type { createRemoteJWKSet, JWTPayload } from 'jose';
+import { logText, type LogLevel } from '../core/log.js';
 import type { AuthPrincipal } from '../core/principal.js';
 import { createTokenCache, DEFAULT_TOKEN_CACHE_SIZE, KEY_SET_MAX_AGE_MS, type KeySetStamp } from './token-cache.js';
 import { AuthUnavailableError, InvalidTokenError, type AuthOptions, type TokenVerifier } from './verifier.js';
@@ -46,15 +47,19 @@ interface Issuer {
   readonly keySet: KeySetStamp;
 }
 
+/** Where an issuer's reachability changes are written. */
+type IssuerLog = (level: LogLevel, msg: string) => void;
+
 /**
  * `fetchFn` for one issuer, logging one line per state change (reachable → unreachable → reachable), so an
  * outage that turns requests into 503 is visible in the server's log without a line per request.
  */
-function watchedFetch(issuer: string, s: Pick<Issuer, 'down'>, fetchFn: typeof fetch, log: (line: string) => void): typeof fetch {
+function watchedFetch(issuer: string, s: Pick<Issuer, 'down'>, fetchFn: typeof fetch, log: IssuerLog): typeof fetch {
   const report = (problem: string | undefined) => {
     if ((problem !== undefined) === s.down) return;
     s.down = problem !== undefined;
-    log(problem !== undefined ? `mcpgen: authorization server ${issuer} unreachable (${problem}); tokens needing its keys get 503 until it is back` : `mcpgen: authorization server ${issuer} reachable again`);
+    if (problem !== undefined) log('warn', `authorization server ${issuer} unreachable (${problem}); tokens needing its keys get 503 until it is back`);
+    else log('info', `authorization server ${issuer} reachable again`);
   };
   return async (input, init) => {
     try {
@@ -69,7 +74,7 @@ function watchedFetch(issuer: string, s: Pick<Issuer, 'down'>, fetchFn: typeof f
 }
 
 /** Per issuer: its key set (once discovered) and a fetch that logs its reachability changes. */
-function issuerStates(issuers: readonly string[], fetchFn: typeof fetch, log: (line: string) => void): Map<string, Issuer> {
+function issuerStates(issuers: readonly string[], fetchFn: typeof fetch, log: IssuerLog): Map<string, Issuer> {
   return new Map(
     issuers.map((i) => {
       const s: Issuer = { keys: undefined, pending: undefined, down: false, fetch: fetchFn, keySet: {} };
@@ -83,7 +88,9 @@ export function createJwtVerifier(issuers: readonly string[], options: AuthOptio
   const fetchFn = options.fetch ?? fetch;
   const tolerance = options.clockToleranceSec ?? 30;
   const types = options.jwtTypes ?? ['at+jwt'];
-  const state = issuerStates(issuers, fetchFn, options.log ?? ((line: string) => console.error(line)));
+  // The runtime's log (MCPGEN_LOG_FORMAT) by default; a `log` of the caller's gets the line as it always has.
+  const given = options.log;
+  const state = issuerStates(issuers, fetchFn, given === undefined ? (level, msg) => logText(level, msg, 'mcpgen: ', { component: 'auth' }) : (_level, msg) => given(`mcpgen: ${msg}`));
   const cache = createTokenCache(options.tokenCacheSize ?? DEFAULT_TOKEN_CACHE_SIZE);
 
   /** The issuer's key set, discovering its jwks_uri on first use (a failed discovery is retried next time). */

@@ -64,7 +64,7 @@ export function errorReporting(onHandlerError: ((error: unknown, where: string) 
     try {
       report(e, where);
     } catch (failure) {
-      process.stderr.write(`[mcpgen] ${where}: onHandlerError threw (${describeError(failure)}) while reporting: ${describeError(e)}\n`);
+      logLine('error', `${where}: onHandlerError threw (${describeError(failure)}) while reporting: ${describeError(e)}`, { where });
     }
   };
   const internal = (e: unknown, where: string, safeMessage: string): ProtocolError => {

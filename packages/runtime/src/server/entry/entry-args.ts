@@ -12,6 +12,7 @@
 //   --toolsets <list>           MCPGEN_TOOLSETS         toolsets to expose (`all`: every one; default: the spec's defaults)
 //   --read-only                 MCPGEN_READ_ONLY=1      expose only tools annotated readOnlyHint
 // Usage errors (an unknown flag, a missing value) print the usage and exit 2; a wrong value is one line, exit 1.
+import { logFormat, logText } from '../core/log.js';
 import { basename } from 'node:path';
 import { localhostAllowedHostnames, localhostAllowedOrigins } from '@modelcontextprotocol/server';
 import { didYouMean } from '../../shared/suggest.js';
@@ -225,7 +226,7 @@ export function entryArgsOrExit(
   // A --config file (or MCPGEN_CONFIG) fills in the variables not set: serverOptionsFromEnv reads them later.
   const file = configFileSettings(argv, env);
   if ('error' in file) {
-    process.stderr.write(`${program}: ${file.error}\n`);
+    logText('error', file.error, `${program}: `);
     process.exit(1);
   }
   if (file.settings !== undefined) withFileDefaults(env as Record<string, string | undefined>, file.settings);
@@ -239,16 +240,17 @@ export function entryArgsOrExit(
     try {
       process.stdout.write(`${JSON.stringify(printableConfig(command.args, env, has.rateLimits), null, 2)}\n`);
     } catch (e) {
-      process.stderr.write(`${program}: ${e instanceof Error ? e.message : String(e)}\n`);
+      logText('error', e instanceof Error ? e.message : String(e), `${program}: `);
       process.exit(1);
     }
     process.exit(0);
   }
   if (command.kind === 'config-error') {
-    process.stderr.write(`${program}: ${command.message}\n`);
+    logText('error', command.message, `${program}: `);
     process.exit(1);
   }
-  process.stderr.write(`${program}: ${command.message}\n\n${entryUsage(program, has)}\n`);
+  logText('error', command.message, `${program}: `);
+  if (logFormat() === 'text') process.stderr.write(`\n${entryUsage(program, has)}\n`);
   process.exit(2);
 }
 

@@ -24,7 +24,7 @@ import { loadOpenTelemetry } from '../ops/telemetry.js';
 import { createRateLimiter, mergeRateLimits, type RateLimitSettings } from '../ops/rate-limit.js';
 import type { ServerDefinition } from '../core/definition.js';
 import { jsonAccessLog } from '../ops/access-log.js';
-import { configureLog, LOG_LEVELS, type LogFormat, type LogLevel } from '../core/log.js';
+import { configureLog, LOG_LEVELS, logText, type LogFormat, type LogLevel } from '../core/log.js';
 import { isError, rateRule, toolRates } from './settings.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
@@ -32,12 +32,14 @@ export async function serverOptionsFromEnv(serverName: string, env: NodeJS.Proce
   try {
     return await readOptions(serverName, env, declaredLimits);
   } catch (e) {
-    process.stderr.write(`mcpgen: ${e instanceof Error ? e.message : String(e)}\n`);
+    logText('error', e instanceof Error ? e.message : String(e));
     process.exit(1);
   }
 }
 
 export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, declaredLimits?: ServerDefinition['rateLimits']): Promise<ServerOptions> {
+  // First: every line written from here on (Redis state, refused settings) follows the format.
+  configureLog(logSettings(env));
   const options: { -readonly [K in keyof ServerOptions]: ServerOptions[K] } = {};
   const ttlSeconds = positiveSeconds('MCPGEN_REQUEST_STATE_TTL_SECONDS', env.MCPGEN_REQUEST_STATE_TTL_SECONDS);
   if (env.MCPGEN_REQUEST_STATE_KEYS) options.requestStateKeys = new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), ttlSeconds);
@@ -63,7 +65,6 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, de
   // The spec's limits (the generated main.ts passes them) under the environment's, shared through Redis too.
   const limits = mergeRateLimits(declaredLimits, rateLimitsFromEnv(env));
   if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
-  configureLog(logSettings(env));
   const accessLog = env.MCPGEN_ACCESS_LOG ?? '';
   if (accessLog === 'json') options.accessLog = jsonAccessLog();
   else if (accessLog !== '' && accessLog !== 'off') throw new Error(`MCPGEN_ACCESS_LOG must be json or off, got ${JSON.stringify(accessLog)}`);

@@ -1,4 +1,5 @@
 // The deployment's exposure (issue 29): which toolsets, and read-only mode, from flags or the environment.
+import { logText } from '../core/log.js';
 import { basename } from 'node:path';
 import type { ServerDefinition } from '../core/definition.js';
 import { chosenToolsets, UnknownToolsetError, type ExposureOptions } from '../core/exposure.js';
@@ -34,7 +35,7 @@ export function exposureOrExit(args: ExposureOptions, definition: ServerDefiniti
     chosenToolsets(definition.toolsets ?? {}, exposure.toolsets);
   } catch (e) {
     if (!(e instanceof UnknownToolsetError)) throw e;
-    process.stderr.write(`${program}: ${e.message}\n`);
+    logText('error', e.message, `${program}: `);
     process.exit(2);
   }
   return exposure;

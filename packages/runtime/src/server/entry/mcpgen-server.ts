@@ -10,7 +10,7 @@ import { serveStdio } from '../transport/stdio.js';
 import { runWorker } from './worker.js';
 import { createServerMetrics } from '../ops/server-metrics.js';
 import { lazyRateLimiter } from '../ops/rate-limit.js';
-import { logFormat, logLine } from '../core/log.js';
+import { logFormat, logLine, logText } from '../core/log.js';
 import { entryArgsOrExit, exposureWarning, httpEntryOptions, isEntryArgs, type EntryArgs } from './entry-args.js';
 
 /** What `create<Name>Server(handlers)` returns: one definition, served over any transport. */
@@ -95,7 +95,7 @@ export function createMcpgenServer(spec: ServerDefinition, handlers: object, opt
 export async function runMain(server: McpgenServer, argv: readonly string[] | EntryArgs = process.argv.slice(2), listenOptions: ListenOptions & HttpOptions = {}): Promise<void> {
   const args = isEntryArgs(argv) ? argv : entryArgsOrExit(argv);
   if (server.configError !== undefined) {
-    process.stderr.write(`mcpgen: ${server.configError}\n`);
+    logText('error', server.configError);
     process.exit(1);
   }
   if (args.transport === 'stdio') {
@@ -105,10 +105,10 @@ export async function runMain(server: McpgenServer, argv: readonly string[] | En
   if (args.taskRole === 'worker') return runWorker(server.factory, args);
   if (args.taskRole === 'front') setFront(server);
   const warning = exposureWarning(args);
-  if (warning !== undefined) process.stderr.write(`${warning}\n`);
+  if (warning !== undefined) logText('warn', warning, '');
   // A port in use or an address not on this machine is one line and exit 1, not a stack trace.
   const running = await server.listen({ ...listenOptions, ...httpEntryOptions(args) }).catch((e: unknown) => {
-    process.stderr.write(`cannot listen on ${args.host}:${args.port}: ${e instanceof Error ? e.message : String(e)}\n`);
+    logText('error', `cannot listen on ${args.host}:${args.port}: ${e instanceof Error ? e.message : String(e)}`, '');
     process.exit(1);
   });
   // Text: the bare line scripts and tests wait for; JSON: the URL as a field.
@@ -129,7 +129,7 @@ function setFront(server: McpgenServer): void {
   try {
     server.factory.setTaskRole?.('front');
   } catch (e) {
-    process.stderr.write(`mcpgen: --front: ${e instanceof Error ? e.message : String(e)}\n`);
+    logText('error', `--front: ${e instanceof Error ? e.message : String(e)}`);
     process.exit(1);
   }
 }

@@ -1,6 +1,7 @@
 // `main.js --worker` (docs/tasks.md, Workers): an instance that runs queued tasks and serves nothing but the
 // liveness and readiness probes on --port. SIGTERM: readiness 503, no more tasks taken, running handlers
 // finish within the grace period, the rest are handed over (the dropped lease), then exit.
+import { logText } from '../core/log.js';
 import { createServer } from 'node:http';
 import { createHealthProbes } from '../ops/health.js';
 import type { HttpEntryArgs } from './entry-args.js';
@@ -41,6 +42,6 @@ export async function runWorker(factory: ServerFactory, args: HttpEntryArgs): Pr
 }
 
 function fail(message: string): never {
-  process.stderr.write(`mcpgen: ${message}\n`);
+  logText('error', message);
   process.exit(1);
 }

@@ -2,6 +2,8 @@
 // `initialize` most hosts still open with. The SDK answers -32022 and reports the refusal through its
 // `onerror`; the operator gets one line on stderr saying why and how to allow those clients.
 
+import { logText } from '../core/log.js';
+
 /** How the SDK (2.4) words a refused 2025-era request on a modern-only HTTP endpoint or stdio connection. */
 const REFUSED = /^Rejected 2025-era request\b/;
 
@@ -12,7 +14,7 @@ export const LEGACY_REFUSED_HINT =
 /** Wraps an `onerror`: refusals of 2025-era requests also write the hint (one line) to stderr. */
 export function reportLegacyRefusals(
   onerror: ((error: Error) => void) | undefined,
-  write: (line: string) => void = (line) => void process.stderr.write(line),
+  write: (line: string) => void = (line) => logText('warn', line.replace(/^mcpgen: /, '').trimEnd()),
 ): (error: Error) => void {
   return (error) => {
     if (REFUSED.test(error.message)) {
