@@ -8,7 +8,7 @@ import { createSqlServer } from './server.js';
 
 // --http, --host, --port, --allowed-hosts, --allowed-origins, the probe paths, --toolsets, --read-only (or
 // HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown flags and toolsets exit 2, wrong values 1.
-const args = entryArgsOrExit();
+const args = entryArgsOrExit({ definition });
 
 // Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal
 // aborts, the client gets an isError result), and no tool result or resource is sent above 16 MiB.

@@ -29,17 +29,17 @@ export function emitMain(model: ServerModel, file: FileSink, handlersModule = '.
   ]);
   // Entry-point limits and deployment settings from the environment (Redis bus, requestState keys).
   // With `auth:` the issuers and the resource identifier are settings too (they differ per environment).
-  // The declared rate limits reach --print-config too.
-  const limits = model.rateLimits !== undefined ? ', rateLimits: definition.rateLimits' : '';
+  // The definition gives the entry point the auth flags, the declared rate limits and the tool names
+  // --print-config checks the settings against (as serving does).
   const argsLine =
     model.auth !== undefined
       ? '// --http, --host, --port, --allowed-hosts, --allowed-origins, --auth-issuers, --auth-resource, the probe\n' +
         '// paths, --toolsets, --read-only (or HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown\n' +
         '// flags and toolsets exit 2, wrong values 1.\n' +
-        `const args = entryArgsOrExit({ auth: true${limits} });`
+        'const args = entryArgsOrExit({ definition });'
       : '// --http, --host, --port, --allowed-hosts, --allowed-origins, the probe paths, --toolsets, --read-only (or\n' +
         '// HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown flags and toolsets exit 2, wrong values 1.\n' +
-        `const args = entryArgsOrExit(${model.rateLimits !== undefined ? '{ rateLimits: definition.rateLimits }' : ''});`;
+        'const args = entryArgsOrExit({ definition });';
   file.addStatements([
     argsLine,
     '// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal\n' +

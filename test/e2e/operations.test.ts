@@ -2,7 +2,6 @@
 // Liveness and readiness outside the Host check and the bearer gate; readiness 503 while draining after SIGTERM,
 // while Redis (a real redis-server) is down, and before the authorization server was discovered; the issuer and
 // resource identifier from flags and variables reaching the server; every wrong value one line and exit 1.
-import { spawn } from 'node:child_process';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseEntryArgs } from '@mcpgen/runtime/server';
@@ -10,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { rawCall } from '../support/raw-http.js';
 import { waitFor } from '../support/ports.js';
 import { startRedis } from '../support/redis.js';
-import { compiledMain, startScript } from '../support/servers.js';
+import { compiledMain, runToExit, startScript } from '../support/servers.js';
 
 /** GET a path with the given headers (node:http: fetch cannot set Host). */
 function get(url: string, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
@@ -26,23 +25,6 @@ function get(url: string, path: string, headers: Record<string, string> = {}, me
   });
 }
 
-function runToExit(pkg: string, args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [compiledMain(pkg), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`main.js ${args.join(' ')} did not exit: ${stderr}`));
-    }, 20_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 /** An authorization server's metadata endpoint that fails until told otherwise. */
 async function flakyAuthorizationServer(): Promise<{ issuer: string; up: (ok: boolean) => void; hits: () => number; close: () => Promise<void> }> {
@@ -125,7 +107,7 @@ describe('per-environment settings', () => {
 describe('main.js --print-config', () => {
   it('prints the resolved settings as JSON with secrets masked, and refuses a wrong value like serving would', async () => {
     const secret = 'a-request-state-secret-of-more-than-32-bytes';
-    const env = { REDIS_URL: 'redis://app:hunter2-password@redis.internal:6379/2', MCPGEN_REQUEST_STATE_KEYS: `k2:${secret},k1:${secret}-old`, MCPGEN_RATE_LIMIT_TOOLS: 'add=5/1s', MCPGEN_AUTH_RESOURCE: 'https://notes.example/mcp' };
+    const env = { REDIS_URL: 'redis://app:hunter2-password@redis.internal:6379/2', MCPGEN_REQUEST_STATE_KEYS: `k2:${secret},k1:${secret}-old`, MCPGEN_RATE_LIMIT_TOOLS: 'add_note=5/1s', MCPGEN_AUTH_RESOURCE: 'https://notes.example/mcp' };
     const out = await runToExit('secure-notes', ['--http', '--port', '8080', '--auth-issuers', 'https://login.example', '--print-config'], env);
     expect(out.code).toBe(0);
     expect(JSON.parse(out.stdout)).toMatchObject({
@@ -136,7 +118,7 @@ describe('main.js --print-config', () => {
       authResource: 'https://notes.example/mcp',
       redisUrl: 'redis://***:***@redis.internal:6379/2',
       requestStateKeys: ['k2:***', 'k1:***'],
-      rateLimits: { tools: { add: '5/1s' }, countedIn: 'Redis (shared by every instance)' },
+      rateLimits: { tools: { add_note: '5/1s' }, countedIn: 'Redis (shared by every instance)' },
       telemetry: 'off',
     });
     for (const hidden of ['hunter2', secret, 'app:']) expect(out.stdout).not.toContain(hidden);

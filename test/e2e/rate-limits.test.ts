@@ -37,7 +37,7 @@ describe('rate limit settings', () => {
 
   it('main.js: a wrong rate or a limit for a tool the server lacks is one line and exit 1', async () => {
     await expect(startScript(compiledMain('weather'), [], { env: { MCPGEN_RATE_LIMIT: '10/0' } })).rejects.toThrow(/exited with 1: mcpgen: MCPGEN_RATE_LIMIT: "10\/0" is not a rate .*\n$/);
-    await expect(startScript(compiledMain('weather'), [], { env: { MCPGEN_RATE_LIMIT_TOOLS: 'addd=1/60' } })).rejects.toThrow(/exited with 1: mcpgen: rate limit for unknown tool "addd" \(the server's tools: get_forecast, get_alerts, add\)\n$/);
+    await expect(startScript(compiledMain('weather'), [], { env: { MCPGEN_RATE_LIMIT_TOOLS: 'addd=1/60' } })).rejects.toThrow(/exited with 1: mcpgen: MCPGEN_RATE_LIMIT_TOOLS: rate limit for unknown tool "addd" \(the server's tools: get_forecast, get_alerts, add\)\n$/);
   });
 });
 

@@ -68,3 +68,22 @@ export function startScript(script: string, args: readonly string[] = [], option
 export function compileResult(): { files: number; diagnostics: string[] } {
   return JSON.parse(readFileSync(join(ROOT, '.tmp/compile-result.json'), 'utf8'));
 }
+
+/** Run a generated main.js with `args` until it exits (20 s at most): its exit code, stdout and stderr. */
+export function runToExit(pkg: string, args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [compiledMain(pkg), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`main.js ${args.join(' ')} did not exit: ${stderr}`));
+    }, 20_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

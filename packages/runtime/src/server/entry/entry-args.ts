@@ -25,7 +25,7 @@ import { isLoopbackHost } from './loopback.js';
 import { hostList, isError, issuerList, type HostList, originList, probePath, resourceUrl, seconds, type Setting } from './settings.js';
 import { printableConfig } from './print-config.js';
 import { taskRoleArg, type TaskRoleArg } from './role-args.js';
-import { entryUsage, type EntryFeatures } from './usage.js';
+import { entryFeatures, entryUsage, type EntryFeatures } from './usage.js';
 import { configFileSettings, withFileDefaults } from './config-file.js';
 
 export { entryUsage, type EntryFeatures };
@@ -222,7 +222,7 @@ export function entryArgsOrExit(
 ): EntryArgs {
   // `entryArgsOrExit({ auth: true })` (generated main.ts): this process's argv with the server's features.
   const argv = Array.isArray(argvOrFeatures) ? argvOrFeatures : process.argv.slice(2);
-  const has = Array.isArray(argvOrFeatures) ? features : (argvOrFeatures as EntryFeatures);
+  const has = entryFeatures(Array.isArray(argvOrFeatures) ? features : (argvOrFeatures as EntryFeatures));
   // A --config file (or MCPGEN_CONFIG) fills in the variables not set: serverOptionsFromEnv reads them later.
   const file = configFileSettings(argv, env);
   if ('error' in file) {
@@ -238,7 +238,7 @@ export function entryArgsOrExit(
   }
   if (command.kind === 'print-config') {
     try {
-      process.stdout.write(`${JSON.stringify(printableConfig(command.args, env, has.rateLimits), null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(printableConfig(command.args, env, has.rateLimits, has.definition?.tools.map((t) => t.definition.name)), null, 2)}\n`);
     } catch (e) {
       logText('error', e instanceof Error ? e.message : String(e), `${program}: `);
       process.exit(1);

@@ -38,40 +38,63 @@ export async function serverOptionsFromEnv(serverName: string, env: NodeJS.Proce
 }
 
 export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, declaredLimits?: ServerDefinition['rateLimits']): Promise<ServerOptions> {
+  const settings = envSettings(env);
   // First: every line written from here on (Redis state, refused settings) follows the format.
-  configureLog(logSettings(env));
+  configureLog(settings.log);
   const options: { -readonly [K in keyof ServerOptions]: ServerOptions[K] } = {};
-  const ttlSeconds = positiveSeconds('MCPGEN_REQUEST_STATE_TTL_SECONDS', env.MCPGEN_REQUEST_STATE_TTL_SECONDS);
-  if (env.MCPGEN_REQUEST_STATE_KEYS) options.requestStateKeys = new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), ttlSeconds);
-  else if (ttlSeconds !== undefined) options.requestStateTtlSeconds = ttlSeconds;
-  if (env.REDIS_URL) {
-    checkRedisUrl(env.REDIS_URL);
-    const bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+  if (settings.requestStateKeys !== undefined) options.requestStateKeys = settings.requestStateKeys;
+  else if (settings.requestStateTtlSeconds !== undefined) options.requestStateTtlSeconds = settings.requestStateTtlSeconds;
+  if (settings.redisUrl !== undefined) {
+    const bus = await createRedisEventBus({ url: settings.redisUrl, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
     options.bus = bus;
     // Not ready while Redis is unreachable: notifications and tasks of this instance would not reach the others.
     options.readiness = [{ name: 'redis', ready: () => bus.up() }];
     // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
-    options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
+    options.taskStore = await createRedisTaskStore({ url: settings.redisUrl, serverName });
     // Each principal's enabled toolsets (a spec with `discovery:`); connects on first use only.
-    options.discoveryStore = createRedisDiscoveryStore({ url: env.REDIS_URL, serverName });
+    options.discoveryStore = createRedisDiscoveryStore({ url: settings.redisUrl, serverName });
   }
-  const lease = positiveMs(env, 'MCPGEN_TASK_LEASE_MS');
-  if (lease !== undefined) options.taskLeaseMs = lease;
-  const retry = positiveMs(env, 'MCPGEN_TASK_RESULT_RETRY_MS');
-  if (retry !== undefined) options.taskResultRetryMs = retry;
-  const concurrency = positiveMs(env, 'MCPGEN_WORKER_CONCURRENCY', 'handlers');
-  if (concurrency !== undefined) options.taskWorkerConcurrency = concurrency;
+  if (settings.taskLeaseMs !== undefined) options.taskLeaseMs = settings.taskLeaseMs;
+  if (settings.taskResultRetryMs !== undefined) options.taskResultRetryMs = settings.taskResultRetryMs;
+  if (settings.taskWorkerConcurrency !== undefined) options.taskWorkerConcurrency = settings.taskWorkerConcurrency;
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
   // The spec's limits (the generated main.ts passes them) under the environment's, shared through Redis too.
-  const limits = mergeRateLimits(declaredLimits, rateLimitsFromEnv(env));
-  if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
-  const accessLog = env.MCPGEN_ACCESS_LOG ?? '';
-  if (accessLog === 'json') options.accessLog = jsonAccessLog();
-  else if (accessLog !== '' && accessLog !== 'off') throw new Error(`MCPGEN_ACCESS_LOG must be json or off, got ${JSON.stringify(accessLog)}`);
-  const telemetry = env.MCPGEN_TELEMETRY ?? '';
-  if (telemetry === 'otel') options.telemetry = await loadOpenTelemetry();
-  else if (telemetry !== '' && telemetry !== 'off') throw new Error(`MCPGEN_TELEMETRY must be otel or off, got ${JSON.stringify(telemetry)}`);
+  const limits = mergeRateLimits(declaredLimits, settings.rateLimits);
+  const source = settings.rateLimits?.tools !== undefined ? { toolsSource: 'MCPGEN_RATE_LIMIT_TOOLS' } : {};
+  if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...source, ...(settings.redisUrl !== undefined ? { redisUrl: settings.redisUrl } : {}) }, serverName);
+  if (settings.accessLog) options.accessLog = jsonAccessLog();
+  if (settings.telemetry) options.telemetry = await loadOpenTelemetry();
   return options;
+}
+
+/**
+ * Every variable, checked and parsed with nothing connected, loaded or read: serving (readOptions) and
+ * `--print-config` refuse the same values with the same message.
+ */
+export function envSettings(env: NodeJS.ProcessEnv) {
+  const log = logSettings(env);
+  const requestStateTtlSeconds = positiveSeconds('MCPGEN_REQUEST_STATE_TTL_SECONDS', env.MCPGEN_REQUEST_STATE_TTL_SECONDS);
+  const requestStateKeys = env.MCPGEN_REQUEST_STATE_KEYS ? new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), requestStateTtlSeconds) : undefined;
+  if (env.REDIS_URL) checkRedisUrl(env.REDIS_URL);
+  return {
+    log,
+    requestStateTtlSeconds,
+    requestStateKeys,
+    redisUrl: env.REDIS_URL || undefined,
+    taskLeaseMs: positiveMs(env, 'MCPGEN_TASK_LEASE_MS'),
+    taskResultRetryMs: positiveMs(env, 'MCPGEN_TASK_RESULT_RETRY_MS'),
+    taskWorkerConcurrency: positiveMs(env, 'MCPGEN_WORKER_CONCURRENCY', 'handlers'),
+    rateLimits: rateLimitsFromEnv(env),
+    accessLog: switchedOn(env, 'MCPGEN_ACCESS_LOG', 'json'),
+    telemetry: switchedOn(env, 'MCPGEN_TELEMETRY', 'otel'),
+  };
+}
+
+/** A variable that is `on` or off (`off`, empty, unset); anything else is refused. */
+function switchedOn(env: NodeJS.ProcessEnv, name: string, on: string): boolean {
+  const value = env[name] ?? '';
+  if (value !== on && value !== '' && value !== 'off') throw new Error(`${name} must be ${on} or off, got ${JSON.stringify(value)}`);
+  return value === on;
 }
 
 // Every variable is checked here, at start (issue 25 item 11): a value that only fails on first use would let

@@ -8,6 +8,7 @@ import { createHttpHandler, type HttpHandler, type HttpOptions } from '../transp
 import { listen, type ListenOptions, type RunningServer } from '../transport/node-http.js';
 import { serveStdio } from '../transport/stdio.js';
 import { runWorker } from './worker.js';
+import { unknownLimitedTool } from './settings.js';
 import { createServerMetrics } from '../ops/server-metrics.js';
 import { lazyRateLimiter } from '../ops/rate-limit.js';
 import { logFormat, logLine, logText } from '../core/log.js';
@@ -39,10 +40,9 @@ export function createMcpgenServer(spec: ServerDefinition, handlers: object, opt
     resourcesChanged: () => bus.publish({ kind: 'resources_list_changed' }),
     resourceUpdated: (uri) => bus.publish({ kind: 'resource_updated', uri }),
   };
-  // A limit for a tool the spec lacks would never apply: a typo, refused when serving (runMain: one line, exit 1).
-  // (A tool the spec has but this deployment does not expose is no typo: its limit stays, unused.)
-  const unknownTool = options.rateLimiter?.tools.find((name) => !spec.tools.some((t) => t.definition.name === name));
-  const configError = unknownTool === undefined ? undefined : `rate limit for unknown tool ${JSON.stringify(unknownTool)} (the server's tools: ${spec.tools.map((t) => t.definition.name).join(', ')})`;
+  // A limit for a tool the spec lacks would never apply: refused when serving (runMain: one line, exit 1).
+  const limiter = options.rateLimiter;
+  const configError = limiter === undefined ? undefined : unknownLimitedTool(spec.tools.map((t) => t.definition.name), limiter.tools, limiter.toolsSource);
   const refuseBadConfig = () => {
     if (configError !== undefined) throw new Error(configError);
   };

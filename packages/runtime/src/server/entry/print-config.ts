@@ -3,7 +3,8 @@
 // masked (the key ids stay, so two instances can be compared). Wrong values are refused as when serving.
 import { parseKeyList } from '../scale/request-state.js';
 import { mergeRateLimits, type RateLimitSettings } from '../ops/rate-limit.js';
-import { rateLimitsFromEnv } from './env-options.js';
+import { envSettings } from './env-options.js';
+import { unknownLimitedTool } from './settings.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -23,7 +24,12 @@ type PrintedArgs =
     };
 
 /** The settings as printed: name → value (already masked). */
-export function printableConfig(args: PrintedArgs, env: Env, declaredLimits?: Omit<RateLimitSettings, 'redisUrl'> | undefined): Record<string, unknown> {
+export function printableConfig(args: PrintedArgs, env: Env, declaredLimits?: Omit<RateLimitSettings, 'redisUrl'> | undefined, serverTools?: readonly string[]): Record<string, unknown> {
+  // What serving refuses is refused here, with the same message (readOptions and createMcpgenServer).
+  const checked = envSettings(env as NodeJS.ProcessEnv);
+  const limits = mergeRateLimits(declaredLimits, checked.rateLimits);
+  const unknown = serverTools === undefined ? undefined : unknownLimitedTool(serverTools, Object.keys(limits?.tools ?? {}), 'MCPGEN_RATE_LIMIT_TOOLS');
+  if (unknown !== undefined) throw new Error(unknown);
   const set = (name: string) => (env[name] !== undefined && env[name] !== '' ? env[name] : undefined);
   const http =
     args.transport === 'http'
@@ -54,7 +60,7 @@ export function printableConfig(args: PrintedArgs, env: Env, declaredLimits?: Om
     logFormat: set('MCPGEN_LOG_FORMAT') ?? 'text',
     logLevel: set('MCPGEN_LOG_LEVEL') ?? 'info',
     // The limits in force: the spec's (main.ts hands them in) under the environment's.
-    rateLimits: printableLimits(mergeRateLimits(declaredLimits, rateLimitsFromEnv(env as NodeJS.ProcessEnv)), redis !== undefined),
+    rateLimits: printableLimits(limits, redis !== undefined),
   };
 }
 

@@ -118,3 +118,14 @@ export function hostList(setting: Setting | undefined): HostList | { error: stri
   }
   return items.map((h) => h.toLowerCase());
 }
+
+/**
+ * A per-tool rate limit naming a tool the server lacks (a typo, or a tool renamed since): refused when
+ * serving and by --print-config alike, naming where the limit was set. (A tool the spec has but this
+ * deployment does not expose is no typo: its limit stays, unused.)
+ */
+export function unknownLimitedTool(serverTools: readonly string[], limited: readonly string[], source: string | undefined): string | undefined {
+  const unknown = limited.find((name) => !serverTools.includes(name));
+  if (unknown === undefined) return undefined;
+  return `${source !== undefined ? `${source}: ` : ''}rate limit for unknown tool ${JSON.stringify(unknown)} (the server's tools: ${serverTools.join(', ')})`;
+}

@@ -1,6 +1,7 @@
 // `main.js --help`: the usage of a generated entry point, naming every flag and every variable it reads
 // (config-file.ts accepts the same variable names in a --config file).
 import type { RateLimitSettings } from '../ops/rate-limit.js';
+import type { ServerDefinition } from '../core/definition.js';
 
 /** What the generated server has, so flags for what it lacks are unknown and --help lists only what applies. */
 export interface EntryFeatures {
@@ -8,6 +9,18 @@ export interface EntryFeatures {
   readonly auth?: boolean;
   /** The spec's declared rate limits (`--print-config` shows them under the environment's). */
   readonly rateLimits?: Omit<RateLimitSettings, 'redisUrl'> | undefined;
+  /**
+   * The server's definition (the generated main.ts passes it): auth and the declared rate limits come from
+   * it, and --print-config checks the settings against its tools as serving does.
+   */
+  readonly definition?: Pick<ServerDefinition, 'auth' | 'rateLimits' | 'tools'>;
+}
+
+/** The features as the entry point uses them: what `definition` says, unless given on their own. */
+export function entryFeatures(features: EntryFeatures): EntryFeatures {
+  const d = features.definition;
+  if (d === undefined) return features;
+  return { ...features, auth: features.auth ?? d.auth !== undefined, rateLimits: features.rateLimits ?? d.rateLimits };
 }
 
 export function entryUsage(program = 'main.js', features: EntryFeatures = {}): string {

@@ -22,6 +22,8 @@ export interface RateLimitSettings {
   readonly tools?: Readonly<Record<string, RateLimitRule>>;
   /** Count in this Redis (every instance with the same URL and server name shares the count). */
   readonly redisUrl?: string;
+  /** Where the per-tool limits were set (`MCPGEN_RATE_LIMIT_TOOLS`): named when one names an unknown tool. */
+  readonly toolsSource?: string;
 }
 
 /** Refused: when to come back. */
@@ -35,6 +37,8 @@ export interface RateLimiter {
   check(caller: string, tool: string | undefined): Promise<RateLimited | undefined>;
   /** The tools with a limit of their own (a name the server lacks is refused at start). */
   readonly tools: readonly string[];
+  /** Where they were set (RateLimitSettings.toolsSource). */
+  readonly toolsSource?: string | undefined;
   close(): Promise<void>;
 }
 
@@ -89,6 +93,7 @@ export async function createRateLimiter(settings: RateLimitSettings, serverName:
       return ms === undefined ? undefined : refusal(ms, 'tool');
     },
     tools: [...tools.keys()],
+    toolsSource: settings.toolsSource,
     close: async () => {
       // Unspent reserved points go back to Redis for the other instances.
       await Promise.all([server, ...tools.values()].map((c) => c?.refund()));
@@ -106,6 +111,7 @@ export function lazyRateLimiter(settings: RateLimitSettings, serverName: string)
   const limiter = () => (made ??= createRateLimiter(settings, serverName));
   return {
     tools: Object.keys(settings.tools ?? {}),
+    toolsSource: settings.toolsSource,
     check: async (caller, tool) => (await limiter()).check(caller, tool),
     close: async () => (made === undefined ? undefined : (await made).close()),
   };
