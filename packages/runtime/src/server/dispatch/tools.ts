@@ -44,7 +44,7 @@ export function prepareTools(tools: readonly ToolSpec[], compile: Compile): Map<
       {
         spec,
         validateInput: lazy(compile, spec.definition.inputSchema),
-        validateOutput: spec.definition.outputSchema ? lazy(compile, spec.definition.outputSchema) : undefined,
+        validateOutput: spec.definition.outputSchema ? lazy(compile, spec.definition.outputSchema, 'result') : undefined,
         withDefaults: defaultsOf(spec.definition.inputSchema),
         validateAnswers: new Map(
           Object.entries(spec.elicit).flatMap(([key, e]) => (e.mode === 'form' && e.requestedSchema !== undefined ? [[key, lazy(compile, e.requestedSchema, 'content')] as const] : [])),

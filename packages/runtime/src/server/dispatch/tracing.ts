@@ -29,7 +29,8 @@ function headerOf(ctx: ServerContext): Header | undefined {
 
 export function tracedRequest(method: string, ctx: ServerContext, target: Pick<TracedRequest, 'tool' | 'prompt' | 'uri'> = {}): TracedRequest {
   // One object shape for every request (no spread of `target`): Telemetry.serve's reads stay monomorphic.
-  return { method, id: ctx.mcpReq.id as string | number | undefined, meta: ctx.mcpReq._meta as Record<string, unknown> | undefined, header: headerOf(ctx), tool: target.tool, prompt: target.prompt, uri: target.uri };
+  const req = ctx.mcpReq as { id: unknown; _meta?: unknown; envelope?: Record<string, unknown> };
+  return { method, id: req.id as string | number | undefined, meta: req._meta as Record<string, unknown> | undefined, header: headerOf(ctx), envelope: req.envelope, tool: target.tool, prompt: target.prompt, uri: target.uri };
 }
 
 /** A request handler run inside its span (or as it is, without telemetry). */

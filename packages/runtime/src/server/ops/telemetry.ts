@@ -66,6 +66,11 @@ export interface TracedRequest {
   readonly meta?: Record<string, unknown> | undefined;
   /** HTTP: a header reader (traceparent, mcp-protocol-version); undefined on stdio. */
   readonly header?: ((name: string) => string | undefined) | undefined;
+  /**
+   * The `_meta` envelope the SDK lifted out of `meta` for a 2026-07-28 request (ctx.mcpReq.envelope): where
+   * the protocol version is on stdio, which has no header.
+   */
+  readonly envelope?: Readonly<Record<string, unknown>> | undefined;
   readonly tool?: string | undefined;
   readonly prompt?: string | undefined;
   readonly uri?: string | undefined;
@@ -176,7 +181,7 @@ class AttributeCache {
   constructor(private readonly kind: number) {}
 
   shared(request: TracedRequest): Shared {
-    const version = request.meta?.[PROTOCOL_VERSION_KEY] ?? request.header?.('mcp-protocol-version');
+    const version = request.envelope?.[PROTOCOL_VERSION_KEY] ?? request.meta?.[PROTOCOL_VERSION_KEY] ?? request.header?.('mcp-protocol-version');
     const v = typeof version === 'string' ? version : undefined;
     const target = request.tool ?? request.prompt;
     const byTarget = this.byMethod.get(request.method);
