@@ -3,7 +3,7 @@ import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
 import { stemNames } from '../common/names.js';
 import { docs, jsdoc, literal } from './doc.js';
-import { boundTools } from './upstream-file.js';
+import { boundTools, tsValue } from './upstream-file.js';
 import { handlersInterfaceName, serverFactoryName } from './server-file.js';
 
 /** index.ts: the package's public surface (with bound tools, the upstream proxy too). */
@@ -30,16 +30,19 @@ export function emitMain(model: ServerModel, file: FileSink, handlersModule = '.
   // Entry-point limits and deployment settings from the environment (Redis bus, requestState keys).
   // With `auth:` the issuers and the resource identifier are settings too (they differ per environment).
   // The definition gives the entry point the auth flags, the declared rate limits and the tool names
-  // --print-config checks the settings against (as serving does).
+  // --print-config checks the settings against (as serving does); a server with bound tools hands in its
+  // upstream API's variables too (base URL, credentials: checked at start, accepted in --config, in --help).
+  const upstream = boundTools(model).length > 0 ? model.upstream : undefined;
+  const features = upstream === undefined ? '{ definition }' : `{\n  definition,\n  upstream: ${tsValue({ baseUrlEnv: upstream.baseUrlEnv, baseUrl: upstream.baseUrl, auth: upstream.schemes.length > 0 ? upstream.schemes.map((x) => x.auth) : undefined }, '  ')},\n}`;
   const argsLine =
     model.auth !== undefined
       ? '// --http, --host, --port, --allowed-hosts, --allowed-origins, --auth-issuers, --auth-resource, the probe\n' +
         '// paths, --toolsets, --read-only (or HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown\n' +
         '// flags and toolsets exit 2, wrong values 1.\n' +
-        'const args = entryArgsOrExit({ definition });'
+        `const args = entryArgsOrExit(${features});`
       : '// --http, --host, --port, --allowed-hosts, --allowed-origins, the probe paths, --toolsets, --read-only (or\n' +
         '// HOST, PORT, MCPGEN_*); `node main.js --help` lists them. Unknown flags and toolsets exit 2, wrong values 1.\n' +
-        'const args = entryArgsOrExit({ definition });';
+        `const args = entryArgsOrExit(${features});`;
   file.addStatements([
     argsLine,
     '// Entry-point limits: a tool without its own `timeoutMs` in the spec is stopped after 60 s (its ctx.signal\n' +

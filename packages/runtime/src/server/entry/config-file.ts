@@ -19,7 +19,7 @@ export const SETTING_VARIABLES = [
 type Env = Record<string, string | undefined>;
 
 /** argv without `--config <file>`, and the file's settings (undefined without a file); or the one-line error. */
-export function configFileSettings(argv: readonly string[], env: Readonly<Env>): { argv: string[]; settings: Record<string, string> | undefined } | { error: string } {
+export function configFileSettings(argv: readonly string[], env: Readonly<Env>, extra: readonly string[] = []): { argv: string[]; settings: Record<string, string> | undefined } | { error: string } {
   const rest: string[] = [];
   let file: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -32,11 +32,12 @@ export function configFileSettings(argv: readonly string[], env: Readonly<Env>):
   }
   file ??= env.MCPGEN_CONFIG !== undefined && env.MCPGEN_CONFIG !== '' ? env.MCPGEN_CONFIG : undefined;
   if (file === undefined) return { argv: rest, settings: undefined };
-  const read = readSettings(file);
+  const read = readSettings(file, [...SETTING_VARIABLES, ...extra]);
   return 'error' in read ? read : { argv: rest, settings: read.settings };
 }
 
-function readSettings(file: string): { settings: Record<string, string> } | { error: string } {
+/** `known`: SETTING_VARIABLES and the server's own (its upstream API's). */
+function readSettings(file: string, known: readonly string[]): { settings: Record<string, string> } | { error: string } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -52,8 +53,8 @@ function readSettings(file: string): { settings: Record<string, string> } | { er
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return { error: `config file ${file} must hold a JSON object of settings ({"PORT": 8080, …})` };
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(data)) {
-    if (!(SETTING_VARIABLES as readonly string[]).includes(key)) {
-      const hint = didYouMean(key, SETTING_VARIABLES);
+    if (!known.includes(key)) {
+      const hint = didYouMean(key, known);
       return { error: `config file ${file}: unknown setting ${JSON.stringify(key)}${hint !== undefined ? ` (did you mean ${hint}?)` : ' (the settings are the variables main.js --help lists)'}` };
     }
     if (typeof value === 'boolean') out[key] = value ? '1' : '0';

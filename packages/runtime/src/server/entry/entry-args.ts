@@ -27,6 +27,7 @@ import { printableConfig } from './print-config.js';
 import { taskRoleArg, type TaskRoleArg } from './role-args.js';
 import { entryFeatures, entryUsage, type EntryFeatures } from './usage.js';
 import { configFileSettings, withFileDefaults } from './config-file.js';
+import { checkUpstream, printableUpstream, upstreamVariables } from './upstream-settings.js';
 
 export { entryUsage, type EntryFeatures };
 
@@ -224,13 +225,22 @@ export function entryArgsOrExit(
   const argv = Array.isArray(argvOrFeatures) ? argvOrFeatures : process.argv.slice(2);
   const has = entryFeatures(Array.isArray(argvOrFeatures) ? features : (argvOrFeatures as EntryFeatures));
   // A --config file (or MCPGEN_CONFIG) fills in the variables not set: serverOptionsFromEnv reads them later.
-  const file = configFileSettings(argv, env);
+  const file = configFileSettings(argv, env, has.upstream === undefined ? [] : upstreamVariables(has.upstream).map((v) => v.name));
   if ('error' in file) {
     logText('error', file.error, `${program}: `);
     process.exit(1);
   }
   if (file.settings !== undefined) withFileDefaults(env as Record<string, string | undefined>, file.settings);
   const command = parseEntryArgs(file.argv, env, has);
+  // The upstream API's settings, checked where the other settings are: before serving or printing them.
+  if ((command.kind === 'run' || command.kind === 'print-config') && has.upstream !== undefined) {
+    try {
+      checkUpstream(has.upstream, env);
+    } catch (e) {
+      logText('error', (e as Error).message, `${program}: `);
+      process.exit(1);
+    }
+  }
   if (command.kind === 'run') return command.args;
   if (command.kind === 'help') {
     process.stdout.write(`${entryUsage(program, has)}\n`);
@@ -238,7 +248,8 @@ export function entryArgsOrExit(
   }
   if (command.kind === 'print-config') {
     try {
-      process.stdout.write(`${JSON.stringify(printableConfig(command.args, env, has.rateLimits, has.definition?.tools.map((t) => t.definition.name)), null, 2)}\n`);
+      const upstream = has.upstream === undefined ? {} : { upstream: printableUpstream(has.upstream, env) };
+      process.stdout.write(`${JSON.stringify({ ...printableConfig(command.args, env, has.rateLimits, has.definition?.tools.map((t) => t.definition.name)), ...upstream }, null, 2)}\n`);
     } catch (e) {
       logText('error', e instanceof Error ? e.message : String(e), `${program}: `);
       process.exit(1);

@@ -2,6 +2,7 @@
 // (config-file.ts accepts the same variable names in a --config file).
 import type { RateLimitSettings } from '../ops/rate-limit.js';
 import type { ServerDefinition } from '../core/definition.js';
+import { upstreamVariables, type UpstreamSettings } from './upstream-settings.js';
 
 /** What the generated server has, so flags for what it lacks are unknown and --help lists only what applies. */
 export interface EntryFeatures {
@@ -14,6 +15,8 @@ export interface EntryFeatures {
    * it, and --print-config checks the settings against its tools as serving does.
    */
   readonly definition?: Pick<ServerDefinition, 'auth' | 'rateLimits' | 'tools'>;
+  /** The upstream API of a server with `http:` bindings: its variables are settings too (upstream-settings.ts). */
+  readonly upstream?: UpstreamSettings;
 }
 
 /** The features as the entry point uses them: what `definition` says, unless given on their own. */
@@ -79,6 +82,13 @@ export function entryUsage(program = 'main.js', features: EntryFeatures = {}): s
     "runtime's stderr lines as JSON objects; default text), MCPGEN_LOG_LEVEL (debug, info, warn,",
     'error; default info),',
     'MCPGEN_RATE_LIMIT (requests per caller, e.g. 100/1m) and MCPGEN_RATE_LIMIT_TOOLS (add=5/1s,…).',
+    ...upstreamUsage(features.upstream),
     'A wrong value is one line on stderr and exit 1; a wrong flag prints this and exits 2.',
   ].join('\n');
+}
+
+/** The upstream API's variables, one a line. */
+function upstreamUsage(upstream: UpstreamSettings | undefined): string[] {
+  if (upstream === undefined) return [];
+  return ['', 'The upstream API (the bound tools call it):', ...upstreamVariables(upstream).map((v) => `  ${v.name.padEnd(28)}${v.what}`), ''];
 }
