@@ -1,31 +1,14 @@
 // The generated main.ts as a deployment runs it: flags and their environment variables, --help, usage
 // errors (exit 2, with "did you mean"), allowed hosts and origins checked over real HTTP with a Host header
 // that is not localhost, and the warning for a non-loopback bind that still accepts only localhost names.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { parseEntryArgs } from '@mcpgen/runtime/server';
 import { describe, expect, it } from 'vitest';
 import { rawCall } from '../support/raw-http.js';
-import { compiledMain, startScript } from '../support/servers.js';
+import { compiledMain, runToExit as runMainToExit, startScript } from '../support/servers.js';
 
-/** Run main.js to its exit (it must exit on its own: help, usage errors, listen failures). */
-function runToExit(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, [compiledMain('weather'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`main.js ${args.join(' ')} did not exit: ${stderr}`));
-    }, 20_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** Run the weather main.js to its exit (it must exit on its own: help, usage errors, listen failures). */
+const runToExit = (args: readonly string[], env: Record<string, string> = {}) => runMainToExit('weather', args, env);
 
 /** tools/list with the given extra headers (Host, Origin); the status and body. */
 async function listTools(url: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {

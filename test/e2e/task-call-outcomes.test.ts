@@ -6,27 +6,17 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as api from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { JobsClient as JobsClientType } from '../../generated/jobs/client.js';
 import type { JobsHandlers } from '../../generated/jobs/server.js';
 import { jsonAccessLog } from '../../packages/runtime/src/server/index.js';
 import { ROOT } from '../helpers.js';
+import { otelInProcess } from '../support/otel-in-process.js';
 import { waitFor } from '../support/ports.js';
 import { importCompiled } from '../support/servers.js';
 
 const { JobsClient } = await importCompiled<{ JobsClient: typeof JobsClientType }>('jobs', 'client.js');
-const spans = new InMemorySpanExporter();
-const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
-
-beforeAll(() => {
-  api.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
-  api.metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-  api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-});
+const { spans, metricExporter, reader } = otelInProcess();
 
 describe('a task-creating tools/call is a success in the access log, the span and the histogram', () => {
   it('over HTTP (in process)', async () => {

@@ -10,27 +10,16 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as api from '@opentelemetry/api';
-import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.js';
+import { otelInProcess } from '../support/otel-in-process.js';
 import { waitFor } from '../support/ports.js';
 import { rawCall } from '../support/raw-http.js';
 import { importCompiled, startScript } from '../support/servers.js';
 import { jsonAccessLog } from '../../packages/runtime/src/server/index.js';
 
-const spans = new InMemorySpanExporter();
-const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 60_000 });
-
-beforeAll(() => {
-  api.trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
-  api.metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-  api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  api.propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-});
+const { spans, metricExporter, reader } = otelInProcess();
 
 /** A client span's context as another process would send it. */
 function remoteParent(): { traceId: string; spanId: string; traceparent: string } {
