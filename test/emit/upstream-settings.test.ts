@@ -55,12 +55,12 @@ describe('the upstream API settings of a generated main.js', () => {
     const help = await run(['--help']);
     for (const name of ['CRM_BASE_URL', 'CRM_API_KEY', 'CRM_OAUTH_CLIENT_ID', 'CRM_OAUTH_CLIENT_SECRET', 'CRM_OAUTH_TOKEN_URL']) expect(help.stdout).toContain(name);
     const file = join(dir, 'settings.json');
-    writeFileSync(file, JSON.stringify({ CRM_BASE_URL: 'https://crm.example/v2', CRM_API_KEY: 'key-s3cret', CRM_OAUTH_CLIENT_ID: 'app-1', CRM_OAUTH_CLIENT_SECRET: 'client-s3cret', PORT: 8080 }));
+    writeFileSync(file, JSON.stringify({ CRM_BASE_URL: 'https://svc:pw-s3cret@crm.example/v2', CRM_API_KEY: 'key-s3cret', CRM_OAUTH_CLIENT_ID: 'app-1', CRM_OAUTH_CLIENT_SECRET: 'client-s3cret', PORT: 8080 }));
     const printed = await run(['--http', '--config', file, '--print-config']);
     expect(printed.code, printed.stderr).toBe(0);
     expect(JSON.parse(printed.stdout)).toMatchObject({
       port: 8080,
-      upstream: { baseUrl: 'https://crm.example/v2', baseUrlFrom: 'CRM_BASE_URL', credentials: { CRM_API_KEY: 'set (***)', CRM_OAUTH_CLIENT_ID: 'app-1', CRM_OAUTH_CLIENT_SECRET: 'set (***)', CRM_OAUTH: 'not set' } },
+      upstream: { baseUrl: 'https://***:***@crm.example/v2', baseUrlFrom: 'CRM_BASE_URL', credentials: { CRM_API_KEY: 'set (***)', CRM_OAUTH_CLIENT_ID: 'app-1', CRM_OAUTH_CLIENT_SECRET: 'set (***)', CRM_OAUTH: 'not set' } },
     });
     expect(printed.stdout).not.toContain('s3cret');
     writeFileSync(file, JSON.stringify({ CRM_BASE_URL: 'https://crm.example', CRM_BASE_URI: 'x' }));

@@ -76,7 +76,7 @@ function printableLimits(limits: RateLimitSettings | undefined, redis: boolean):
 }
 
 /** A URL without its password (and user name). */
-function maskUrl(value: string): string {
+export function maskUrl(value: string): string {
   try {
     const url = new URL(value);
     if (url.password !== '' || url.username !== '') {

@@ -4,6 +4,7 @@
 // file, listed by --help and shown by --print-config with the secrets masked. The generated main.ts hands
 // them in (`entryArgsOrExit({ definition, upstream })`); the proxy reads the same variables at call time.
 import type { HttpAuth } from '../extensions/http-types.js';
+import { maskUrl } from './print-config.js';
 
 export interface UpstreamSettings {
   /** `<SERVER>_BASE_URL`: replaces `baseUrl`. */
@@ -64,7 +65,8 @@ export function printableUpstream(u: UpstreamSettings, env: Env): Record<string,
     const value = set(v.name);
     shown[v.name] = value === undefined ? 'not set' : v.secret ? 'set (***)' : value;
   }
-  return { baseUrl: set(u.baseUrlEnv) ?? u.baseUrl, baseUrlFrom: set(u.baseUrlEnv) !== undefined ? u.baseUrlEnv : 'the spec', ...(Object.keys(shown).length > 0 ? { credentials: shown } : {}) };
+  const base = set(u.baseUrlEnv) ?? u.baseUrl;
+  return { baseUrl: base === undefined ? undefined : maskUrl(base), baseUrlFrom: set(u.baseUrlEnv) !== undefined ? u.baseUrlEnv : 'the spec', ...(Object.keys(shown).length > 0 ? { credentials: shown } : {}) };
 }
 
 function isHttpUrl(value: string): boolean {
