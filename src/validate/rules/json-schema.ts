@@ -9,6 +9,7 @@ import { KNOWN_FORMATS, withoutUnknownFormats } from './known-formats.js';
 import { isPlainSchema, plainlyValid } from './plain-schema.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { describe, pointerToPath } from '../spec-format.js';
+import { misplacedRequired, refHint, withFix } from '../teach.js';
 import { report, where } from '../report.js';
 import { findRefCycles } from './ref-cycles.js';
 import { withCopiedDefsStubbed } from './compile-stubs.js';
@@ -247,7 +248,10 @@ export function checkSchema(
     }
     if (typeof node.$ref === 'string') {
       const target = resolveRef(node.$ref, refRoot, defs);
-      if (target.kind === 'unresolved') out.push(report(item, 'MCPG023', `$ref ${JSON.stringify(node.$ref)} does not resolve in ${label}: ${target.reason}`, [...path, '$ref']));
+      if (target.kind === 'unresolved') {
+        const hint = refHint(item.source, [...item.path, ...path, '$ref'], node.$ref, [...defs.keys()]);
+        out.push(withFix(report(item, 'MCPG023', `$ref ${JSON.stringify(node.$ref)} does not resolve in ${label}: ${target.reason}${hint?.message ?? ''}`, [...path, '$ref']), hint?.fix));
+      }
     }
     if (Array.isArray(node.required) && isObjectSchema(node.properties)) {
       const props = node.properties;
@@ -307,6 +311,11 @@ function metaSchemaProblems(item: Located<JsonObjectSchema>, schema: JsonObjectS
     const keyword = String(path[path.length - 1] ?? 'schema');
     const value = valueAt(schema, path);
     let message: string;
+    const misplaced = misplacedRequired(item.source, [...item.path, ...path], value, label);
+    if (misplaced !== undefined) {
+      out.push(withFix(report(item, 'MCPG019', misplaced.message, path), misplaced.fix));
+      continue;
+    }
     if (keyword === 'type' && path[path.length - 2] !== 'properties' && (typeof value === 'string' || Array.isArray(value))) {
       const bad = (Array.isArray(value) ? value : [value]).find((t) => typeof t !== 'string' || !SIMPLE_TYPES.includes(t));
       const hint = typeof bad === 'string' ? (TYPE_ALIASES[bad.toLowerCase()] ?? didYouMean(bad, SIMPLE_TYPES)) : undefined;
