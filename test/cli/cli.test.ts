@@ -88,6 +88,7 @@ describe('mcpgen init', () => {
     const r = await cli(['init'], dir);
     expect(readFileSync(join(dir, 'specs/server.yaml'), 'utf8')).toContain('  title: "My MCP server"\n');
     expect(r.stderr).toContain('next steps:\n  1. describe your tools, resources and prompts in specs/server.yaml');
+    expect(r.stderr).toContain('editor: `npx mcpgen lsp` is a language server'); // issue 47
     expect(r.stderr).toContain('  2. npx mcpgen generate          # writes generated/server/\n  3. implement generated/server/handlers.ts');
     expect(r.stderr).not.toContain('note:');
     await cli(['init', 'specs/weather-server.yaml'], dir);

@@ -80,7 +80,9 @@ describe('mcpgen lsp over stdio (issue 47)', () => {
     for (const c of ['hoverProvider', 'completionProvider', 'definitionProvider', 'referencesProvider', 'renameProvider', 'documentSymbolProvider', 'codeActionProvider']) expect(init.capabilities[c], c).toBeTruthy();
     await lsp.open('specs/shop.yaml', SHOP);
   });
-  afterAll(async () => lsp?.close());
+  afterAll(async () => {
+    expect(await lsp?.close()).toBe(0);
+  });
 
   it('publishes what `mcpgen check` reports, the config target and the included file included', async () => {
     const cli = JSON.parse(execFileSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'check', '--format', 'json'], { cwd: dir, encoding: 'utf8' })) as { code: string; file: string; line: number; column: number; message: string }[];

@@ -67,10 +67,13 @@ export class LspClient {
     return this.connection.sendRequest(method, params) as Promise<T>;
   }
 
-  async close(): Promise<void> {
+  /** shutdown, exit: resolves with the server's exit code. */
+  async close(): Promise<number | null> {
     await this.connection.sendRequest('shutdown');
+    const exited = new Promise<number | null>((r) => (this.child.exitCode !== null ? r(this.child.exitCode) : this.child.once('exit', (code) => r(code))));
     await this.connection.sendNotification('exit');
-    await new Promise<void>((r) => (this.child.exitCode !== null ? r() : this.child.once('exit', () => r())));
+    const code = await exited;
     this.connection.dispose();
+    return code;
   }
 }
