@@ -94,6 +94,22 @@ const CASES: Case[] = [
     fixTitle: 'Rename "descripton" to "description"',
     fixed: '    description: Does things.',
   },
+  {
+    name: 'unknown JSON Schema keyword (did-you-mean, now with its fix)',
+    spec: `${HEAD}tools:\n  - name: t\n    input:\n      type: object\n      properties:\n        n: { type: integer, minimun: 1 }\n`,
+    code: 'MCPG020', line: 10, column: 29,
+    message: 'unknown JSON Schema keyword "minimun" in input schema of tool "t"; did you mean "minimum"?',
+    fixTitle: 'Rename "minimun" to "minimum"',
+    fixed: '        n: { type: integer, minimum: 1 }',
+  },
+  {
+    name: 'unknown format (did-you-mean, now with its fix)',
+    spec: `${HEAD}tools:\n  - name: t\n    input:\n      type: object\n      properties:\n        at: { type: string, format: date-tme }\n`,
+    code: 'MCPG111', line: 10, column: 37,
+    message: 'unknown format "date-tme" in input schema of tool "t" is not checked (values are accepted as if it were absent); did you mean "date-time"?',
+    fixTitle: 'Change to "date-time"',
+    fixed: '        at: { type: string, format: date-time }',
+  },
 ];
 
 function only(diagnostics: readonly Diagnostic[]): Diagnostic {
