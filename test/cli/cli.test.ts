@@ -31,6 +31,11 @@ describe('mcpgen check', () => {
         line: 10,
         column: 29,
         path: 'tools[0].input.properties.n.minimun',
+        // Issue 47: the did-you-mean as an edit an editor or script can apply.
+        fix: {
+          title: 'Rename "minimun" to "minimum"',
+          edits: [{ file: 'test/fixtures/invalid/MCPG020-unknown-keyword.yaml', start: { line: 10, column: 29 }, end: { line: 10, column: 36 }, newText: 'minimum' }],
+        },
       },
     ]);
   });
