@@ -36,18 +36,8 @@ describe('Neovim applies a quick fix from mcpgen lsp (issue 47)', () => {
       action: 'Move to resourceTemplates',
       clean: 'true',
     });
-    expect(readFileSync(spec, 'utf8')).toBe(`mcpgen: 1
-server:
-  name: items
-  version: 1.0.0
-resources:
-  - uri: file:///readme
-    name: readme
-resourceTemplates:
-  - uriTemplate: file:///items/{id}
-    name: item
-    mimeType: application/json
-`);
+    const item = '    name: item\n    mimeType: application/json\n';
+    expect(readFileSync(spec, 'utf8')).toBe(`${SPEC.replace(`  - uri: file:///items/{id}\n${item}`, '')}resourceTemplates:\n  - uriTemplate: file:///items/{id}\n${item}`);
     expect(execFileSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'check', spec], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })).toBe('');
   });
 });
