@@ -31,7 +31,14 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   const run = (): void => {
     timer = undefined;
     if (project === undefined) return;
-    const result = project.check();
+    let result: ReturnType<Project['check']>;
+    try {
+      result = project.check();
+    } catch (e) {
+      // A bug in a rule must not take the editor's server down: say so, keep the last diagnostics.
+      connection.console.error(`mcpgen: internal error while checking — this is a bug, please report it:\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      return;
+    }
     const byFile = toLsp([...result.configDiagnostics, ...result.diagnostics], result.sources, project.cwd);
     const now = new Set<string>();
     for (const [file, list] of byFile) {
