@@ -24,9 +24,12 @@ export const CODE_CACHE = 'dist/cli/code-cache.cjs';
 const otherCommands = {
   name: 'other-commands',
   setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/(generate|init|import)\.js$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\/commands\/(generate|init|import|lsp)\.js$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
+
+// `mcpgen lsp` only: vscode-languageserver stays a package of its own, required when that command runs.
+const LANGUAGE_SERVER = ['vscode-languageserver', 'vscode-languageserver/*', 'vscode-languageserver-textdocument'];
 
 const common = {
   absWorkingDir: ROOT,
@@ -59,7 +62,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await Promise.all([
     // Paths into ajv's runtime (precompiled validators) and the lazily required ajv are resolved at run time.
     build({ ...common, outfile: CHECK_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats'], plugins: [otherCommands] }),
-    build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*'], plugins: [handlebarsCompiler] }),
+    build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', ...LANGUAGE_SERVER], plugins: [handlebarsCompiler] }),
     build({ ...common, entryPoints: ['src/cli/code-cache-entry.ts'], outfile: CODE_CACHE }),
   ]);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The Debian packages the interop suite starts for real (nginx as the balancer, Redis for scale-out,
-// Chromium for MCP Apps views). README's test command runs this first (npm run test:interop), so a
-// fresh machine gets them installed when the command runs as root, and otherwise one line naming
+// Chromium for MCP Apps views, Neovim as the editor that drives `mcpgen lsp`). README's test command
+// runs this first (npm run test:interop), so a fresh machine gets them installed when the command runs as root, and otherwise one line naming
 // exactly what is missing and the apt-get line, instead of a raw error from Playwright or a spawn.
 // .ci/run runs README's command and nothing else. --check: never install, only report.
 import { spawnSync } from 'node:child_process';
@@ -13,6 +13,7 @@ export const SYSTEM_PACKAGES = [
   { program: 'nginx', debian: 'nginx-light', paths: ['/usr/sbin/nginx', '/usr/bin/nginx'] },
   { program: 'redis-server', debian: 'redis-server', paths: ['/usr/bin/redis-server', '/usr/local/bin/redis-server'] },
   { program: 'chromium', debian: 'chromium', paths: ['/usr/bin/chromium'] },
+  { program: 'nvim', debian: 'neovim', paths: ['/usr/bin/nvim'] },
 ];
 
 /** The Debian packages whose program is at none of the paths the tests use. */

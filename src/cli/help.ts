@@ -36,6 +36,10 @@ Usage:
   mcpgen init [spec-file] [--force]
       Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then
       print the next steps.
+  mcpgen lsp [--stdio]
+      Language server over stdin/stdout for spec files and their includes: check's diagnostics
+      as you type, quick fixes, hover, completion, go to definition, references, rename and
+      the outline. Editors start it themselves; see docs/editor.md.
   mcpgen import mcp (--url URL | -- command [args ...]) [--out FILE] [--hoist-defs]
                    [--era auto|2025|2026] [--timeout MS] [--report FILE]
       Connect to a running MCP server (Streamable HTTP, or a command served over stdio) and write
@@ -70,6 +74,13 @@ const COMMAND_HELP: Record<string, string> = {
   Validate, then write the generated TypeScript into DIR/<server-name>/ (default:
   "out" from mcpgen.config.yaml, else ./generated). --check writes nothing and exits 1
   naming every stale, missing or extra file. --watch regenerates on change.
+`,
+  lsp: `Usage: mcpgen lsp [--stdio]
+  Language server (LSP) over stdin/stdout for spec files and the files they include, in the
+  folder the editor opens (its mcpgen.config.yaml, every YAML file starting with \`mcpgen:\`):
+  check's diagnostics as you type (provider targets included), quick fixes, hover, completion,
+  go to definition, references, rename and document symbols. --stdio is accepted (and is the
+  only transport). See docs/editor.md.
 `,
   init: `Usage: mcpgen init [spec-file] [--force]
   Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then

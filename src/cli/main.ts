@@ -37,6 +37,7 @@ const COMMANDS: Record<string, { flags: FlagSpec[] | ((rest: readonly string[]) 
   breaking: { flags: BREAKING, run: async (args, io) => (await import('./commands/breaking.js')).runBreaking(args, io, 'breaking') },
   diff: { flags: BREAKING, run: async (args, io) => (await import('./commands/breaking.js')).runBreaking(args, io, 'diff') },
   init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
+  lsp: { flags: [{ name: 'stdio' }], run: async (args, io) => (await import('./commands/lsp.js')).runLsp(args, io) },
 };
 
 /** For bin/mcpgen.js: whether the command ran the pipeline (then the CLI's code cache it saves is complete). */

@@ -15,6 +15,22 @@ export interface Diagnostic {
   readonly column: number;
   /** JSON path inside the file, e.g. `tools[2].input.properties.region`. */
   readonly path: string;
+  /** The change that mends it, when one is certain: `check --format json` prints it, `mcpgen lsp` offers it. */
+  readonly fix?: Fix;
+}
+
+/** A suggested change: text edits, applied together. */
+export interface Fix {
+  readonly title: string;
+  readonly edits: readonly FixEdit[];
+}
+
+/** Replace `start`..`end` (1-based line and column in UTF-16 units, like a Diagnostic's; end exclusive) of `file`. */
+export interface FixEdit {
+  readonly file: string;
+  readonly start: { readonly line: number; readonly column: number };
+  readonly end: { readonly line: number; readonly column: number };
+  readonly newText: string;
 }
 
 export function defaultSeverity(code: DiagnosticCode): Severity {

@@ -27,7 +27,7 @@ export function formatSummary(diagnostics: readonly Diagnostic[], files: number)
 
 export function formatJson(diagnostics: readonly Diagnostic[]): string {
   return JSON.stringify(
-    diagnostics.map(({ code, severity, message, file, line, column, path }) => ({ code, severity, message, file, line, column, path })),
+    diagnostics.map(({ code, severity, message, file, line, column, path, fix }) => ({ code, severity, message, file, line, column, path, ...(fix !== undefined ? { fix } : {}) })),
     null,
     2,
   );

@@ -4,6 +4,7 @@ import { displayPath } from '../common/portable-path.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diagnosticAt, parseSource, type SourceFile } from '../parse/source.js';
 import { readAppFiles, type AppFile } from './app-files.js';
+import { overlayText } from './overlay.js';
 import { expandGlob, globBase, isGlob, isInside, realPath } from './glob.js';
 
 /** One server spec: its root file and the files it pulls in with `include:`. */
@@ -24,8 +25,9 @@ export { displayPath };
 
 export function readSource(absPath: string, cwd: string): { source?: SourceFile; diagnostics: Diagnostic[]; error?: string } {
   let bytes: Uint8Array;
+  const open = overlayText(resolve(absPath));
   try {
-    bytes = readFileSync(absPath);
+    bytes = open !== undefined ? Buffer.from(open) : readFileSync(absPath);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     return { diagnostics: [], error: code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : String(code ?? e) };

@@ -1,8 +1,8 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { didYouMean } from '../common/suggest.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diagnosticAt, type JsonPath, type SourceFile } from '../parse/source.js';
 import { configSchema, specSchema } from './precompiled-validators.js';
+import { quotedPath, taskHint, unknownKeyHint, withFix } from './teach.js';
 
 /**
  * The packaged schemas, compiled at build time (scripts/precompile-validators.mjs): compiling the spec
@@ -61,12 +61,14 @@ export function validateSpecFormat(source: SourceFile, role: 'root' | 'include')
     out.push(diagnosticAt(source, deep.path, 'MCPG004', deep.message));
   }
   if (!validate(value)) {
+    const { consumed, merged } = oneOfErrors(source, validate.errors ?? []);
+    out.push(...merged);
     for (const e of validate.errors ?? []) {
       const path = pointerToPath(e.instancePath);
       // An unknown key leaves the rest of the entry well-typed: the MCP rules still check it, so a
       // typo like `descripton` does not hide the entry's other problems.
       if (e.keyword !== 'additionalProperties') broken.add(typeof path[1] === 'number' ? `${String(path[0])}/${path[1]}` : String(path[0] ?? '$'));
-      out.push(...toDiagnostics(source, e));
+      if (!consumed.has(e)) out.push(...toDiagnostics(source, e));
     }
   }
   const record = value as Record<string, unknown>;
@@ -90,9 +92,8 @@ function toDiagnostics(source: SourceFile, e: ErrorObject): Diagnostic[] {
     case 'additionalProperties': {
       const key = String((e.params as { additionalProperty: string }).additionalProperty);
       const allowed = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-      const hint = didYouMean(key, allowed);
-      const suffix = hint !== undefined ? `; did you mean "${hint}"?` : allowed.length > 0 ? `; allowed: ${allowed.join(', ')}` : '';
-      return [diagnosticAt(source, [...path, key], 'MCPG003', `unknown key "${key}" in ${where}${suffix}`, 'key')];
+      const taught = unknownKeyHint(source, path, key, allowed);
+      return [withFix(diagnosticAt(source, [...path, key], 'MCPG003', `unknown key "${key}" in ${where}${taught.message}`, 'key'), taught.fix)];
     }
     case 'required': {
       const key = String((e.params as { missingProperty: string }).missingProperty);
@@ -119,6 +120,35 @@ function toDiagnostics(source: SourceFile, e: ErrorObject): Diagnostic[] {
       return [diagnosticAt(source, path, 'MCPG004', `${where} ${e.message ?? 'is invalid'}`)];
     }
   }
+}
+
+/**
+ * A value that matches no branch of a `oneOf` (`task: true`) made ajv report each branch's complaint and
+ * then "must match exactly one schema in oneOf": three messages in JSON Schema's words for one mistake.
+ * Here they become one that lists what the place takes; when an error lies deeper inside the value (a
+ * wrong key in a `task:` mapping), that one explains it and the branch complaints are dropped.
+ */
+function oneOfErrors(source: SourceFile, errors: readonly ErrorObject[]): { consumed: Set<ErrorObject>; merged: Diagnostic[] } {
+  const consumed = new Set<ErrorObject>();
+  const merged: Diagnostic[] = [];
+  const places = new Set(errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
+  for (const place of places) {
+    const group = errors.filter((e) => e.instancePath === place);
+    for (const e of group) consumed.add(e);
+    if (errors.some((e) => e.instancePath.startsWith(`${place}/`))) continue;
+    const path = pointerToPath(place);
+    const value = valueAt(source.value, path);
+    const taught = taskHint(source, path, value);
+    if (taught !== undefined) {
+      merged.push(withFix(diagnosticAt(source, path, 'MCPG006', taught.message), taught.fix));
+      continue;
+    }
+    const values = group.flatMap((e) => (e.keyword === 'enum' ? (e.params as { allowedValues: unknown[] }).allowedValues : e.keyword === 'const' ? [(e.params as { allowedValue: unknown }).allowedValue] : []));
+    const types = group.flatMap((e) => (e.keyword === 'type' ? String((e.params as { type: string }).type).split(',') : []));
+    const allowed = [...values.map((v) => JSON.stringify(v)), ...types.map((t) => (t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : `a ${t}`))];
+    merged.push(diagnosticAt(source, path, values.length > 0 ? 'MCPG006' : 'MCPG004', `${quotedPath(path)} is ${JSON.stringify(value)}; allowed: ${allowed.join(', ')}`));
+  }
+  return { consumed, merged };
 }
 
 export const MAX_NESTING = 48;

@@ -31,6 +31,11 @@ describe('mcpgen check', () => {
         line: 10,
         column: 29,
         path: 'tools[0].input.properties.n.minimun',
+        // Issue 47: the did-you-mean as an edit an editor or script can apply.
+        fix: {
+          title: 'Rename "minimun" to "minimum"',
+          edits: [{ file: 'test/fixtures/invalid/MCPG020-unknown-keyword.yaml', start: { line: 10, column: 29 }, end: { line: 10, column: 36 }, newText: 'minimum' }],
+        },
       },
     ]);
   });
@@ -88,6 +93,7 @@ describe('mcpgen init', () => {
     const r = await cli(['init'], dir);
     expect(readFileSync(join(dir, 'specs/server.yaml'), 'utf8')).toContain('  title: "My MCP server"\n');
     expect(r.stderr).toContain('next steps:\n  1. describe your tools, resources and prompts in specs/server.yaml');
+    expect(r.stderr).toContain('editor: `npx mcpgen lsp` is a language server'); // issue 47
     expect(r.stderr).toContain('  2. npx mcpgen generate          # writes generated/server/\n  3. implement generated/server/handlers.ts');
     expect(r.stderr).not.toContain('note:');
     await cli(['init', 'specs/weather-server.yaml'], dir);

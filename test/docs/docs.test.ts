@@ -22,6 +22,10 @@ const CHECKED_ELSEWHERE: Record<string, string> = {
   'docs/operations.md {"time":': 'test/e2e/telemetry.test.ts reads the access log lines (MCPGEN_ACCESS_LOG=json) of a served process',
   'docs/operations.md { "PORT": 8080': 'test/e2e/config-file.test.ts serves main.js --config with a file of such settings (and refuses unknown keys)',
   'docs/operations.md $ MCPGEN_AUTH_ISSUERS=': 'test/e2e/operations.test.ts compares the refusal line and exit code of the generated main',
+  "docs/editor.md vim.lsp.config('mcpgen', {": 'test/lsp/editor-doc.test.ts checks the command (test/interop/neovim-lsp.test.ts drives Neovim 0.7 itself)',
+  "docs/editor.md vim.api.nvim_create_autocmd('FileType', {": 'test/lsp/editor-doc.test.ts checks the command',
+  'docs/editor.md [language_servers.mcpgen]': 'test/lsp/editor-doc.test.ts checks the language',
+  'docs/editor.md [language-server.mcpgen]': 'test/lsp/editor-doc.test.ts checks the command',
 };
 
 /** TypeScript blocks compiled here, with what the page leaves to the reader's program declared first. */

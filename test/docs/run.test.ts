@@ -14,6 +14,7 @@ import { cli, ROOT } from '../helpers.js';
 import { type Block, pages, parse } from './markdown.js';
 import { commands, type Outcome, run, type Session, startServer } from './run-line.js';
 import { helpEntries } from './shell.js';
+import { LspClient } from '../support/lsp-client.js';
 import { KEEPS, NOT_RUN, PAGES, SERVER_URLS, SETUP, WRITES, YAML_REST, YAML_SIDE_FILES } from './run-plan.js';
 
 const WORK = join(ROOT, '.tmp/docs-run');
@@ -130,6 +131,13 @@ describe('YAML blocks of docs/, through mcpgen', () => {
 });
 
 describe('the command synopses (docs/cli.md, docs/breaking-changes.md)', () => {
+  it('mcpgen lsp --stdio (docs/editor.md: editors start it) answers initialize and exits 0 on shutdown/exit', async () => {
+    noteCommand(['mcpgen', 'lsp', '--stdio']);
+    const lsp = new LspClient(WORK);
+    expect(((await lsp.initialize()) as { serverInfo?: { name?: string } }).serverInfo?.name).toBe('mcpgen');
+    expect(await lsp.close()).toBe(0);
+  });
+
   it('--help and --version exit 0, and every command --help lists was run by a test above', async () => {
     const help = await mcpgen(['--help'], WORK);
     expect(help.code).toBe(0);

@@ -48,6 +48,7 @@ export function runInit(args: Parsed, io: Io): number {
       config?.packageFiles === false
         ? `  4. compile ${shown(out)}/ with your own tsconfig (packageFiles: false), then run its main.js   # serves stdio (--http --port 3000 for HTTP)`
         : `  4. npx tsc -p ${shown(out)} && node ${shown(out)}/dist/main.js   # serves stdio (--http --port 3000 for HTTP)`,
+      'editor: `npx mcpgen lsp` is a language server (diagnostics as you type, quick fixes, completion); set-up for Neovim, VS Code, Zed and Helix in docs/editor.md',
       '',
     ].join('\n'),
   );

@@ -9,6 +9,8 @@ import { KNOWN_FORMATS, withoutUnknownFormats } from './known-formats.js';
 import { isPlainSchema, plainlyValid } from './plain-schema.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { describe, pointerToPath } from '../spec-format.js';
+import { fixOf, misplacedRequired, refHint, renameFix, withFix } from '../teach.js';
+import { replaceScalarEdit } from '../../parse/edits.js';
 import { report, where } from '../report.js';
 import { findRefCycles } from './ref-cycles.js';
 import { withCopiedDefsStubbed } from './compile-stubs.js';
@@ -219,7 +221,7 @@ export function checkSchema(
     for (const key of Object.keys(node)) {
       if (key === MCP_HEADER || KNOWN_KEYWORDS.includes(key) || (dialect !== '2020-12' && OLDER_KEYWORDS.includes(key))) continue;
       if (nearMcpHeader(key)) {
-        out.push(report(item, 'MCPG020', `unknown keyword "${key}" in ${label}: no header is mirrored; did you mean "${MCP_HEADER}"?`, [...path, key], 'key'));
+        out.push(withFix(report(item, 'MCPG020', `unknown keyword "${key}" in ${label}: no header is mirrored; did you mean "${MCP_HEADER}"?`, [...path, key], 'key'), renameFix(item.source, [...item.path, ...path, key], MCP_HEADER)));
         continue;
       }
       if (key.startsWith('x-')) {
@@ -228,7 +230,8 @@ export function checkSchema(
         continue;
       }
       const hint = didYouMean(key, KNOWN_KEYWORDS);
-      out.push(report(item, 'MCPG020', `unknown JSON Schema keyword "${key}" in ${label}${hint ? `; did you mean "${hint}"?` : ''}`, [...path, key], 'key'));
+      const d = report(item, 'MCPG020', `unknown JSON Schema keyword "${key}" in ${label}${hint ? `; did you mean "${hint}"?` : ''}`, [...path, key], 'key');
+      out.push(hint === undefined ? d : withFix(d, renameFix(item.source, [...item.path, ...path, key], hint)));
     }
     // A `pattern` is a value; a `patternProperties` pattern is a key.
     const patterns: [string, (string | number)[], 'value' | 'key'][] = typeof node.pattern === 'string' ? [[node.pattern, [...path, 'pattern'], 'value']] : [];
@@ -243,11 +246,15 @@ export function checkSchema(
       // ignored at run time (as SDK 2.4 does). A warning, so a typo still shows.
       const known = [...KNOWN_FORMATS];
       const hint = didYouMean(node.format, known);
-      warnings.push(report(item, 'MCPG111', `unknown format ${JSON.stringify(node.format)} in ${label} is not checked (values are accepted as if it were absent); ${hint ? `did you mean "${hint}"?` : `known formats: ${known.join(', ')}`}`, [...path, 'format']));
+      const d = report(item, 'MCPG111', `unknown format ${JSON.stringify(node.format)} in ${label} is not checked (values are accepted as if it were absent); ${hint ? `did you mean "${hint}"?` : `known formats: ${known.join(', ')}`}`, [...path, 'format']);
+      warnings.push(hint === undefined ? d : withFix(d, fixOf(`Change to "${hint}"`, [replaceScalarEdit(item.source, [...item.path, ...path, 'format'], hint)])));
     }
     if (typeof node.$ref === 'string') {
       const target = resolveRef(node.$ref, refRoot, defs);
-      if (target.kind === 'unresolved') out.push(report(item, 'MCPG023', `$ref ${JSON.stringify(node.$ref)} does not resolve in ${label}: ${target.reason}`, [...path, '$ref']));
+      if (target.kind === 'unresolved') {
+        const hint = refHint(item.source, [...item.path, ...path, '$ref'], node.$ref, [...defs.keys()]);
+        out.push(withFix(report(item, 'MCPG023', `$ref ${JSON.stringify(node.$ref)} does not resolve in ${label}: ${target.reason}${hint?.message ?? ''}`, [...path, '$ref']), hint?.fix));
+      }
     }
     if (Array.isArray(node.required) && isObjectSchema(node.properties)) {
       const props = node.properties;
@@ -307,6 +314,11 @@ function metaSchemaProblems(item: Located<JsonObjectSchema>, schema: JsonObjectS
     const keyword = String(path[path.length - 1] ?? 'schema');
     const value = valueAt(schema, path);
     let message: string;
+    const misplaced = misplacedRequired(item.source, [...item.path, ...path], value, label);
+    if (misplaced !== undefined) {
+      out.push(withFix(report(item, 'MCPG019', misplaced.message, path), misplaced.fix));
+      continue;
+    }
     if (keyword === 'type' && path[path.length - 2] !== 'properties' && (typeof value === 'string' || Array.isArray(value))) {
       const bad = (Array.isArray(value) ? value : [value]).find((t) => typeof t !== 'string' || !SIMPLE_TYPES.includes(t));
       const hint = typeof bad === 'string' ? (TYPE_ALIASES[bad.toLowerCase()] ?? didYouMean(bad, SIMPLE_TYPES)) : undefined;

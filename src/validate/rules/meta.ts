@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { reservedPrefix } from '../../common/meta-keys.js';
 import { didYouMean, editDistance } from '../../common/suggest.js';
 import { report } from '../report.js';
+import { renameFix, withFix } from '../teach.js';
 import { describedItems, type SpecView } from '../view.js';
 
 /** The hints MCP's ToolAnnotations defines; hosts read no other key. */
@@ -19,9 +20,12 @@ export function checkAnnotations(view: SpecView): Diagnostic[] {
     if (annotations === undefined || typeof annotations !== 'object') continue;
     for (const key of Object.keys(annotations)) {
       if (KNOWN_HINTS.includes(key)) continue;
-      const near = didYouMean(key, KNOWN_HINTS);
-      const hint = near !== undefined && editDistance(key.toLowerCase(), near.toLowerCase()) <= 2 ? `; did you mean "${near}"?` : '';
-      out.push(report(tool, 'MCPG112', `annotation "${key}" of tool ${JSON.stringify(tool.value.name)} is not an MCP tool hint: it is sent as written, but hosts do not read it${hint}`, ['annotations', key], 'key'));
+      // `destructive` for `destructiveHint`: the hint's name without its suffix is the commonest miss.
+      const near = KNOWN_HINTS.find((h) => h.toLowerCase() === `${key.toLowerCase()}hint`) ?? didYouMean(key, KNOWN_HINTS);
+      const close = near !== undefined && (near.toLowerCase() === `${key.toLowerCase()}hint` || editDistance(key.toLowerCase(), near.toLowerCase()) <= 2);
+      const hint = close ? `; did you mean "${near}"?` : '';
+      const d = report(tool, 'MCPG112', `annotation "${key}" of tool ${JSON.stringify(tool.value.name)} is not an MCP tool hint: it is sent as written, but hosts do not read it${hint}`, ['annotations', key], 'key');
+      out.push(close ? withFix(d, renameFix(tool.source, [...tool.path, 'annotations', key], near)) : d);
     }
   }
   return out;

@@ -1,13 +1,19 @@
 import { absoluteUriProblem, parseUriTemplate } from '@mcpgen/runtime/shared/uri-template';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { report } from '../report.js';
+import { templatedResourceHint, withFix } from '../teach.js';
 import type { SpecView } from '../view.js';
 
 export function checkResources(view: SpecView): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const r of view.resources) {
     const problem = absoluteUriProblem(r.value.uri);
-    if (problem !== undefined) out.push(report(r, 'MCPG024', `resource URI ${JSON.stringify(r.value.uri)} is not an absolute URI: ${problem}`, ['uri']));
+    if (problem === undefined) continue;
+    const template = parseUriTemplate(r.value.uri);
+    if (template.ok && template.variables.length > 0) {
+      const message = `resource URI ${JSON.stringify(r.value.uri)} has a {variable}: it is a URI template; declare it under \`resourceTemplates:\` with \`uriTemplate:\``;
+      out.push(withFix(report(r, 'MCPG024', message, ['uri']), templatedResourceHint(r.source, r.path)));
+    } else out.push(report(r, 'MCPG024', `resource URI ${JSON.stringify(r.value.uri)} is not an absolute URI: ${problem}`, ['uri']));
   }
   for (const t of view.resourceTemplates) {
     const template = t.value.uriTemplate;

@@ -1,0 +1,80 @@
+// node bench/lsp.mjs: `mcpgen lsp` on a 1,000-tool spec (issue 47). Each edit changes one character of
+// one tool (`description:` → `descripton:` and back, spread over the file), sent as an incremental
+// didChange; the time is from sending it to the publishDiagnostics that reflects it (the MCPG003 there,
+// or the empty list). LSP_EDITS (default 1000) edits, LSP_TOOLS (default 1000) tools. Reports p50/p95
+// and the server's resident memory after the first 100 edits and after the last (flat: no growth per
+// edit). Targets: p95 ≤ 100 ms; memory flat across 1,000 edits.
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
+import { syntheticSpec } from './synthetic-spec.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const WORK = join(ROOT, '.tmp/bench-lsp');
+const EDITS = Number(process.env.LSP_EDITS ?? 1000);
+const TOOLS = Number(process.env.LSP_TOOLS ?? 1000);
+const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+
+rmSync(WORK, { recursive: true, force: true });
+mkdirSync(join(WORK, 'specs'), { recursive: true });
+const file = join(WORK, 'specs/big.yaml');
+let text = syntheticSpec(TOOLS, 'big');
+writeFileSync(file, text);
+const uri = pathToFileURL(file).href;
+
+const child = spawn(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'lsp', '--stdio'], { cwd: WORK, stdio: ['pipe', 'pipe', 'inherit'] });
+const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
+let waiting;
+connection.onNotification('textDocument/publishDiagnostics', (p) => {
+  if (p.uri === uri && waiting?.(p.diagnostics)) waiting = undefined;
+});
+connection.listen();
+const published = (ok) => new Promise((done, fail) => {
+  const timer = setTimeout(() => fail(new Error('no diagnostics within 60 s')), 60_000);
+  waiting = (ds) => ok(ds) && (clearTimeout(timer), done(), true);
+});
+const position = (offset) => {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length - 1, character: before[before.length - 1].length };
+};
+
+try {
+  await connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(WORK).href, capabilities: {}, workspaceFolders: null });
+  await connection.sendNotification('initialized', {});
+  // A typo first, so that the opening check publishes something to wait for.
+  const starts = [...text.matchAll(/\n {4}description: Synthetic tool number/g)].map((m) => m.index + 5 + 'descr'.length);
+  text = text.slice(0, starts[0]) + text.slice(starts[0] + 1);
+  const first = published((ds) => ds.length === 1);
+  await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
+  await first;
+  const times = [];
+  let memoryAt100;
+  let broken = new Set([0]);
+  for (let e = 0; e < EDITS; e++) {
+    // Alternate: mend the typo made last, then make one in another tool.
+    const tool = e % 2 === 0 ? [...broken][0] : (e * 397) % starts.length;
+    const shift = (k) => starts[k] - [...broken].filter((b) => b < k).length;
+    const at = shift(tool);
+    const mend = broken.has(tool);
+    const change = mend ? { range: { start: position(at), end: position(at) }, text: 'i' } : { range: { start: position(at), end: position(at + 1) }, text: '' };
+    text = mend ? text.slice(0, at) + 'i' + text.slice(at) : text.slice(0, at) + text.slice(at + 1);
+    if (mend) broken.delete(tool);
+    else broken.add(tool);
+    const expected = broken.size;
+    const done = published((ds) => ds.length === expected);
+    const began = performance.now();
+    await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: e + 2 }, contentChanges: [change] });
+    await done;
+    times.push(performance.now() - began);
+    if (e === 99) memoryAt100 = rssMb(child.pid);
+  }
+  const memoryEnd = rssMb(child.pid);
+  console.log(`mcpgen lsp, ${TOOLS} tools, one-character edit → its diagnostics: p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms over ${EDITS} edits (max ${Math.max(...times).toFixed(0)}; target p95 ≤ 100 ms); server RSS ${memoryAt100?.toFixed(0)} MB after 100 edits, ${memoryEnd.toFixed(0)} MB after ${EDITS}`);
+  await connection.sendRequest('shutdown');
+  await connection.sendNotification('exit');
+} finally {
+  setTimeout(() => child.kill('SIGKILL'), 2000).unref();
+}

@@ -1,0 +1,154 @@
+import { resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { createConnection, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocumentSyncKind, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { parseSource, type SourceFile } from '../parse/source.js';
+import { complete } from './completion.js';
+import { codeActionFor, toLsp } from './diagnostics.js';
+import { hover } from './hover.js';
+import { definition, references, rename, renameRange, type At } from './navigation.js';
+import { Project } from './project.js';
+import { indexSpec } from './spec-index.js';
+import { documentSymbols } from './symbols.js';
+
+/** Edits closer together than this are checked once, after the last. */
+const DEBOUNCE_MS = 120;
+
+/**
+ * `mcpgen lsp`: a language server over stdio for spec files and the files they include. Diagnostics are
+ * `check`'s (the config's provider targets and handlers included), re-run with the --watch caches a
+ * short while after the last edit; each run is one synchronous pass, and requests that arrive meanwhile
+ * are answered right after it.
+ */
+export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, fallbackCwd: string): Connection {
+  const connection = createConnection(new StreamMessageReader(input), new StreamMessageWriter(output));
+  const documents = new TextDocuments(TextDocument);
+  let project: Project | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let published = new Set<string>();
+  const last = new Map<string, LspDiagnostic[]>();
+
+  const run = (): void => {
+    timer = undefined;
+    if (project === undefined) return;
+    let result: ReturnType<Project['check']>;
+    try {
+      result = project.check();
+    } catch (e) {
+      // A bug in a rule must not take the editor's server down: say so, keep the last diagnostics.
+      connection.console.error(`mcpgen: internal error while checking — this is a bug, please report it:\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      return;
+    }
+    const byFile = toLsp([...result.configDiagnostics, ...result.diagnostics], result.sources, project.cwd);
+    const now = new Set<string>();
+    for (const [file, list] of byFile) {
+      const uri = pathToFileURL(file).href;
+      now.add(uri);
+      last.set(uri, list);
+      void connection.sendDiagnostics({ uri, diagnostics: list });
+    }
+    for (const uri of published) {
+      if (now.has(uri)) continue;
+      last.delete(uri);
+      void connection.sendDiagnostics({ uri, diagnostics: [] });
+    }
+    published = now;
+  };
+  const schedule = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = setTimeout(run, DEBOUNCE_MS);
+  };
+  const pathOf = (uri: string): string => resolve(fileURLToPath(uri));
+  const sync = (doc: TextDocument, text: string | undefined): void => {
+    if (!doc.uri.startsWith('file:')) return;
+    project?.setText(pathOf(doc.uri), text);
+    schedule();
+  };
+  /** The spec file at a URI as the pipeline reads it, and its spec's index. */
+  const sourceAt = (uri: string): { source: SourceFile; at: (offset: number) => At; index: ReturnType<typeof indexSpec> | undefined } | undefined => {
+    const doc = documents.get(uri);
+    if (project === undefined || !uri.startsWith('file:')) return undefined;
+    const file = pathOf(uri);
+    const spec = project.specOf(file);
+    // A file of a spec is answered for open or not (references in a file the editor has not opened).
+    const source = spec !== undefined ? [spec.root, ...spec.includes].find((s) => resolve(project!.cwd, s.file) === file)! : doc !== undefined ? parseSource(file, Buffer.from(doc.getText())).source : undefined;
+    if (source === undefined) return undefined;
+    const p = project;
+    return { source, at: (offset) => ({ project: p, file, offset }), index: spec === undefined ? undefined : indexSpec(spec, p.cwd) };
+  };
+  const offsetOf = (uri: string, position: { line: number; character: number }): number => {
+    const doc = documents.get(uri) ?? TextDocument.create(uri, 'yaml', 0, sourceAt(uri)?.source.text ?? '');
+    return doc.offsetAt(position);
+  };
+
+  connection.onInitialize((params) => {
+    const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
+    project = new Project(folder ? fileURLToPath(folder) : fallbackCwd);
+    return {
+      capabilities: {
+        textDocumentSync: TextDocumentSyncKind.Incremental,
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: [' ', ':', '/', '-', "'", '"'] },
+        definitionProvider: true,
+        referencesProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: true,
+        codeActionProvider: { codeActionKinds: ['quickfix'] },
+      },
+      serverInfo: { name: 'mcpgen' },
+    };
+  });
+  connection.onInitialized(() => schedule());
+  documents.onDidOpen((e) => sync(e.document, e.document.getText()));
+  documents.onDidChangeContent((e) => sync(e.document, e.document.getText()));
+  documents.onDidClose((e) => sync(e.document, undefined));
+  connection.onDidChangeWatchedFiles(() => {
+    project?.findRoots();
+    schedule();
+  });
+
+  connection.onHover(({ textDocument, position }) => {
+    const s = sourceAt(textDocument.uri);
+    return s === undefined ? null : (hover(s.source, offsetOf(textDocument.uri, position), s.index) ?? null);
+  });
+  connection.onCompletion(({ textDocument, position }) => {
+    const doc = documents.get(textDocument.uri);
+    const s = sourceAt(textDocument.uri);
+    if (doc === undefined || s === undefined) return [];
+    const offset = doc.offsetAt(position);
+    const { items, from } = complete(doc.getText(), offset, { index: s.index, root: project?.specOf(pathOf(textDocument.uri))?.root.value });
+    const range = { start: doc.positionAt(from), end: position };
+    return items.map((item) => ({ ...item, textEdit: { range, newText: item.insertText ?? item.label } }));
+  });
+  connection.onDefinition(({ textDocument, position }) => {
+    const s = sourceAt(textDocument.uri);
+    return s === undefined ? [] : definition(s.at(offsetOf(textDocument.uri, position)));
+  });
+  connection.onReferences(({ textDocument, position, context }) => {
+    const s = sourceAt(textDocument.uri);
+    return s === undefined ? [] : references(s.at(offsetOf(textDocument.uri, position)), context.includeDeclaration);
+  });
+  connection.onPrepareRename(({ textDocument, position }) => {
+    const s = sourceAt(textDocument.uri);
+    return (s === undefined ? undefined : renameRange(s.at(offsetOf(textDocument.uri, position)))) ?? null;
+  });
+  connection.onRenameRequest(({ textDocument, position, newName }) => {
+    const s = sourceAt(textDocument.uri);
+    return (s === undefined ? undefined : rename(s.at(offsetOf(textDocument.uri, position)), newName)) ?? null;
+  });
+  connection.onDocumentSymbol(({ textDocument }) => {
+    const s = sourceAt(textDocument.uri);
+    return s === undefined ? [] : documentSymbols(s.source);
+  });
+  connection.onCodeAction(({ textDocument, context }) => {
+    if (project === undefined) return [];
+    const known = last.get(textDocument.uri) ?? [];
+    // A client that does not send `data` back gets it from what was published.
+    const withData = context.diagnostics.map((d) => d.data !== undefined ? d : (known.find((k) => k.code === d.code && k.message === d.message && k.range.start.line === d.range.start.line) ?? d));
+    return withData.flatMap((d) => codeActionFor(d, project!.cwd) ?? []);
+  });
+
+  documents.listen(connection);
+  connection.listen();
+  return connection;
+}
