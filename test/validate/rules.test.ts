@@ -162,7 +162,7 @@ const TARGETS: Readonly<Record<string, readonly ProviderTarget[]>> = {
   'MCPG170-provider-name.yaml': ['openai-strict', 'gemini'],
 };
 // `import openapi` reads OpenAPI descriptions, not specs: its fixtures are test/fixtures/openapi/MCPG13x-*.yaml.
-const IMPORT_OPENAPI = ['MCPG130', 'MCPG131', 'MCPG132'];
+const IMPORT_OPENAPI = ['MCPG130', 'MCPG131', 'MCPG132', 'MCPG191'];
 
 describe('one fixture per rule', () => {
   it('covers every diagnostic code', () => {

@@ -453,6 +453,11 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
+/** Why `value` is invalid against a 2020-12 `schema` (which must hold no `$ref`), as MCPG022 says it; undefined: valid. */
+export function valueProblem(schema: JsonObjectSchema, value: unknown): string | undefined {
+  return validateValue(schema, value, '2020-12');
+}
+
 /** Compiled value validators by schema text: the same small schemas recur across tools. */
 const valueValidators = new Map<string, ((v: unknown) => string | undefined) | null>();
 
