@@ -107,6 +107,25 @@ describe('mcpgen import openapi', () => {
     expect(httpOf((await importOpenApi('swagger.json', dir)).spec, 'y').params).toEqual({ f: { in: 'query', style: 'form', explode: false } });
   });
 
+  it("Swagger 2.0: an operation's own `consumes` replaces the document's (raw bytes, not JSON)", async () => {
+    const dir = tempDir();
+    const body = (name: string) => [{ name, in: 'body', required: true, schema: { type: 'string', format: 'binary' } }];
+    const swagger = {
+      swagger: '2.0', info: { title: 't', version: '1' }, consumes: ['application/json'],
+      paths: {
+        '/upload': { post: { operationId: 'upload', consumes: ['application/octet-stream'], parameters: body('data'), responses: { 200: { description: 'ok' } } } },
+        '/note': { post: { operationId: 'note', parameters: [{ name: 'n', in: 'body', schema: { type: 'object', properties: { a: { type: 'string' } } } }], responses: { 200: { description: 'ok' } } } },
+      },
+    };
+    writeFileSync(join(dir, 'consumes.json'), JSON.stringify(swagger));
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const { spec } = await importOpenApi('consumes.json', dir);
+    expect(httpOf(spec, 'upload').body).toEqual({ property: 'body', contentType: 'application/octet-stream' });
+    const upload = (spec.tools as { name: string; input: { properties: Record<string, unknown> } }[]).find((t) => t.name === 'upload')!;
+    expect(upload.input.properties.body).toMatchObject({ type: 'string', contentEncoding: 'base64' });
+    expect(httpOf(spec, 'note').body).toBe('body');
+  });
+
   it("a re-import removes the handlers file an earlier import wrote (still marked), never the team's", async () => {
     const dir = tempDir();
     const handlers = join(dir, 'generated/pets/handlers.ts');

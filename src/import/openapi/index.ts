@@ -96,7 +96,7 @@ function* operations(doc: Obj, swagger2: boolean, defs: SpecDefs, deref: (v: unk
     if (!isObj(pathItem)) continue;
     for (const method of METHODS) {
       const op = pathItem[method];
-      if (isObj(op)) yield { method, path, op, pathItem, pointer: ['paths', path, method], swagger2, defs: defs.defs, refs: defs.ref, sink, deref };
+      if (isObj(op)) yield { method, path, op, pathItem, pointer: ['paths', path, method], swagger2, defs: defs.defs, refs: defs.ref, sink, deref, ...(Array.isArray(doc.consumes) ? { consumes: doc.consumes } : {}) };
     }
   }
 }

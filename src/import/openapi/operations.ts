@@ -32,6 +32,8 @@ export interface OperationRef {
   readonly refs: RefMap;
   /** Notes of repaired schema keywords, and the origins of converted schemas. */
   readonly sink?: SchemaSink;
+  /** Swagger 2.0: the document's `consumes` (an operation's own replaces it). */
+  readonly consumes?: readonly unknown[];
   /** Follows a `$ref` on a parameter, request body or response (a schema's stays a `$ref`). */
   readonly deref: (v: unknown) => unknown;
 }
