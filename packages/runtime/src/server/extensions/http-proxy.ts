@@ -3,6 +3,7 @@
 // OAuth token refresh); http-request builds the request and http-answer maps the answer. The MCP
 // caller's own token is never forwarded: upstream credentials come from this process's environment or
 // from the `upstreamToken` hook (MCP authorization forbids token passthrough; RFC 8693 exchange is the way).
+import { argsAsSent } from '../core/as-sent.js';
 import { cancelOf } from '../core/cancel.js';
 import { toolError, type ToolReply } from '../core/replies.js';
 import { readBounded, toToolResult, type Received } from './http-answer.js';
@@ -28,7 +29,8 @@ export function httpProxy<H>(bindings: { readonly [K in keyof H]: HttpBinding },
   const tokens = new ClientCredentials(options.fetch);
   for (const [method, binding] of Object.entries(bindings as Record<string, HttpBinding>)) {
     const op = operationOf(binding, options);
-    out[method] = (args, ctx) => callOperation(op, args, contextOf(ctx), tokens);
+    // The arguments as the client sent them: the upstream applies its own defaults.
+    out[method] = argsAsSent((args: Record<string, unknown>, ctx: ProxyCallContext) => callOperation(op, args, contextOf(ctx), tokens));
   }
   // The arguments were validated against the input schema before a handler runs; the answer is checked
   // against the output schema after: the runtime's guarantees stand in for the static types here.
