@@ -126,6 +126,20 @@ describe('mcpgen import openapi', () => {
     expect(httpOf(spec, 'note').body).toBe('body');
   });
 
+  it('a long info.description becomes a short server description (first paragraph, at most 400 characters)', async () => {
+    const dir = tempDir();
+    const long = `Manage pages. ${'All about the pages API, in great detail. '.repeat(400)}`;
+    const doc = { openapi: '3.0.3', info: { title: 't', version: '1', description: long }, paths: {} };
+    writeFileSync(join(dir, 'long.json'), JSON.stringify(doc));
+    writeFileSync(join(dir, 'paras.json'), JSON.stringify({ ...doc, info: { ...doc.info, description: 'First paragraph.\n\nSecond one, with the details.' } }));
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const server = async (file: string) => (await importOpenApi(file, dir)).spec.server as { description: string };
+    const short = (await server('long.json')).description;
+    expect(short.length).toBeLessThanOrEqual(400);
+    expect(short).toMatch(/^Manage pages\. All about the pages API, in great detail\..*\.$/);
+    expect((await server('paras.json')).description).toBe('First paragraph.');
+  });
+
   it("a re-import removes the handlers file an earlier import wrote (still marked), never the team's", async () => {
     const dir = tempDir();
     const handlers = join(dir, 'generated/pets/handlers.ts');

@@ -73,7 +73,7 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
   const upstream: RawUpstream = { ...(baseUrl !== '' ? { baseUrl } : {}), ...(Object.keys(auth).length > 0 ? { security: auth } : {}) };
   const spec: Obj = {
     mcpgen: 1,
-    server: { name: serverName, version: typeof info.version === 'string' && info.version !== '' ? info.version : '0.0.0', ...(typeof info.title === 'string' ? { title: info.title } : {}), ...(typeof info.description === 'string' ? { description: info.description } : {}) },
+    server: { name: serverName, version: typeof info.version === 'string' && info.version !== '' ? info.version : '0.0.0', ...(typeof info.title === 'string' ? { title: info.title } : {}), ...(typeof info.description === 'string' && info.description.trim() !== '' ? { description: summaryOf(info.description) } : {}) },
     ...(Object.keys(upstream).length > 0 ? { upstream } : {}),
     ...(Object.keys(defs.defs).length > 0 ? { $defs: defs.defs } : {}),
     tools,
@@ -115,6 +115,21 @@ function uniqueName(base: string, taken: Set<string>): string {
   taken.add(toolMethodName(name).toLowerCase());
   return name;
 }
+
+/**
+ * The server description from `info.description`: its first paragraph, at most 400 characters (cut after
+ * a sentence where one ends). Descriptions run to pages (a 15 KB one-line one), which the team's spec and
+ * every client's server/discover then carried whole.
+ */
+function summaryOf(text: string): string {
+  const first = text.trim().split(/\n\s*\n/)[0]!.trim();
+  if (first.length <= MAX_SUMMARY) return first;
+  const cut = first.slice(0, MAX_SUMMARY);
+  const sentence = cut.lastIndexOf('. ');
+  return sentence > MAX_SUMMARY / 2 ? cut.slice(0, sentence + 1) : `${cut.trimEnd()}…`;
+}
+
+const MAX_SUMMARY = 400;
 
 function machineName(title: string): string {
   const name = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^[^a-z]+|-+$/g, '');
