@@ -41,8 +41,10 @@ function dotSegment(value: string): string | undefined {
 const BAD_HEADER_CHAR = /[^\t\x20-\x7e\x80-\xff]/;
 
 export function headerValue(arg: string, value: string): string {
-  if (BAD_HEADER_CHAR.test(value)) {
-    const c = BAD_HEADER_CHAR.exec(value)![0].codePointAt(0)!;
+  // Leading and trailing HTTP whitespace (CR and LF included) is trimmed as Headers trims it; inside, it is refused.
+  const inner = value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, '');
+  if (BAD_HEADER_CHAR.test(inner)) {
+    const c = BAD_HEADER_CHAR.exec(inner)![0].codePointAt(0)!;
     throw new InvalidArgument(arg, `a header value cannot hold ${NAMES[c] ?? `U+${c.toString(16).toUpperCase().padStart(4, '0')}`} (control characters, line breaks and characters past U+00FF are not allowed); send it without`);
   }
   return value;
