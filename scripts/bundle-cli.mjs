@@ -58,11 +58,22 @@ const handlebarsCompiler = {
   },
 };
 
+/**
+ * jsonc-parser's `main` is a UMD build whose modules are required by computed names esbuild cannot follow:
+ * its ES module build (`module`) is bundled instead.
+ */
+const jsoncParser = {
+  name: 'jsonc-parser-esm',
+  setup(b) {
+    b.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: `${ROOT}node_modules/jsonc-parser/lib/esm/main.js` }));
+  },
+};
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await Promise.all([
     // Paths into ajv's runtime (precompiled validators) and the lazily required ajv are resolved at run time.
     build({ ...common, outfile: CHECK_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats'], plugins: [otherCommands] }),
-    build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', ...LANGUAGE_SERVER], plugins: [handlebarsCompiler] }),
+    build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', ...LANGUAGE_SERVER], plugins: [handlebarsCompiler, jsoncParser] }),
     build({ ...common, entryPoints: ['src/cli/code-cache-entry.ts'], outfile: CODE_CACHE }),
   ]);
 }

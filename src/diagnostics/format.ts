@@ -33,6 +33,9 @@ export function formatJson(diagnostics: readonly Diagnostic[]): string {
   );
 }
 
+/** Longest stretch of a line a frame shows: a minified description is one line of megabytes. */
+const MAX_FRAME_WIDTH = 160;
+
 function codeFrame(
   text: string | undefined,
   line: number,
@@ -44,13 +47,16 @@ function codeFrame(
   const target = lines[line - 1];
   if (target === undefined) return '';
   const width = String(Math.min(lines.length, line + 1)).length;
+  // One window for the lines shown, around the column, so that they stay aligned.
+  const start = target.length <= MAX_FRAME_WIDTH ? 0 : Math.max(0, Math.min(column - 1 - MAX_FRAME_WIDTH / 2, target.length - MAX_FRAME_WIDTH));
+  const clip = (s: string): string => (s.length <= MAX_FRAME_WIDTH && start === 0 ? s : `${start > 0 ? '…' : ''}${s.slice(start, start + MAX_FRAME_WIDTH)}${s.length > start + MAX_FRAME_WIDTH ? '…' : ''}`);
   const out: string[] = [];
   for (let n = Math.max(1, line - 1); n <= Math.min(lines.length, line + 1); n++) {
     const gutter = `${String(n).padStart(width)} | `;
-    const content = visible(lines[n - 1] ?? '');
+    const content = visible(clip(lines[n - 1] ?? ''));
     out.push(n === line ? `${paint(ansi.bold, '>')} ${gutter}${content}` : paint(ansi.dim, `  ${gutter}${content}`));
     if (n === line) {
-      const pad = visible(target.slice(0, Math.max(0, column - 1))).replace(/[^\t]/g, ' ');
+      const pad = visible(`${start > 0 ? '…' : ''}${target.slice(start, Math.max(start, column - 1))}`).replace(/[^\t]/g, ' ');
       out.push(`  ${' '.repeat(width)} | ${pad}${paint(ansi.red, '^')}`);
     }
   }

@@ -279,7 +279,7 @@ function forbiddenCharacter(text: string): { offset: number; message: string } |
   };
 }
 
-function lineColumn(text: string, offset: number): { line: number; column: number } {
+export function lineColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset);
   const line = before.split('\n').length;
   return { line, column: offset - before.lastIndexOf('\n') };

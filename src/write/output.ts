@@ -189,10 +189,17 @@ function gainedMethods(pkg: OutputPackage, previous: Manifest | undefined, handl
   const text = readFileIfAny(handlers);
   if (text === undefined) return undefined;
   const before = new Set(previous.methods);
-  const names = (method: string) => new RegExp(`\\b${method}\\b`).test(text);
+  const names = (method: string, inText = text) => new RegExp(`\\b${method}\\b`).test(inText);
   const stubs = [...pkg.methods].filter(([method, stub]) => stub !== '' && !before.has(method) && !names(method)).map(([, stub]) => stub);
-  const dropped = previous.methods.filter((method) => !pkg.methods!.has(method) && names(method));
+  // A method named only in a comment (the import's scaffold lists the operations it proxies) is no handler to remove.
+  const code = withoutComments(text);
+  const dropped = previous.methods.filter((method) => !pkg.methods!.has(method) && names(method, code));
   return stubs.length === 0 && dropped.length === 0 ? undefined : { server: pkg.server, handlers, stubs, dropped };
+}
+
+/** The text without `//` and `/* … *\/` comments (strings kept as they are, so a `//` in one is no comment). */
+function withoutComments(text: string): string {
+  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g, (m) => (m.startsWith('/') ? '' : m));
 }
 
 /** A package no spec of this run produces any more: its generated files and manifest go; the user's stay. */

@@ -107,6 +107,39 @@ describe('mcpgen import openapi', () => {
     expect(httpOf((await importOpenApi('swagger.json', dir)).spec, 'y').params).toEqual({ f: { in: 'query', style: 'form', explode: false } });
   });
 
+  it("Swagger 2.0: an operation's own `consumes` replaces the document's (raw bytes, not JSON)", async () => {
+    const dir = tempDir();
+    const body = (name: string) => [{ name, in: 'body', required: true, schema: { type: 'string', format: 'binary' } }];
+    const swagger = {
+      swagger: '2.0', info: { title: 't', version: '1' }, consumes: ['application/json'],
+      paths: {
+        '/upload': { post: { operationId: 'upload', consumes: ['application/octet-stream'], parameters: body('data'), responses: { 200: { description: 'ok' } } } },
+        '/note': { post: { operationId: 'note', parameters: [{ name: 'n', in: 'body', schema: { type: 'object', properties: { a: { type: 'string' } } } }], responses: { 200: { description: 'ok' } } } },
+      },
+    };
+    writeFileSync(join(dir, 'consumes.json'), JSON.stringify(swagger));
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const { spec } = await importOpenApi('consumes.json', dir);
+    expect(httpOf(spec, 'upload').body).toEqual({ property: 'body', contentType: 'application/octet-stream' });
+    const upload = (spec.tools as { name: string; input: { properties: Record<string, unknown> } }[]).find((t) => t.name === 'upload')!;
+    expect(upload.input.properties.body).toMatchObject({ type: 'string', contentEncoding: 'base64' });
+    expect(httpOf(spec, 'note').body).toBe('body');
+  });
+
+  it('a long info.description becomes a short server description (first paragraph, at most 400 characters)', async () => {
+    const dir = tempDir();
+    const long = `Manage pages. ${'All about the pages API, in great detail. '.repeat(400)}`;
+    const doc = { openapi: '3.0.3', info: { title: 't', version: '1', description: long }, paths: {} };
+    writeFileSync(join(dir, 'long.json'), JSON.stringify(doc));
+    writeFileSync(join(dir, 'paras.json'), JSON.stringify({ ...doc, info: { ...doc.info, description: 'First paragraph.\n\nSecond one, with the details.' } }));
+    const { importOpenApi } = await import('../../src/import/openapi/index.js');
+    const server = async (file: string) => (await importOpenApi(file, dir)).spec.server as { description: string };
+    const short = (await server('long.json')).description;
+    expect(short.length).toBeLessThanOrEqual(400);
+    expect(short).toMatch(/^Manage pages\. All about the pages API, in great detail\..*\.$/);
+    expect((await server('paras.json')).description).toBe('First paragraph.');
+  });
+
   it("a re-import removes the handlers file an earlier import wrote (still marked), never the team's", async () => {
     const dir = tempDir();
     const handlers = join(dir, 'generated/pets/handlers.ts');

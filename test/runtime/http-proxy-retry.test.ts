@@ -77,3 +77,26 @@ describe('retries', () => {
     expect(accepted - posted).toBe(1);
   });
 });
+
+describe('the retry budget', () => {
+  it('an upstream that never answers: the attempts and their waits end within budgetMs', async () => {
+    upstream.reply = () => undefined; // never answers
+    const started = Date.now();
+    const { result, sent } = await run('GET', { timeoutMs: 400, retries: 10, retryDelayMs: 1, budgetMs: 1_500 });
+    expect(result.isError).toBe(true);
+    expect(result.content[0]!.text).toMatch(/timed out after \d+ ms/);
+    // 10 retries allowed, but the budget holds 3 attempts of 400 ms and no fourth of at least 1 s.
+    expect(sent).toBeLessThanOrEqual(4);
+    expect(Date.now() - started).toBeLessThan(1_500 + 1_000);
+  });
+
+  it('by default it ends before the 60 s tool timeout of generated servers and the official client’s request timeout, with margin', async () => {
+    const { DEFAULT_REQUEST_TIMEOUT_MSEC } = await import('@modelcontextprotocol/client');
+    const { DEFAULT_BUDGET_MS, budgetOf } = await import('../../packages/runtime/src/server/extensions/http-retry.js');
+    const { readFileSync } = await import('node:fs');
+    const entry = readFileSync(new URL('../../src/emit/entry-files.ts', import.meta.url), 'utf8');
+    const toolTimeout = Number(/toolTimeoutMs: ([\d_]+)/.exec(entry)![1]!.replaceAll('_', ''));
+    expect(budgetOf({})).toBe(DEFAULT_BUDGET_MS);
+    expect(DEFAULT_BUDGET_MS + 10_000).toBeLessThanOrEqual(Math.min(toolTimeout, DEFAULT_REQUEST_TIMEOUT_MSEC));
+  });
+});

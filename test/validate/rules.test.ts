@@ -100,6 +100,7 @@ const CASES: Record<string, Want[]> = {
   'MCPG096-skill-frontmatter.yaml': [{ code: 'MCPG096', line: 2, column: 7, file: 'test/fixtures/invalid/MCPG096/report/SKILL.md', message: 'name "reports" must equal the skill\'s folder name "report"', path: 'name' }],
   'MCPG097-skill-limits.yaml': [{ code: 'MCPG097', line: 1, column: 1, file: 'test/fixtures/invalid/MCPG097/big/SKILL.md', message: 'skill "big" has 513 files' }],
   'MCPG098-skill-symlink.yaml': [{ code: 'MCPG098', line: 4, column: 9, message: 'skill "linked": "linked/outside" is a symbolic link (never followed)' }],
+  'MCPG190-valid-2020-12.yaml': [{ code: 'MCPG190', line: 10, column: 20, message: 'input schema of tool "t": missing type "object" for keyword "properties" (strictTypes); valid JSON Schema 2020-12, served as written', path: 'tools[0].input.properties.address.properties' }],
   'MCPG114-http-path.yaml': [
     { code: 'MCPG114', line: 7, column: 32, message: 'tool "getPet": http.path has "{petId}" but no param with `in: path` fills it', path: 'tools[0].http.path' },
     { code: 'MCPG114', line: 7, column: 59, message: 'tool "getPet": path param "id" has no "{id}" in http.path "/pets/{petId}"', path: 'tools[0].http.params.id' },
@@ -161,7 +162,7 @@ const TARGETS: Readonly<Record<string, readonly ProviderTarget[]>> = {
   'MCPG170-provider-name.yaml': ['openai-strict', 'gemini'],
 };
 // `import openapi` reads OpenAPI descriptions, not specs: its fixtures are test/fixtures/openapi/MCPG13x-*.yaml.
-const IMPORT_OPENAPI = ['MCPG130', 'MCPG131', 'MCPG132'];
+const IMPORT_OPENAPI = ['MCPG130', 'MCPG131', 'MCPG132', 'MCPG191'];
 
 describe('one fixture per rule', () => {
   it('covers every diagnostic code', () => {
@@ -298,12 +299,13 @@ tools:
         b: { type: string, minimum: 1 }
         c: { type: array, prefixItems: [{ type: string }] }
 `);
+    // `b`'s minimum is ignored beside `type: string` (MCPG019); `a` and `c` are valid 2020-12 as written (MCPG190).
     expect(result.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([
-      ['MCPG019', 8, 14, 'tools[0].input.properties.a.properties'],
+      ['MCPG190', 8, 14, 'tools[0].input.properties.a.properties'],
       ['MCPG019', 9, 28, 'tools[0].input.properties.b.minimum'],
-      ['MCPG019', 10, 27, 'tools[0].input.properties.c.prefixItems'],
+      ['MCPG190', 10, 27, 'tools[0].input.properties.c.prefixItems'],
     ]);
-    expect(result.diagnostics[0]!.message).toBe('input schema of tool "t" does not compile: strict mode: missing type "object" for keyword "properties" (strictTypes)');
+    expect(result.diagnostics[1]!.message).toBe('input schema of tool "t" does not compile: strict mode: missing type "number" for keyword "minimum" (strictTypes)');
   });
 });
 
@@ -446,5 +448,25 @@ describe('server.name is free text (MCP Implementation.name); the folder and ide
     const result = check([join(dir, 'a.yaml'), join(dir, 'b.yaml')], ROOT);
     expect(result.diagnostics.map((d) => d.code)).toEqual(['MCPG100', 'MCPG100']);
     expect(result.diagnostics[0]!.message).toContain('output folder notion-api/');
+  });
+});
+
+describe('valid JSON Schema 2020-12 is never an error (MCPG190)', () => {
+  it('enum: [], if without then, a closed tuple without minItems, properties without type: warnings, and the spec builds', () => {
+    const result = checkText(`mcpgen: 1
+server: { name: s, version: "1" }
+tools:
+  - name: t
+    input:
+      type: object
+      properties:
+        never: { type: string, enum: [] }
+        code: { type: string, if: { minLength: 3 } }
+        pair: { type: array, prefixItems: [{ type: string }, { type: integer }], items: false }
+        address: { properties: { city: { type: string } } }
+`);
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(result.diagnostics.map((d) => d.code).sort()).toEqual(['MCPG190', 'MCPG190', 'MCPG190', 'MCPG190']);
+    expect(result.models).toHaveLength(1);
   });
 });

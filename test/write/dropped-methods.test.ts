@@ -22,6 +22,19 @@ describe('handler methods the spec no longer declares', () => {
     expect(again.stderr).toContain('no longer declares getForecast');
   }, 60_000);
 
+  it('says nothing of a method named only in a comment', async () => {
+    const dir = project(['weather.yaml']);
+    writeFileSync(join(dir, 'mcpgen.config.yaml'), 'specs:\n  - specs/*.yaml\nout: generated\nhandlers: src/mcp/{server}.handlers.ts\n');
+    expect((await cli(['generate'], dir)).code).toBe(0);
+    const spec = join(dir, 'specs/weather.yaml');
+    const handlers = join(dir, 'src/mcp/weather.handlers.ts');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace('- name: get_alerts', '- name: fetch_alerts'));
+    writeFileSync(handlers, `${readFileSync(handlers, 'utf8').replaceAll('getAlerts', 'fetchAlerts')}\n// getAlerts became fetchAlerts\n/* getAlerts */\n`);
+    const renamed = await cli(['generate'], dir);
+    expect(renamed.code, renamed.stderr).toBe(0);
+    expect(renamed.stderr).not.toContain('no longer declares');
+  }, 60_000);
+
   it('says nothing when every method is still declared', async () => {
     const dir = project(['weather.yaml']);
     expect((await cli(['generate'], dir)).code).toBe(0);

@@ -3,6 +3,7 @@
 // sent as file parts); text bodies are a string; any other type is raw bytes, given as base64 (MCP
 // arguments are JSON, which has no bytes). Swagger 2.0 `formData` parameters make a form or multipart body.
 import { convertSchema, isObj, type RefMap } from './schema.js';
+import type { SchemaSink } from './schema-repair.js';
 import type { ImportNote } from './notes.js';
 
 type Obj = Record<string, unknown>;
@@ -15,7 +16,10 @@ interface BodyRef {
   readonly pointer: readonly (string | number)[];
   readonly swagger2: boolean;
   readonly refs: RefMap;
+  readonly sink?: SchemaSink;
   readonly deref: (v: unknown) => unknown;
+  /** Swagger 2.0: the document's `consumes` (an operation's own replaces it). */
+  readonly consumes?: readonly unknown[];
 }
 
 export interface MappedBody {
@@ -50,19 +54,23 @@ export function requestBody(ref: BodyRef, params: readonly Obj[], notes: ImportN
     notes.push({ code: 'MCPG131', pointer: [...ref.pointer, 'requestBody', 'content'], message: `${ref.method.toUpperCase()} ${ref.path} skipped: no request body type the proxy can send among ${types.join(', ')}` });
     return null;
   }
-  const type = chosen.split(';')[0]!.trim();
   const media = rb.content[chosen];
   const raw = isObj(media) ? (media.schema ?? {}) : {};
-  const required = rb.required === true;
-  if (JSON_TYPE.test(type) || type === 'application/x-www-form-urlencoded') return { schema: convertSchema(raw, ref.refs), required, contentType: type };
-  if (/^multipart\//i.test(type)) return multipartBody(raw, ref, required, type);
+  return bodyOf(chosen, raw, rb.required === true, ref, [...ref.pointer, 'requestBody', 'content', chosen, 'schema']);
+}
+
+/** The body argument for one media type: JSON and form keep the schema, multipart too (files as base64), text a string, else base64 bytes. */
+function bodyOf(chosen: string, raw: unknown, required: boolean, ref: BodyRef, at: readonly (string | number)[]): MappedBody {
+  const type = chosen.split(';')[0]!.trim();
+  if (JSON_TYPE.test(type) || type === 'application/x-www-form-urlencoded') return { schema: convertSchema(raw, ref.refs, at, ref.sink), required, contentType: type };
+  if (/^multipart\//i.test(type)) return multipartBody(raw, ref, required, type, at);
   if (TEXT_TYPE.test(type)) return { schema: { type: 'string', description: `The ${type} body.` }, required, contentType: type };
   return { schema: { ...BASE64, description: `The ${type === '*/*' ? 'request' : type} body, base64-encoded.` }, required, contentType: type === '*/*' ? 'application/octet-stream' : type };
 }
 
 /** Multipart: top-level binary properties become base64 strings, sent as file parts. */
-function multipartBody(raw: unknown, ref: BodyRef, required: boolean, type: string): MappedBody {
-  const schema = convertSchema(raw, ref.refs) as Obj;
+function multipartBody(raw: unknown, ref: BodyRef, required: boolean, type: string, at: readonly (string | number)[]): MappedBody {
+  const schema = convertSchema(raw, ref.refs, at, ref.sink) as Obj;
   const shape = ref.deref(raw);
   const files: string[] = [];
   if (isObj(shape) && isObj(shape.properties) && isObj(schema.properties)) {
@@ -94,7 +102,10 @@ function describeFile(s: unknown): string {
 /** 2.0: a `body` parameter is JSON; `formData` parameters are a form, multipart when one is a file. */
 function swagger2Body(ref: BodyRef, params: readonly Obj[]): MappedBody | undefined {
   const body = params.find((p) => p.in === 'body');
-  if (body !== undefined) return { schema: convertSchema(body.schema, ref.refs), required: body.required === true, contentType: 'application/json' };
+  // The operation's `consumes` replaces the document's (an upload declaring application/octet-stream under a
+  // global application/json is sent as raw bytes, as its OpenAPI 3 form would be).
+  const consumes = (Array.isArray(ref.op.consumes) ? ref.op.consumes : (ref.consumes ?? [])).map(String);
+  if (body !== undefined) return bodyOf(preferred(consumes) ?? 'application/json', body.schema, body.required === true, ref, [...ref.pointer, 'parameters']);
   const form = params.filter((p) => p.in === 'formData');
   if (form.length === 0) return undefined;
   const properties: Obj = {};
@@ -107,12 +118,11 @@ function swagger2Body(ref: BodyRef, params: readonly Obj[]): MappedBody | undefi
       files.push(name);
     } else {
       const { name: _n, in: _i, required: _r, collectionFormat: _c, allowEmptyValue: _a, ...rest } = p;
-      properties[name] = convertSchema(rest, ref.refs);
+      properties[name] = convertSchema(rest, ref.refs, [...ref.pointer, 'parameters'], ref.sink);
     }
     if (p.required === true) required.push(name);
   }
-  const consumes = Array.isArray(ref.op.consumes) ? ref.op.consumes : [];
-  const multipart = files.length > 0 || consumes.some((c) => String(c).startsWith('multipart/form-data'));
+  const multipart = files.length > 0 || consumes.some((c) => c.startsWith('multipart/form-data'));
   return {
     schema: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) },
     required: required.length > 0,

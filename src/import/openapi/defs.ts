@@ -4,6 +4,7 @@
 // so cycles stay `$ref`s and no schema is copied twice.
 import { pascalCase } from '../../common/names.js';
 import { convertSchema, isObj } from './schema.js';
+import type { SchemaSink } from './schema-repair.js';
 
 export class SpecDefs {
   readonly defs: Record<string, unknown> = {};
@@ -14,11 +15,12 @@ export class SpecDefs {
     private readonly get: (ref: string) => unknown,
     components: Readonly<Record<string, unknown>>,
     prefix: string,
+    private readonly sink?: SchemaSink,
   ) {
     // Names first, then bodies: a component may refer to one declared after it.
     const keys = Object.keys(components).sort();
     for (const key of keys) this.names.set(`${prefix}${escape(key)}`, this.freshName(key));
-    for (const key of keys) this.defs[this.names.get(`${prefix}${escape(key)}`)!] = convertSchema(components[key], this.ref);
+    for (const key of keys) this.defs[this.names.get(`${prefix}${escape(key)}`)!] = convertSchema(components[key], this.ref, pointerOf(`${prefix}${escape(key)}`), sink);
   }
 
   /** The spec `$ref` for a `$ref` of the document. */
@@ -34,7 +36,7 @@ export class SpecDefs {
     } catch {
       target = {};
     }
-    this.defs[name] = convertSchema(isObj(target) || typeof target === 'boolean' ? target : {}, this.ref);
+    this.defs[name] = convertSchema(isObj(target) || typeof target === 'boolean' ? target : {}, this.ref, pointerOf(ref), this.sink);
     return `#/$defs/${name}`;
   };
 
@@ -47,6 +49,11 @@ export class SpecDefs {
     this.used.add(pascalCase(name));
     return name;
   }
+}
+
+/** `#/components/schemas/a~1b` → ['components', 'schemas', 'a/b']. */
+function pointerOf(ref: string): string[] {
+  return ref.slice(2).split('/').map(unescape);
 }
 
 function escape(key: string): string {

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { toolMethodName } from '../../common/names.js';
 import type { RawUpstream } from '../../validate/spec-types.js';
-import { parseSource, type SourceFile } from '../../parse/source.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { SpecDefs } from './defs.js';
 import { noteDiagnostics, type ImportNote } from './notes.js';
@@ -14,6 +13,8 @@ import { mapOperation, METHODS, type OperationRef } from './operations.js';
 import { readDescription } from './read.js';
 import { selected, type Selection } from './select.js';
 import { isObj } from './schema.js';
+import { newSchemaSink, type SchemaSink } from './schema-repair.js';
+import { repairValues } from './schema-values.js';
 import { operationSecurity, upstreamAuth, upstreamBaseUrl } from './upstream.js';
 
 type Obj = Record<string, unknown>;
@@ -34,7 +35,7 @@ export interface OpenApiImportOptions extends Selection {
 export async function importOpenApi(input: string, cwd: string, options: OpenApiImportOptions = {}): Promise<OpenApiImport> {
   const isUrl = /^https?:\/\//i.test(input);
   const location = isUrl ? input : resolve(cwd, input);
-  const source = (): SourceFile | undefined => (isUrl ? undefined : readSource(input, location));
+  const source = (): Uint8Array | undefined => (isUrl ? undefined : readSource(location));
   let doc: Obj;
   let get: (ref: string) => unknown;
   try {
@@ -46,7 +47,8 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
   const notes: ImportNote[] = [];
   const swagger2 = doc.swagger === '2.0';
   const components = swagger2 ? doc.definitions : isObj(doc.components) ? doc.components.schemas : undefined;
-  const defs = new SpecDefs(get, isObj(components) ? components : {}, swagger2 ? '#/definitions/' : '#/components/schemas/');
+  const sink = newSchemaSink(notes);
+  const defs = new SpecDefs(get, isObj(components) ? components : {}, swagger2 ? '#/definitions/' : '#/components/schemas/', sink);
   const deref = (v: unknown): unknown => {
     for (let i = 0; i < 8 && isObj(v) && typeof v.$ref === 'string'; i++) v = get(v.$ref);
     return v;
@@ -56,7 +58,7 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
   const tools: Obj[] = [];
   const names = new Set<string>();
   const auth = upstreamAuth(doc, swagger2, serverName, notes);
-  for (const ref of operations(doc, swagger2, defs, deref)) {
+  for (const ref of operations(doc, swagger2, defs, deref, sink)) {
     if (!selected(ref, options)) continue;
     const name = uniqueName(toolName(ref), names);
     const mapped = mapOperation(ref, name, notes);
@@ -65,12 +67,13 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
     const security = operationSecurity(ref.op, doc, auth);
     tools.push({ ...mapped.tool, http: security === undefined ? mapped.http : { ...mapped.http, security } });
   }
+  repairValues([...Object.values(defs.defs), ...tools.flatMap((t) => [t.input, t.output])], sink);
   const baseUrl = upstreamBaseUrl(doc, swagger2);
   // Without a usable server URL the spec says none: check warns (MCPG118), <SERVER>_BASE_URL sets it.
   const upstream: RawUpstream = { ...(baseUrl !== '' ? { baseUrl } : {}), ...(Object.keys(auth).length > 0 ? { security: auth } : {}) };
   const spec: Obj = {
     mcpgen: 1,
-    server: { name: serverName, version: typeof info.version === 'string' && info.version !== '' ? info.version : '0.0.0', ...(typeof info.title === 'string' ? { title: info.title } : {}), ...(typeof info.description === 'string' ? { description: info.description } : {}) },
+    server: { name: serverName, version: typeof info.version === 'string' && info.version !== '' ? info.version : '0.0.0', ...(typeof info.title === 'string' ? { title: info.title } : {}), ...(typeof info.description === 'string' && info.description.trim() !== '' ? { description: summaryOf(info.description) } : {}) },
     ...(Object.keys(upstream).length > 0 ? { upstream } : {}),
     ...(Object.keys(defs.defs).length > 0 ? { $defs: defs.defs } : {}),
     tools,
@@ -78,22 +81,22 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
   return { serverName, spec, upstream, diagnostics: noteDiagnostics(notes, input, source) };
 }
 
-function readSource(display: string, path: string): SourceFile | undefined {
+function readSource(path: string): Uint8Array | undefined {
   try {
-    return parseSource(display, readFileSync(path)).source;
+    return readFileSync(path);
   } catch {
-    return undefined; // the parser reports the unreadable file
+    return undefined;
   }
 }
 
-function* operations(doc: Obj, swagger2: boolean, defs: SpecDefs, deref: (v: unknown) => unknown): Generator<OperationRef> {
+function* operations(doc: Obj, swagger2: boolean, defs: SpecDefs, deref: (v: unknown) => unknown, sink: SchemaSink): Generator<OperationRef> {
   const paths = isObj(doc.paths) ? doc.paths : {};
   for (const [path, rawItem] of Object.entries(paths)) {
     const pathItem = deref(rawItem);
     if (!isObj(pathItem)) continue;
     for (const method of METHODS) {
       const op = pathItem[method];
-      if (isObj(op)) yield { method, path, op, pathItem, pointer: ['paths', path, method], swagger2, defs: defs.defs, refs: defs.ref, deref };
+      if (isObj(op)) yield { method, path, op, pathItem, pointer: ['paths', path, method], swagger2, defs: defs.defs, refs: defs.ref, sink, deref, ...(Array.isArray(doc.consumes) ? { consumes: doc.consumes } : {}) };
     }
   }
 }
@@ -112,6 +115,21 @@ function uniqueName(base: string, taken: Set<string>): string {
   taken.add(toolMethodName(name).toLowerCase());
   return name;
 }
+
+/**
+ * The server description from `info.description`: its first paragraph, at most 400 characters (cut after
+ * a sentence where one ends). Descriptions run to pages (a 15 KB one-line one), which the team's spec and
+ * every client's server/discover then carried whole.
+ */
+function summaryOf(text: string): string {
+  const first = text.trim().split(/\n\s*\n/)[0]!.trim();
+  if (first.length <= MAX_SUMMARY) return first;
+  const cut = first.slice(0, MAX_SUMMARY);
+  const sentence = cut.lastIndexOf('. ');
+  return sentence > MAX_SUMMARY / 2 ? cut.slice(0, sentence + 1) : `${cut.trimEnd()}…`;
+}
+
+const MAX_SUMMARY = 400;
 
 function machineName(title: string): string {
   const name = title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^[^a-z]+|-+$/g, '');

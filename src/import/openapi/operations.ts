@@ -1,6 +1,7 @@
 // Each OpenAPI operation → one tool of the spec with its `http:` binding (the operation the generated
 // proxy calls), written short: a param is its location alone unless its wire name or style differ.
 import { convertSchema, isObj, type RefMap } from './schema.js';
+import type { SchemaSink } from './schema-repair.js';
 import type { ImportNote } from './notes.js';
 import { requestBody } from './bodies.js';
 import { DEFAULT_CONTENT_TYPE, pathVariables } from '../../common/http-binding.js';
@@ -29,6 +30,10 @@ export interface OperationRef {
   readonly swagger2: boolean;
   readonly defs: Readonly<Record<string, unknown>>;
   readonly refs: RefMap;
+  /** Notes of repaired schema keywords, and the origins of converted schemas. */
+  readonly sink?: SchemaSink;
+  /** Swagger 2.0: the document's `consumes` (an operation's own replaces it). */
+  readonly consumes?: readonly unknown[];
   /** Follows a `$ref` on a parameter, request body or response (a schema's stays a `$ref`). */
   readonly deref: (v: unknown) => unknown;
 }
@@ -106,7 +111,7 @@ function paramSchema(p: Obj, ref: OperationRef): unknown {
     const { name: _n, in: _i, required: _r, description: _d, collectionFormat: _c, allowEmptyValue: _a, ...rest } = p;
     schema = rest;
   }
-  const out = convertSchema(schema ?? {}, ref.refs) as Obj;
+  const out = convertSchema(schema ?? {}, ref.refs, [...ref.pointer, 'parameters'], ref.sink) as Obj;
   if (typeof p.description === 'string' && out.description === undefined) out.description = p.description;
   if (p.deprecated === true) out.deprecated = true;
   return out;
@@ -120,11 +125,12 @@ function responseSchema(ref: OperationRef): unknown {
   const code = Object.keys(ref.op.responses).filter((c) => /^2(\d\d|XX)$/i.test(c)).sort()[0];
   const res = code === undefined ? undefined : ref.deref(ref.op.responses[code]);
   if (!isObj(res)) return undefined;
-  if (ref.swagger2) return res.schema === undefined ? undefined : convertSchema(res.schema, ref.refs);
+  const at = [...ref.pointer, 'responses', code!];
+  if (ref.swagger2) return res.schema === undefined ? undefined : convertSchema(res.schema, ref.refs, [...at, 'schema'], ref.sink);
   if (!isObj(res.content)) return undefined;
   const type = Object.keys(res.content).find((t) => JSON_TYPE.test(t));
   const media = type === undefined ? undefined : res.content[type];
-  return isObj(media) && media.schema !== undefined ? convertSchema(media.schema, ref.refs) : undefined;
+  return isObj(media) && media.schema !== undefined ? convertSchema(media.schema, ref.refs, [...at, 'content', type!, 'schema'], ref.sink) : undefined;
 }
 
 /** structuredContent must be an object: an array or string answer is sent as text content instead. */

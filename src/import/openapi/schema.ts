@@ -4,6 +4,7 @@
 // because the spec validator refuses unknown keywords (MCPG020).
 import { KNOWN_KEYWORDS } from '../../common/json-schema.js';
 import { knownFormats } from '../../validate/precompiled-validators.js';
+import { branchTypes, formatType, note, repairNullBeside, repairPattern, repairType, type Pointer, type SchemaSink } from './schema-repair.js';
 
 type Obj = Record<string, unknown>;
 
@@ -26,20 +27,28 @@ const IMPLIED: readonly (readonly [string, readonly string[]])[] = [
 /** Rewrites a `$ref` of the OpenAPI document into one of the spec (see defs.ts). */
 export type RefMap = (ref: string) => string;
 
-export function convertSchema(schema: unknown, refs: RefMap, depth = 0): unknown {
+/**
+ * `at` is where the schema sits in the description (for the notes of what was repaired); `sink` collects
+ * those notes and remembers each converted object's origin (schema-values.ts reads it).
+ */
+export function convertSchema(schema: unknown, refs: RefMap, at?: Pointer, sink?: SchemaSink, depth = 0): unknown {
   if (typeof schema === 'boolean') return schema;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > 64) return {};
   const src = schema as Obj;
-  if (typeof src.$ref === 'string') return withSiblings({ $ref: refs(src.$ref) }, src);
+  if (typeof src.$ref === 'string') return withSiblings({ $ref: refs(src.$ref) }, src, at, sink);
   const out: Obj = {};
+  const child = (value: unknown, ...path: (string | number)[]) => convertSchema(value, refs, at && [...at, ...path], sink, depth + 1);
   for (const [key, value] of Object.entries(src)) {
     if (!KNOWN.has(key) || key === '$ref') continue;
-    if (SINGLE.has(key) && typeof value === 'object') out[key] = Array.isArray(value) ? { prefixItems: value.map((v) => convertSchema(v, refs, depth + 1)) } : convertSchema(value, refs, depth + 1);
-    else if (MAP.has(key) && isObj(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, convertSchema(v, refs, depth + 1)]));
-    else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map((v) => convertSchema(v, refs, depth + 1));
+    if (SINGLE.has(key) && typeof value === 'object') out[key] = Array.isArray(value) ? { prefixItems: value.map((v, i) => child(v, key, i)) } : child(value, key);
+    else if (MAP.has(key) && isObj(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, child(v, key, k)]));
+    else if (LIST.has(key) && Array.isArray(value)) out[key] = value.map((v, i) => child(v, key, i));
     else out[key] = value;
   }
   if (src.type === 'file') out.type = 'string'; // Swagger 2.0 file: its bytes as a string
+  repairType(out, at, sink);
+  repairPattern(out, at, sink);
+  repairNullBeside(out, at, sink);
   bounds(src, out);
   if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
   undeclaredRequired(out);
@@ -47,19 +56,39 @@ export function convertSchema(schema: unknown, refs: RefMap, depth = 0): unknown
   if (out.default === '' && typeof out.format === 'string') delete out.default;
   // A format ajv does not know (OpenAPI's open list: "uriref", "iso-country-code") is an annotation only.
   if (typeof out.format === 'string' && !FORMATS.has(out.format)) delete out.format;
-  if (out.type === undefined) {
-    const implied = IMPLIED.filter(([, keys]) => keys.some((k) => k in out)).map(([t]) => t);
-    if (implied.length > 0) out.type = implied.length === 1 ? implied[0] : implied;
-  } else {
-    dropInapplicable(out);
+  if (out.type === undefined) impliedType(out, at, sink);
+  else dropInapplicable(out);
+  const result = src.nullable === true ? nullable(out) : out;
+  if (at !== undefined) sink?.origins.set(result, at);
+  return result;
+}
+
+/**
+ * The type the keywords imply is stated, as strict ajv wants (`properties` → object). Beside `anyOf` or
+ * `oneOf` whose branches all state their types, it is the union of those (the same values are valid);
+ * otherwise, with alternatives, none is stated (check warns, MCPG190). A `format` alone implies its type.
+ */
+function impliedType(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): void {
+  const implied = IMPLIED.filter(([, keys]) => keys.some((k) => k in out)).map(([t]) => t);
+  const alternatives = Array.isArray(out.anyOf) || Array.isArray(out.oneOf) || Array.isArray(out.allOf);
+  if (alternatives) {
+    const union = branchTypes(out);
+    if (implied.length > 0 && union !== undefined && implied.every((t) => union.includes(t) || (t === 'number' && union.includes('integer')))) out.type = union.length === 1 ? union[0] : union;
+    return;
   }
-  return src.nullable === true ? nullable(out) : out;
+  if (implied.length > 0) out.type = implied.length === 1 ? implied[0] : implied;
+  else if (typeof out.format === 'string') {
+    out.type = formatType(out.format);
+    note(sink, at && [...at, 'format'], `"format: ${out.format}" without a type: read as "type: ${String(out.type)}", the type the format applies to`);
+  }
 }
 
 /** 3.1 allows keywords beside `$ref`; 2020-12 does too, so keep the annotations that matter to a model. */
-function withSiblings(out: Obj, src: Obj): Obj {
+function withSiblings(out: Obj, src: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): Obj {
   for (const key of ['description', 'title', 'default', 'deprecated', 'readOnly', 'writeOnly']) if (src[key] !== undefined) out[key] = src[key];
-  return src.nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
+  const result = src.nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
+  if (at !== undefined) sink?.origins.set(result, at);
+  return result;
 }
 
 /** OpenAPI 3.0 / JSON Schema draft 4: `exclusiveMinimum: true` qualifies `minimum`. */

@@ -216,6 +216,8 @@ export function checkSchema(
   const warnings: Diagnostic[] = [];
   // What withoutUnknownFormats would look for: this walk sees every node it would.
   let unknownFormat = false;
+  // ajv throws on `enum: []` and stops: it is compiled as `not: {}`, which means the same (MCPG190 above).
+  let emptyEnum = false;
   walkSchema(schema, ({ schema: node, path }) => {
     if (!isObjectSchema(node)) return;
     for (const key of Object.keys(node)) {
@@ -239,6 +241,10 @@ export function checkSchema(
     for (const [pattern, at, target] of patterns) {
       const problem = regExpProblem(pattern);
       if (problem !== undefined) out.push(report(item, 'MCPG019', `pattern ${preview(pattern)} cannot be used in ${label}: ${problem}`, at, target));
+    }
+    if (Array.isArray(node.enum) && node.enum.length === 0) {
+      emptyEnum = true;
+      warnings.push(report(item, 'MCPG190', `${label}: "enum" is empty, so no value is valid; valid JSON Schema 2020-12, served as written (but the official client's ajv refuses to compile it in an output schema)`, [...path, 'enum']));
     }
     if (typeof node.format === 'string' && !KNOWN_FORMATS.has(node.format)) {
       unknownFormat = true;
@@ -267,7 +273,16 @@ export function checkSchema(
   });
   out.push(...metaSchemaProblems(item, schema, label, dialect));
   if (out.length > 0) return [...out, ...warnings];
-  return [...warnings, ...compileAndCheckValues(item, unknownFormat ? withoutUnknownFormats(schema) : schema, defs, label, dialect)];
+  const compiled = unknownFormat ? withoutUnknownFormats(schema) : schema;
+  return [...warnings, ...compileAndCheckValues(item, emptyEnum ? withoutEmptyEnums(compiled) : compiled, defs, label, dialect)];
+}
+
+function withoutEmptyEnums(schema: JsonObjectSchema): JsonObjectSchema {
+  return JSON.parse(JSON.stringify(schema), (_key, v: unknown) => {
+    if (!isObjectSchema(v) || !Array.isArray(v.enum) || v.enum.length > 0) return v;
+    const { enum: _empty, ...rest } = v;
+    return rest.not === undefined ? { ...rest, not: {} } : { ...rest, allOf: [...(Array.isArray(rest.allOf) ? rest.allOf : []), { not: {} }] };
+  }) as JsonObjectSchema;
 }
 
 function compileAndCheckValues(item: Located<JsonObjectSchema>, schema: JsonObjectSchema, defs: ReadonlyMap<string, JsonSchema>, label: string, dialect: Dialect): Diagnostic[] {
@@ -277,13 +292,32 @@ function compileAndCheckValues(item: Located<JsonObjectSchema>, schema: JsonObje
   // What ajv would compile: the copied spec $defs stubbed (each is checked where it is written), so one
   // `anyOf` in a def it refers to no longer sends a plain schema to ajv (GitHub's spec: 466 → ~850 of 969 defs plain).
   const compiled = withCopiedDefsStubbed(bundled, own);
+  const lenient: Diagnostic[] = [];
   const problems = (isPlainSchema(compiled, KNOWN_FORMATS) ? [] : compile(strict(dialect), compiled)).flatMap(({ message, path }) => {
     // A spec $defs entry copied in by the bundle is checked (and reported) where it is written.
     if (path[0] === '$defs' && typeof path[1] === 'string' && !Object.hasOwn(own, path[1])) return [];
-    return [report(item, 'MCPG019', `${label} does not compile: ${message}`, path, path.length > 0 && isKeywordPath(path) ? 'key' : 'value')];
+    const target = path.length > 0 && isKeywordPath(path) ? 'key' : 'value';
+    if (validAsWritten(message, compiled, path)) {
+      lenient.push(report(item, 'MCPG190', `${label}: ${message.replace(/^strict mode: /, '')}; valid JSON Schema 2020-12, served as written`, path, target));
+      return [];
+    }
+    return [report(item, 'MCPG019', `${label} does not compile: ${message}`, path, target)];
   });
-  if (problems.length > 0) return problems;
-  return checkValues(item, schema, bundled, label, dialect);
+  if (problems.length > 0) return [...problems, ...lenient];
+  return [...lenient, ...checkValues(item, schema, bundled, label, dialect)];
+}
+
+/**
+ * Strict ajv's findings about schemas that are valid 2020-12 and mean what they say, which a hand-written
+ * or imported schema may well contain: a keyword with no `type` at all beside it (`properties` alone; a
+ * keyword beside a `type` it cannot apply to stays MCPG019: it is ignored, surely by mistake), `if`
+ * without `then`/`else`, a tuple without item bounds. Warnings (MCPG190), as `enum: []` is (checkSchema).
+ */
+function validAsWritten(message: string, compiled: JsonObjectSchema, path: readonly (string | number)[]): boolean {
+  if (/^strict mode: "prefixItems" is \d+-tuple/.test(message) || /^strict mode: "if" without "then" and "else" is ignored/.test(message)) return true;
+  if (!/^strict mode: missing type "[^"]+" for keyword /.test(message)) return false;
+  const node = valueAt(compiled, KNOWN_KEYWORDS.includes(String(path[path.length - 1])) ? path.slice(0, -1) : path);
+  return isObjectSchema(node) && node.type === undefined;
 }
 
 /** True when the path ends in a keyword (its key is the place to point at), not in a subschema. */
@@ -429,6 +463,11 @@ function decodeURIComponentSafe(s: string): string {
   } catch {
     return s;
   }
+}
+
+/** Why `value` is invalid against a 2020-12 `schema` (which must hold no `$ref`), as MCPG022 says it; undefined: valid. */
+export function valueProblem(schema: JsonObjectSchema, value: unknown): string | undefined {
+  return validateValue(schema, value, '2020-12');
 }
 
 /** Compiled value validators by schema text: the same small schemas recur across tools. */

@@ -122,7 +122,11 @@ function message(e: OutputUnit, root: Record<string, unknown>): string {
   }
 }
 
-/** The keyword's value in the schema, when its location is a plain pointer into the root (no $ref hop). */
+/**
+ * The keyword's value in the schema. cfworker's location names each `$ref` it went through
+ * (`#/properties/body/$ref/properties/tags/$ref/minItems`): a `$ref` segment continues at its local target,
+ * so a bound behind one is printed, not `undefined`.
+ */
 function keywordValue(root: Record<string, unknown>, location: string): unknown {
   if (!location.startsWith('#/')) return undefined;
   let node: unknown = root;
@@ -130,6 +134,7 @@ function keywordValue(root: Record<string, unknown>, location: string): unknown 
     const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
     if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return undefined;
     node = (node as Record<string, unknown>)[key];
+    if (key === '$ref') node = node === '#' ? root : typeof node === 'string' && node.startsWith('#/') ? keywordValue(root, node) : undefined;
   }
   return node;
 }

@@ -4,6 +4,7 @@
 import { ProtocolError, type CallToolResult, type ServerContext } from '@modelcontextprotocol/server';
 import { applyDefaults, defaultsPlan, type DefaultsPlan } from '../../shared/input-defaults.js';
 import { missingScopes, principalOf } from '../auth/auth.js';
+import { wantsArgsAsSent } from '../core/as-sent.js';
 import { CANCEL, type Cancel, type Cancellable } from '../core/cancel.js';
 import { buildElicit, type ToolContext } from '../core/context.js';
 import type { ToolSpec } from '../core/definition.js';
@@ -214,9 +215,11 @@ export function toolRunner(d: Dispatch): RunTool {
     const timeoutMs = tool.spec.timeoutMs ?? options.toolTimeoutMs;
     let timer: NodeJS.Timeout | undefined;
     try {
-      // Defaults are filled in here, after validation and binding: both see the arguments as sent.
+      // Defaults are filled in here, after validation and binding: both see the arguments as sent (and so
+      // does a handler that asks for them, core/as-sent.ts: the HTTP proxy).
       const handler = d.discovery?.handlers[tool.spec.method] ?? handlerOf(d.handlers, tool.spec.method);
-      const run = Promise.resolve(handler(tool.withDefaults(input), context));
+      const asSent = wantsArgsAsSent(d.discovery?.handlers[tool.spec.method] ?? d.handlers[tool.spec.method]);
+      const run = Promise.resolve(handler(asSent ? input : tool.withDefaults(input), context));
       const out = timeoutMs === undefined ? await run : await Promise.race([run, new Promise<never>((_, reject) => {
         timer = setTimeout(() => {
           abort.abort(new Error('timeout'));

@@ -7,6 +7,7 @@
 import type { Agent, IncomingMessage } from 'node:http';
 import type { Cancel } from '../core/cancel.js';
 import { addDeadline, clearDeadline } from './http-deadlines.js';
+import { isRedirect, MAX_REDIRECTS, nextHop, type CredentialPlaces } from './http-redirect.js';
 import type { RequestParts } from './http-request.js';
 import { targetOf } from './http-target.js';
 import type { UpstreamAnswer } from './http-types.js';
@@ -24,7 +25,6 @@ interface Transports {
   readonly zlib: Zlib;
 }
 
-const MAX_REDIRECTS = 20; // the Fetch standard's limit
 let transports: Promise<Transports> | undefined;
 /** The modules once loaded: later calls start their request without waiting a turn for them. */
 let loaded: Transports | undefined;
@@ -63,6 +63,7 @@ interface Bounds {
   readonly timeoutMs: number;
   /** The call's cancellation (its signal, or the fast path's Cancel that needs none). */
   readonly cancel: Cancel | undefined;
+  readonly credentials: CredentialPlaces | undefined;
 }
 
 type Settle = (result: NodeSent) => void;
@@ -74,7 +75,7 @@ type Settle = (result: NodeSent) => void;
 export function nodeSend(method: string, request: RequestParts, maxBytes: number, timeoutMs: number, cancel: Cancel | undefined): Promise<NodeSent> {
   const t = loaded;
   if (t === undefined || request.body instanceof FormData) return firstSend(method, request, maxBytes, timeoutMs, cancel);
-  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, cancel };
+  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, cancel, credentials: request.credentials };
   const first: Attempt = encoded(method, request.url, request.headers, request.body);
   return new Promise((resolve, reject) => follow(t, first, bounds, 0, resolve, reject));
 }
@@ -82,7 +83,7 @@ export function nodeSend(method: string, request: RequestParts, maxBytes: number
 /** The first call (the modules to load) or a multipart body (encoded by the platform, asynchronously). */
 async function firstSend(method: string, request: RequestParts, maxBytes: number, timeoutMs: number, cancel: Cancel | undefined): Promise<NodeSent> {
   const t = loaded ?? (await loadTransports());
-  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, cancel };
+  const bounds: Bounds = { maxBytes, deadline: Date.now() + timeoutMs, timeoutMs, cancel, credentials: request.credentials };
   const first = request.body instanceof FormData ? await encodedForm(method, request.url, request.headers, request.body) : encoded(method, request.url, request.headers, request.body);
   return new Promise((resolve, reject) => follow(t, first, bounds, 0, resolve, reject));
 }
@@ -97,7 +98,7 @@ function follow(t: Transports, a: Attempt, bounds: Bounds, hops: number, resolve
       let next: Attempt;
       try {
         const from = urlOf(a);
-        next = redirected({ ...a, url: from }, got.response.status, new URL(location, from));
+        next = nextHop({ ...a, url: from }, got.response.status, new URL(location, from), bounds.credentials);
       } catch (e) {
         return reject(e);
       }
@@ -107,19 +108,6 @@ function follow(t: Transports, a: Attempt, bounds: Bounds, hops: number, resolve
     // A header node:http refuses (as Headers would have), an unparsable URL: the call fails as before the attempt.
     reject(e);
   }
-}
-
-function isRedirect(status: number): boolean {
-  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
-}
-
-/** Fetch's HTTP-redirect fetch: 303 (and 301/302 after a POST) become a bodiless GET; credentials stay on their origin. */
-function redirected(previous: Attempt & { readonly url: URL }, status: number, url: URL): Attempt {
-  const toGet = (status === 303 && previous.method !== 'GET' && previous.method !== 'HEAD') || ((status === 301 || status === 302) && previous.method === 'POST');
-  const headers = { ...previous.headers };
-  if (toGet) for (const h of ['content-type', 'content-length', 'content-encoding', 'content-language', 'content-location']) delete headers[h];
-  if (url.origin !== previous.url.origin) delete headers.authorization;
-  return { method: toGet ? 'GET' : previous.method, url, headers, ...(toGet || previous.body === undefined ? {} : { body: previous.body }) };
 }
 
 function urlOf(a: Attempt): URL {

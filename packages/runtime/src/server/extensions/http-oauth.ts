@@ -52,6 +52,8 @@ export class ClientCredentials {
       method: 'POST',
       headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: form.toString(),
+      // The client secret goes to the token URL and nowhere else: a redirect is an answer, not followed.
+      redirect: 'manual',
       signal: signal === undefined ? AbortSignal.timeout(30_000) : AbortSignal.any([signal, AbortSignal.timeout(30_000)]),
     });
     const body = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown; error?: unknown };

@@ -1,6 +1,8 @@
 // The upstream request of one proxied tool call: path template, query, headers, cookies, credentials
 // and the body in the operation's media type (JSON, form, multipart, text or raw bytes).
+import { headerValue, pathValue } from './http-arguments.js';
 import { appendQuery } from './http-query.js';
+import { credentialPlaces, type CredentialPlaces } from './http-redirect.js';
 import type { HttpAuth, HttpBinding, HttpProxyOptions } from './http-types.js';
 
 export interface BuiltRequest {
@@ -30,12 +32,14 @@ export interface Operation {
   readonly base: string | undefined;
   /** Secrets to fetch before building (an `upstreamToken` hook, an OAuth 2 scheme); otherwise each is read from `env` as it is built. */
   readonly fetchesSecrets: boolean;
+  /** The headers and query keys that carry its credentials: emptied on a redirect to another origin. */
+  readonly credentials: CredentialPlaces;
 }
 
 export function operationOf(binding: HttpBinding, options: HttpProxyOptions): Operation {
   const base = /^https?:\/\//i.test(options.baseUrl) ? options.baseUrl.replace(/\/+$/, '') : undefined;
   const auth = operationAuth(binding, options);
-  return { binding, options, method: binding.method.toUpperCase(), auth, base, fetchesSecrets: options.upstreamToken !== undefined || auth.some((a) => a.type === 'oauth2') };
+  return { binding, options, method: binding.method.toUpperCase(), auth, base, fetchesSecrets: options.upstreamToken !== undefined || auth.some((a) => a.type === 'oauth2'), credentials: credentialPlaces(auth) };
 }
 
 /**
@@ -47,6 +51,8 @@ export interface RequestParts {
   readonly url: string;
   readonly headers: Record<string, string>;
   readonly body?: string | Uint8Array | FormData;
+  /** Where the credentials are (the operation's): a redirect to another origin drops them. */
+  readonly credentials?: CredentialPlaces;
 }
 
 export function buildRequest(binding: HttpBinding, args: Record<string, unknown>, options: HttpProxyOptions, secrets?: Secrets): BuiltRequest {
@@ -70,10 +76,11 @@ export function requestParts(op: Operation, args: Record<string, unknown>, secre
   for (const p of binding.params) {
     const value = args[p.arg];
     if (value === undefined) continue;
-    // Path values are one segment: RFC 6570 simple expansion escapes everything outside unreserved.
-    if (p.in === 'path') path = path.replaceAll(`{${p.name}}`, encodeURIComponent(scalar(value)));
+    // Path values are one segment: RFC 6570 simple expansion escapes everything outside unreserved; a
+    // dot-segment no escaping keeps from resolving, and a header value no header can carry, throw InvalidArgument.
+    if (p.in === 'path') path = path.replaceAll(`{${p.name}}`, encodeURIComponent(pathValue(p.arg, scalar(value))));
     else if (p.in === 'query') appendQuery((query ??= new URLSearchParams()), p, value);
-    else if (p.in === 'header') setHeader(headers, p.name, Array.isArray(value) ? value.map(scalar).join(',') : scalar(value));
+    else if (p.in === 'header') setHeader(headers, p.name, headerValue(p.arg, Array.isArray(value) ? value.map(scalar).join(',') : scalar(value)));
     else cookies.push(`${p.name}=${encodeURIComponent(scalar(value))}`);
   }
   if (op.auth.length > 0) {
@@ -91,7 +98,8 @@ export function requestParts(op: Operation, args: Record<string, unknown>, secre
   const body = binding.body !== undefined && value !== undefined ? encodeBody(binding.body, value, headers) : undefined;
   const qs = query === undefined ? '' : query.toString();
   const url = `${op.base ?? options.baseUrl.replace(/\/+$/, '')}${path}${qs === '' ? '' : `?${qs}`}`;
-  return body !== undefined ? { url, headers, body } : { url, headers };
+  const { credentials } = op;
+  return body !== undefined ? { url, headers, body, credentials } : { url, headers, credentials };
 }
 
 /** Headers.set on the record: the name lower-cased, the value without leading or trailing HTTP whitespace. */

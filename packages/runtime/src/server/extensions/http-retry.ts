@@ -10,6 +10,27 @@ export interface RetryPolicy {
   readonly retryDelayMs?: number;
   /** A Retry-After longer than this is not waited for: the tool error carries it to the model (default 10 s). */
   readonly maxRetryDelayMs?: number;
+  /** Per attempt, in ms (default 30 s). */
+  readonly timeoutMs?: number;
+  /**
+   * The whole call, retries and their waits included, in ms (default 45 s, or `timeoutMs` when that is
+   * longer): below the 60 s tool timeout of generated servers and the official client's 60 s request
+   * timeout, so the tool error reaches the client before it gives up.
+   */
+  readonly budgetMs?: number;
+}
+
+/** An attempt is not started with less time than this left in the budget. */
+const MIN_ATTEMPT_MS = 1_000;
+export const DEFAULT_BUDGET_MS = 45_000;
+
+export function budgetOf(policy: RetryPolicy): number {
+  return policy.budgetMs ?? Math.max(DEFAULT_BUDGET_MS, policy.timeoutMs ?? 30_000);
+}
+
+/** One attempt's timeout: `timeoutMs`, cut to what is left of the call's budget. */
+export function attemptMs(policy: RetryPolicy, deadline: number): number {
+  return Math.max(1, Math.min(policy.timeoutMs ?? 30_000, deadline - Date.now()));
 }
 
 export function isIdempotent(method: string): boolean {
@@ -24,13 +45,14 @@ export function retryableStatus(status: number): boolean {
  * The delay before attempt `attempt + 1` (0-based count of attempts made so far minus one), or undefined
  * when no retry should happen: out of attempts, or the upstream asks for a longer wait than the bound.
  */
-export function retryDelay(policy: RetryPolicy, attempt: number, retryAfter: string | null): number | undefined {
+export function retryDelay(policy: RetryPolicy, attempt: number, retryAfter: string | null, deadline = Infinity): number | undefined {
   if (attempt >= (policy.retries ?? 2)) return undefined;
   const max = policy.maxRetryDelayMs ?? 10_000;
   const asked = retryAfter === null ? undefined : retryAfterMs(retryAfter);
-  if (asked !== undefined) return asked <= max ? asked : undefined;
   const base = (policy.retryDelayMs ?? 250) * 2 ** attempt;
-  return Math.min(max, base / 2 + Math.random() * (base / 2));
+  const wait = asked !== undefined ? (asked <= max ? asked : undefined) : Math.min(max, base / 2 + Math.random() * (base / 2));
+  // No attempt that the budget would cut short before it could answer.
+  return wait !== undefined && Date.now() + wait + MIN_ATTEMPT_MS <= deadline ? wait : undefined;
 }
 
 /** Retry-After: delay-seconds or an HTTP-date (RFC 9110 §10.2.3). */

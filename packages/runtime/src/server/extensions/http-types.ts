@@ -60,7 +60,6 @@ export interface UpstreamTokenRequest {
 export interface HttpProxyOptions extends RetryPolicy {
   readonly baseUrl: string;
   readonly auth?: readonly HttpAuth[];
-  readonly timeoutMs?: number;
   /** Answers larger than this are refused (default 8 MiB). */
   readonly maxBytes?: number;
   readonly fetch?: typeof fetch;

@@ -24,10 +24,8 @@ export interface ListenOptions extends HealthPaths {
   readonly maxBodyBytes?: number;
   /** Time allowed to receive a whole request (headers and body), in ms. Default 30000. */
   readonly requestTimeoutMs?: number;
-  /**
-   * How long an idle keep-alive connection stays open, in ms. Default 5000 (Node's). Behind a load
-   * balancer, set it above the balancer's idle timeout, or the balancer reuses connections this server closed.
-   */
+  /** Idle keep-alive, ms. Default 65000 > clients' (undici 4 s), balancers' (60 s): they close first. Node's 5 s reset a
+   * client busy past it (the SDK compiles output schemas after tools/list: ~5 s for 845 tools; large-server-first-call test). */
   readonly keepAliveTimeoutMs?: number;
   /**
    * Most bytes an SSE response (progress stream, `subscriptions/listen`) may hold unsent because its
@@ -102,7 +100,7 @@ export async function listen(handler: HttpHandler, options: ListenOptions = {}):
     listening.add(done);
     void done.finally(() => listening.delete(done));
   });
-  if (options.keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = options.keepAliveTimeoutMs;
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => resolve());
