@@ -29,14 +29,17 @@ async function loadSdk(): Promise<{ client: typeof import('@modelcontextprotocol
   try {
     return { client: await import('@modelcontextprotocol/client'), stdio: await import('@modelcontextprotocol/client/stdio') };
   } catch {
-    throw new EnvironmentError('`mcpgen import mcp` needs the official MCP client; install it with `npm install --save-dev @modelcontextprotocol/client@2`');
+    throw new EnvironmentError('`mcpgen import mcp` and `mcpgen test` need the official MCP client; install it with `npm install --save-dev @modelcontextprotocol/client@2`');
   }
 }
 
-export async function connect(target: ServerTarget, era: Era, timeoutMs: number): Promise<RawClient> {
+type SdkClient = InstanceType<typeof import('@modelcontextprotocol/client').Client>;
+
+/** The official client, connected (`mcpgen test` drives servers with it too); `initializeMeta` reads what the client keeps not. */
+export async function openSdkClient(target: ServerTarget, era: Era, timeoutMs: number, name = 'mcpgen-import'): Promise<{ client: SdkClient; initializeMeta: () => Record<string, unknown> | undefined }> {
   const sdk = await loadSdk();
   const mode = era === 'auto' ? 'auto' : era === '2026' ? { pin: '2026-07-28' } : 'legacy';
-  const client = new sdk.client.Client({ name: 'mcpgen-import', version: '1' }, { versionNegotiation: { mode, probe: { timeoutMs } } });
+  const client = new sdk.client.Client({ name, version: '1' }, { versionNegotiation: { mode, probe: { timeoutMs } } });
   const transport = target.kind === 'http' ? httpTransport(sdk.client, target) : stdioTransport(sdk.stdio, target);
   const initializeMeta = captureInitializeMeta(transport);
   try {
@@ -45,6 +48,11 @@ export async function connect(target: ServerTarget, era: Era, timeoutMs: number)
     await client.close().catch(() => undefined);
     throw new EnvironmentError(`cannot connect to ${describeTarget(target)}: ${reason(e)}`);
   }
+  return { client, initializeMeta };
+}
+
+export async function connect(target: ServerTarget, era: Era, timeoutMs: number): Promise<RawClient> {
+  const { client, initializeMeta } = await openSdkClient(target, era, timeoutMs);
   return {
     request: async (method, params) => (await client.request({ method, params } as never, AS_SENT as never, { timeout: timeoutMs })) as Record<string, unknown>,
     serverInfo: () => client.getServerVersion() as Record<string, unknown> | undefined,
