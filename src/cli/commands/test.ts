@@ -1,6 +1,6 @@
 // `mcpgen test <spec> (--url URL | -- command [args…])`: property-based contract tests of a running server
 // against its spec. Its modules (fast-check, the official client) load only when this command runs.
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { hasErrors } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../errors.js';
 import type { ServerTarget } from '../../import/mcp/connect.js';
@@ -39,7 +39,7 @@ export async function runTest(args: Parsed, io: Io): Promise<number> {
   let replayCommand: string | undefined;
   if (failed) {
     writeFilesAtomically(new Map([[resolve(io.cwd, save), replayFileText(cases, options.seed)]]));
-    replayCommand = commandLine(['mcpgen', 'test', specArg, ...(target.kind === 'http' ? ['--url', target.url] : []), '--replay', relative(io.cwd, resolve(io.cwd, save)) || save, ...(target.kind === 'stdio' ? ['--', target.command, ...target.args] : [])]);
+    replayCommand = commandLine(['mcpgen', 'test', specArg, ...(target.kind === 'http' ? ['--url', target.url] : []), '--replay', save, ...(target.kind === 'stdio' ? ['--', target.command, ...target.args] : [])]);
   }
   io.stdout(formatReport({ cases, seed: options.seed, seconds: (performance.now() - started) / 1000, ...(replayCommand === undefined ? {} : { replayCommand }) }, reporter));
   return failed ? 1 : 0;
