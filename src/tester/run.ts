@@ -8,7 +8,7 @@ import { promptChecks, templateCheck } from './prompt-checks.js';
 import { Budget } from './property.js';
 import { Session } from './session.js';
 import { invalidCheck, prepareTool, skipReason, validCheck, type ToolContext } from './tool-checks.js';
-import type { CaseResult, TestOptions } from './types.js';
+import { excludes, type CaseResult, type TestOptions } from './types.js';
 import { wireCase } from './wire-case.js';
 
 export async function loadFastCheck(): Promise<typeof import('fast-check')> {
@@ -46,9 +46,9 @@ function itemJobs(ctx: ToolContext, model: ServerModel, target: ServerTarget): (
   });
   const base = model.tools.length;
   const excluded = (item: string, check: CaseResult['check']): CaseResult[] => [{ item, check, status: 'skipped', calls: 0, message: 'excluded (--exclude)' }];
-  model.prompts.forEach((prompt, i) => jobs.push(async () => (ctx.options.exclude.includes(prompt.name) ? excluded(`prompt ${prompt.name}`, 'prompt') : promptChecks(ctx, prompt, seed(base + i)))));
+  model.prompts.forEach((prompt, i) => jobs.push(async () => (excludes(ctx.options, prompt.name) ? excluded(`prompt ${prompt.name}`, 'prompt') : promptChecks(ctx, prompt, seed(base + i)))));
   const tBase = base + model.prompts.length;
-  model.resourceTemplates.forEach((t, i) => jobs.push(async () => (ctx.options.exclude.includes(t.uriTemplate) || ctx.options.exclude.includes(t.name) ? excluded(`resource template ${t.uriTemplate}`, 'resource') : [await templateCheck(ctx, t, seed(tBase + i))])));
+  model.resourceTemplates.forEach((t, i) => jobs.push(async () => (excludes(ctx.options, t.uriTemplate) || excludes(ctx.options, t.name) ? excluded(`resource template ${t.uriTemplate}`, 'resource') : [await templateCheck(ctx, t, seed(tBase + i))])));
   return jobs;
 }
 

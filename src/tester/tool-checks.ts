@@ -7,7 +7,7 @@ import { judgeInvalid, judgeValid, type OutputCheck, type Verdict } from './judg
 import { runProperty, type Budget } from './property.js';
 import { schemaArbitrary } from './schema-arbitrary.js';
 import type { Session } from './session.js';
-import type { CaseResult, ReplayCase, TestOptions } from './types.js';
+import { excludes, type CaseResult, type ReplayCase, type TestOptions } from './types.js';
 
 type FastCheck = typeof import('fast-check');
 type Args = Record<string, unknown>;
@@ -83,7 +83,7 @@ export function toCase<T>(item: string, check: CaseResult['check'], r: Awaited<R
 /** Why a tool is not called at all (--include-destructive, --read-only-only), or undefined. */
 export function skipReason(tool: ToolModel, options: TestOptions): string | undefined {
   const a = tool.annotations;
-  if (options.exclude.includes(tool.name)) return 'excluded (--exclude)';
+  if (excludes(options, tool.name)) return 'excluded (--exclude)';
   if (options.readOnlyOnly && a?.readOnlyHint !== true) return 'not marked readOnlyHint (--read-only-only)';
   if (a?.destructiveHint === true && !options.includeDestructive) return 'destructiveHint: true (pass --include-destructive to call it)';
   // Answering a user prompt the tester cannot know the right answer to would test the tester, not the tool.

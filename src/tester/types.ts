@@ -23,6 +23,11 @@ export interface TestOptions {
 
 export const DEFAULT_OPTIONS: TestOptions = { seed: 42, maxCalls: 2000, runs: 30, timeoutMs: 10_000, concurrency: 1, includeDestructive: false, readOnlyOnly: false, allowToolErrors: false, exclude: [] };
 
+/** `--exclude`: by name (or URI template); `*` leaves every one out (only the lists are compared). */
+export function excludes(options: TestOptions, name: string): boolean {
+  return options.exclude.includes(name) || options.exclude.includes('*');
+}
+
 /** One failing call, enough to send it again (`--replay`). */
 export interface ReplayCase {
   readonly kind: 'tool' | 'prompt' | 'resourceTemplate';

@@ -50,7 +50,8 @@ function targetOf(url: string | undefined, command: readonly string[], cwd: stri
   if (url !== undefined) return { kind: 'http', url };
   const [program, ...rest] = command;
   if (program === undefined || program === '') throw new UsageError('test needs the server: `--url URL` (Streamable HTTP) or `-- command [args…]` (stdio)');
-  return { kind: 'stdio', command: program, args: rest, cwd };
+  // The server gets this process's environment (its tokens and settings), as a script in `npm test` would.
+  return { kind: 'stdio', command: program, args: rest, cwd, env: { ...process.env } as Record<string, string> };
 }
 
 function optionsOf(args: Parsed): TestOptions {
