@@ -1,6 +1,6 @@
 // The tester's inputs: fast-check values from every example spec's tool input schemas are accepted by ajv
 // (what is sent as valid is valid), and each mutation of a valid value is refused (what is sent as invalid is).
-import fc from 'fast-check';
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { check } from '../../src/pipeline.js';
 import { mutationsOf } from '../../src/tester/invalid-inputs.js';
