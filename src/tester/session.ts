@@ -1,6 +1,7 @@
 // The official client connected to the server under test, and each call's outcome as the tester judges it:
 // a result, a JSON-RPC error (with its code), no answer in time, or a closed connection.
-import { openSdkClient, reason, type ServerTarget } from '../import/mcp/connect.js';
+// Results are taken as sent (AS_SENT): the SDK's own result schemas would reject, and so hide, what the server got wrong.
+import { AS_SENT, openSdkClient, rawClient, reason, type ServerTarget } from '../import/mcp/connect.js';
 import type { ServerDump } from '../import/mcp/read.js';
 import { readServer } from '../import/mcp/read.js';
 
@@ -11,9 +12,6 @@ export type Outcome =
   | { readonly kind: 'closed'; readonly message: string };
 
 type Client = Awaited<ReturnType<typeof openSdkClient>>['client'];
-
-// Results taken as sent: the SDK's own result schemas would reject, and so hide, what the server got wrong.
-const AS_SENT = { '~standard': { version: 1, vendor: 'mcpgen', validate: (value: unknown) => ({ value }) } } as const;
 
 export class Session {
   private constructor(
@@ -33,17 +31,8 @@ export class Session {
   }
 
   /** Every list as the server sent it, read the way `mcpgen import mcp` reads it. */
-  async dump(): Promise<ServerDump> {
-    const c = this.client;
-    return readServer({
-      request: async (method, params) => (await c.request({ method, params } as never, AS_SENT as never, { timeout: Math.max(this.timeoutMs, 10_000) })) as Record<string, unknown>,
-      serverInfo: () => c.getServerVersion() as Record<string, unknown> | undefined,
-      instructions: () => c.getInstructions(),
-      capabilities: () => c.getServerCapabilities() as Record<string, unknown> | undefined,
-      protocolVersion: () => c.getNegotiatedProtocolVersion(),
-      resultMeta: () => this.initializeMeta(),
-      close: () => c.close(),
-    });
+  dump(): Promise<ServerDump> {
+    return readServer(rawClient(this.client, this.initializeMeta, Math.max(this.timeoutMs, 10_000)));
   }
 
   /**

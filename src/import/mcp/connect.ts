@@ -22,7 +22,7 @@ export interface RawClient {
 
 // A StandardSchema that accepts any result as sent: the SDK's own result schemas drop tools it judges
 // invalid and would hide what the server really published.
-const AS_SENT = { '~standard': { version: 1, vendor: 'mcpgen', validate: (value: unknown) => ({ value }) } } as const;
+export const AS_SENT = { '~standard': { version: 1, vendor: 'mcpgen', validate: (value: unknown) => ({ value }) } } as const;
 
 /** The official client is an optional peer: loaded only here, with the install line when it is missing. */
 async function loadSdk(): Promise<{ client: typeof import('@modelcontextprotocol/client'); stdio: typeof import('@modelcontextprotocol/client/stdio') }> {
@@ -53,6 +53,11 @@ export async function openSdkClient(target: ServerTarget, era: Era, timeoutMs: n
 
 export async function connect(target: ServerTarget, era: Era, timeoutMs: number): Promise<RawClient> {
   const { client, initializeMeta } = await openSdkClient(target, era, timeoutMs);
+  return rawClient(client, initializeMeta, timeoutMs);
+}
+
+/** A connected client's raw face: requests answered as sent, and what it learned when it connected. */
+export function rawClient(client: SdkClient, initializeMeta: () => Record<string, unknown> | undefined, timeoutMs: number): RawClient {
   return {
     request: async (method, params) => (await client.request({ method, params } as never, AS_SENT as never, { timeout: timeoutMs })) as Record<string, unknown>,
     serverInfo: () => client.getServerVersion() as Record<string, unknown> | undefined,
