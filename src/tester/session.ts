@@ -41,8 +41,9 @@ export class Session {
    * so a wrong structuredContent comes back for the tester to report, not as the client's own -32602.
    */
   callTool(tool: { name: string; inputSchema: object }, args: unknown): Promise<Outcome> {
-    const definition = { name: tool.name, inputSchema: tool.inputSchema } as never;
-    return this.outcome(() => this.client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, { timeout: this.timeoutMs, toolDefinition: definition }));
+    // Only HTTP has headers to mirror; over stdio the definition would only cost the client a schema compile per call.
+    const options = this.target.kind === 'http' ? { timeout: this.timeoutMs, toolDefinition: { name: tool.name, inputSchema: tool.inputSchema } as never } : { timeout: this.timeoutMs };
+    return this.outcome(() => this.client.callTool({ name: tool.name, arguments: args as Record<string, unknown> }, options));
   }
 
   getPrompt(name: string, args: Record<string, string>): Promise<Outcome> {
