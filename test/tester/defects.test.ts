@@ -107,10 +107,11 @@ describe('wire rules over HTTP', () => {
   it('passes the generated sql server and catches a header the server side does not compare', async () => {
     const sql = await startScript(compiledMain('sql'));
     servers.push(sql);
-    const direct = await run(['specs/sql.yaml', '--url', sql.url, '--runs', '10']);
+    const save = join(tempDir(), 'failures.json');
+    const direct = await run(['specs/sql.yaml', '--url', sql.url, '--runs', '10', '--save', save]);
     expect(direct.cases.filter((c) => c.check === 'wire').map((c) => [c.item, c.status])).toEqual([['tool list_tables', 'passed']]);
     expect(direct.code).toBe(0);
-    const bad = await run(['specs/sql.yaml', '--url', await echoingProxy(new URL(sql.url)), '--runs', '10']);
+    const bad = await run(['specs/sql.yaml', '--url', await echoingProxy(new URL(sql.url)), '--runs', '10', '--save', save]);
     expect(bad.code).toBe(1);
     const wire = failed(bad.cases, 'tool list_tables')!;
     expect(wire.check).toBe('wire');

@@ -1,7 +1,8 @@
 // `mcpgen test` against every generated example server (specs/ → generated/, compiled by the global setup):
 // all pass, over stdio, and over Streamable HTTP for the servers whose tools mirror arguments into headers.
 import { describe, expect, it } from 'vitest';
-import { cli } from '../helpers.js';
+import { join } from 'node:path';
+import { cli, tempDir } from '../helpers.js';
 import { compiledMain, startHttp } from '../support/servers.js';
 
 // Tools left out, each for its reason: the fixtures built to fail, and the ones that wait or reach the network.
@@ -23,7 +24,8 @@ interface Case { item: string; check: string; status: string; message?: string }
 
 /** The JSON report's cases; failures as lines, so an assertion shows them. */
 async function run(argv: string[]): Promise<{ code: number; cases: Case[]; failures: string[] }> {
-  const r = await cli(['test', '--reporter', 'json', ...argv]);
+  // A failing run saves its calls: into a temp folder, never the repository.
+  const r = await cli(['test', '--reporter', 'json', '--save', join(tempDir(), 'failures.json'), ...argv]);
   if (r.stdout === '') throw new Error(r.stderr);
   const cases = (JSON.parse(r.stdout) as { cases: Case[] }).cases;
   return { code: r.code, cases, failures: cases.filter((c) => c.status === 'failed').map((c) => `${c.item} ${c.check}: ${c.message}`) };
