@@ -24,7 +24,7 @@ export const CODE_CACHE = 'dist/cli/code-cache.cjs';
 const otherCommands = {
   name: 'other-commands',
   setup(b) {
-    b.onResolve({ filter: /^\.\/commands\/(generate|init|import|lsp)\.js$/ }, (args) => ({ path: args.path, external: true }));
+    b.onResolve({ filter: /^\.\/commands\/(generate|init|import|lsp|test)\.js$/ }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -73,7 +73,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   await Promise.all([
     // Paths into ajv's runtime (precompiled validators) and the lazily required ajv are resolved at run time.
     build({ ...common, outfile: CHECK_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats'], plugins: [otherCommands] }),
-    build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', ...LANGUAGE_SERVER], plugins: [handlebarsCompiler, jsoncParser] }),
+    build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', ...LANGUAGE_SERVER, 'fast-check'], plugins: [handlebarsCompiler, jsoncParser] }),
     build({ ...common, entryPoints: ['src/cli/code-cache-entry.ts'], outfile: CODE_CACHE }),
   ]);
 }

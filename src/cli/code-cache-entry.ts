@@ -21,10 +21,11 @@ export function loadCli(file: string, variant: string, command: string | undefin
 /**
  * Whether the command import()s packages the bundle leaves out. A vm.Script has no import() on Node 20
  * once V8 took its code from a cache ("A dynamic import callback was not specified", whatever
- * importModuleDynamically says), so such commands are required as usual: `import` (swagger-parser, the
+ * importModuleDynamically says), so such commands are required as usual: `test` (fast-check, the MCP
+ * client) and `import` (swagger-parser, the
  * MCP client, the resolver's http and dns), and every command on Node that cannot require() ajv's ES
  * module and import()s it ahead (main.ts, before 20.19).
  */
 function importsAtRunTime(command: string | undefined): boolean {
-  return command === 'import' || (process.features as { require_module?: boolean }).require_module !== true;
+  return command === 'import' || command === 'test' || (process.features as { require_module?: boolean }).require_module !== true;
 }

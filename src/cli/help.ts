@@ -33,6 +33,17 @@ Usage:
       \`breaking.ignore\`). --against is the same as --base. See docs/breaking-changes.md.
   mcpgen diff --base REF|FILE|DIR [spec-or-glob ...] [--format ...]
       The same report as \`breaking\`, always exiting 0 when both versions validate.
+  mcpgen test <spec> (--url URL | -- command [args ...]) [--reporter text|json|junit]
+              [--seed N] [--runs N] [--max-calls N] [--timeout MS] [--concurrency N]
+              [--include-destructive] [--read-only-only] [--allow-tool-errors]
+              [--exclude NAME,..] [--save FILE] [--replay FILE]
+      Contract-test a running server (any MCP server, over Streamable HTTP or a command over
+      stdio) against the spec: its lists, then per tool valid inputs (fast-check, from the input
+      schema) must give results the output schema accepts, invalid ones must be refused as
+      invalid params, and over HTTP mismatched Mcp-Name / Mcp-Param-* headers must be refused.
+      Failures are shrunk, saved (--save, default mcpgen-test-failures.json) and sent again with
+      --replay FILE. Tools with destructiveHint are not called without --include-destructive.
+      Exit 1 on any failure. Needs the optional peer @modelcontextprotocol/client. See docs/testing.md.
   mcpgen init [spec-file] [--force]
       Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then
       print the next steps.
@@ -57,7 +68,7 @@ Options:
   -v, --version        print the version
 
 Exit codes: 0 success, 1 errors in specs, stale output with --check, a breaking change
-(\`breaking\`), or a write the
+(\`breaking\`), a failed check (\`test\`), or a write the
 file system refused (one line naming the path), 2 usage error,
 3 internal error (a bug: please report it with the printed stack).
 `;
@@ -81,6 +92,22 @@ const COMMAND_HELP: Record<string, string> = {
   check's diagnostics as you type (provider targets included), quick fixes, hover, completion,
   go to definition, references, rename and document symbols. --stdio is accepted (and is the
   only transport). See docs/editor.md.
+`,
+  test: `Usage: mcpgen test <spec> (--url URL | -- command [args ...]) [options]
+  Contract-test a running MCP server against the spec with the official client (docs/testing.md).
+  --reporter text|json|junit   report on stdout (default text)
+  --seed N                     fast-check seed: the same seed sends the same calls (default 42)
+  --runs N                     generated values per check, before shrinking (default 30)
+  --max-calls N                calls in the whole run, shrinking included (default 2000)
+  --timeout MS                 per call; no answer by then is a hang (default 10000)
+  --concurrency N              tools, prompts and templates checked at once (default 1)
+  --include-destructive        also call tools marked destructiveHint: true
+  --read-only-only             call only tools marked readOnlyHint: true
+  --allow-tool-errors          a tool error (isError) on valid arguments passes
+  --exclude NAME,..            tools, prompts, templates not called ('*': compare the lists only)
+  --save FILE                  where failing calls are saved (default mcpgen-test-failures.json)
+  --replay FILE                send only the saved failing calls again
+  Exit 0 when every check passed or was skipped, 1 on any failure, 2 usage error.
 `,
   init: `Usage: mcpgen init [spec-file] [--force]
   Write a starter spec (default specs/server.yaml) and mcpgen.config.yaml, then

@@ -15,6 +15,11 @@ const IMPORT_FLAGS: Record<string, FlagSpec[]> = {
   mcp: [{ name: 'url', value: true }, { name: 'out', value: true }, { name: 'report', value: true }, { name: 'hoist-defs' }, { name: 'era', value: true, choices: ['auto', '2025', '2026'] }, { name: 'timeout', value: true }],
   openapi: [...COMMON, ...['out', 'handlers', 'name', 'tag', 'operation', 'method'].map((name) => ({ name, value: true })), { name: 'force' }, { name: 'generate' }],
 };
+const TEST_FLAGS: FlagSpec[] = [
+  ...['url', 'replay', 'save', 'seed', 'max-calls', 'runs', 'timeout', 'concurrency', 'exclude'].map((name) => ({ name, value: true })),
+  { name: 'reporter', value: true, choices: ['text', 'json', 'junit'] },
+  ...['include-destructive', 'read-only-only', 'allow-tool-errors'].map((name) => ({ name })),
+];
 const BREAKING: FlagSpec[] = [
   { name: 'base', value: true },
   { name: 'against', value: true },
@@ -38,6 +43,7 @@ const COMMANDS: Record<string, { flags: FlagSpec[] | ((rest: readonly string[]) 
   diff: { flags: BREAKING, run: async (args, io) => (await import('./commands/breaking.js')).runBreaking(args, io, 'diff') },
   init: { flags: [{ name: 'force' }], run: async (args, io) => (await import('./commands/init.js')).runInit(args, io) },
   lsp: { flags: [{ name: 'stdio' }], run: async (args, io) => (await import('./commands/lsp.js')).runLsp(args, io) },
+  test: { flags: TEST_FLAGS, run: async (args, io) => (await import('./commands/test.js')).runTest(args, io) },
 };
 
 /** For bin/mcpgen.js: whether the command ran the pipeline (then the CLI's code cache it saves is complete). */

@@ -22,21 +22,24 @@ export interface RawClient {
 
 // A StandardSchema that accepts any result as sent: the SDK's own result schemas drop tools it judges
 // invalid and would hide what the server really published.
-const AS_SENT = { '~standard': { version: 1, vendor: 'mcpgen', validate: (value: unknown) => ({ value }) } } as const;
+export const AS_SENT = { '~standard': { version: 1, vendor: 'mcpgen', validate: (value: unknown) => ({ value }) } } as const;
 
 /** The official client is an optional peer: loaded only here, with the install line when it is missing. */
 async function loadSdk(): Promise<{ client: typeof import('@modelcontextprotocol/client'); stdio: typeof import('@modelcontextprotocol/client/stdio') }> {
   try {
     return { client: await import('@modelcontextprotocol/client'), stdio: await import('@modelcontextprotocol/client/stdio') };
   } catch {
-    throw new EnvironmentError('`mcpgen import mcp` needs the official MCP client; install it with `npm install --save-dev @modelcontextprotocol/client@2`');
+    throw new EnvironmentError('`mcpgen import mcp` and `mcpgen test` need the official MCP client; install it with `npm install --save-dev @modelcontextprotocol/client@2`');
   }
 }
 
-export async function connect(target: ServerTarget, era: Era, timeoutMs: number): Promise<RawClient> {
+type SdkClient = InstanceType<typeof import('@modelcontextprotocol/client').Client>;
+
+/** The official client, connected (`mcpgen test` drives servers with it too); `initializeMeta` reads what the client keeps not. */
+export async function openSdkClient(target: ServerTarget, era: Era, timeoutMs: number, name = 'mcpgen-import'): Promise<{ client: SdkClient; initializeMeta: () => Record<string, unknown> | undefined }> {
   const sdk = await loadSdk();
   const mode = era === 'auto' ? 'auto' : era === '2026' ? { pin: '2026-07-28' } : 'legacy';
-  const client = new sdk.client.Client({ name: 'mcpgen-import', version: '1' }, { versionNegotiation: { mode, probe: { timeoutMs } } });
+  const client = new sdk.client.Client({ name, version: '1' }, { versionNegotiation: { mode, probe: { timeoutMs } } });
   const transport = target.kind === 'http' ? httpTransport(sdk.client, target) : stdioTransport(sdk.stdio, target);
   const initializeMeta = captureInitializeMeta(transport);
   try {
@@ -45,6 +48,16 @@ export async function connect(target: ServerTarget, era: Era, timeoutMs: number)
     await client.close().catch(() => undefined);
     throw new EnvironmentError(`cannot connect to ${describeTarget(target)}: ${reason(e)}`);
   }
+  return { client, initializeMeta };
+}
+
+export async function connect(target: ServerTarget, era: Era, timeoutMs: number): Promise<RawClient> {
+  const { client, initializeMeta } = await openSdkClient(target, era, timeoutMs);
+  return rawClient(client, initializeMeta, timeoutMs);
+}
+
+/** A connected client's raw face: requests answered as sent, and what it learned when it connected. */
+export function rawClient(client: SdkClient, initializeMeta: () => Record<string, unknown> | undefined, timeoutMs: number): RawClient {
   return {
     request: async (method, params) => (await client.request({ method, params } as never, AS_SENT as never, { timeout: timeoutMs })) as Record<string, unknown>,
     serverInfo: () => client.getServerVersion() as Record<string, unknown> | undefined,
