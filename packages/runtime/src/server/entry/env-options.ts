@@ -1,6 +1,7 @@
 // Server options a deployed entry point takes from its environment (the generated main.ts calls this),
 // so the same build runs as one instance or as many behind a balancer:
-//   REDIS_URL                           change notifications, tasks and discovery's enabled toolsets shared through Redis (default: in process)
+//   REDIS_URL                           change notifications, tasks, discovery's enabled toolsets and rate limits shared through Redis (default: in process)
+//   MCPGEN_REDIS_SENTINELS, MCPGEN_REDIS_CLUSTER, …   the same through Sentinel or a Redis Cluster, with TLS: redis-env.ts
 //   MCPGEN_REDIS_CHANNEL                the pub/sub channel (default mcpgen:events:<server name>)
 //   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
@@ -26,6 +27,8 @@ import type { ServerDefinition } from '../core/definition.js';
 import { jsonAccessLog } from '../ops/access-log.js';
 import { configureLog, LOG_LEVELS, type LogFormat, type LogLevel } from '../core/log.js';
 import { isError, rateRule, toolRates } from './settings.js';
+import { openRedis, type RedisLayer } from '../scale/redis-layer.js';
+import { redisFromEnv } from './redis-env.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
 export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env, declaredLimits?: ServerDefinition['rateLimits']): Promise<ServerOptions> {
@@ -42,16 +45,17 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, de
   const ttlSeconds = positiveSeconds('MCPGEN_REQUEST_STATE_TTL_SECONDS', env.MCPGEN_REQUEST_STATE_TTL_SECONDS);
   if (env.MCPGEN_REQUEST_STATE_KEYS) options.requestStateKeys = new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), ttlSeconds);
   else if (ttlSeconds !== undefined) options.requestStateTtlSeconds = ttlSeconds;
-  if (env.REDIS_URL) {
-    checkRedisUrl(env.REDIS_URL);
-    const bus = await createRedisEventBus({ url: env.REDIS_URL, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
-    options.bus = bus;
-    // Not ready while Redis is unreachable: notifications and tasks of this instance would not reach the others.
-    options.readiness = [{ name: 'redis', ready: () => bus.up() }];
+  const settings = redisFromEnv(env);
+  // One client (and one subscriber) for every use, one health state, one line per state change (scale/redis-layer.ts).
+  const redis: RedisLayer | undefined = settings === undefined ? undefined : openRedis(settings);
+  if (redis !== undefined) {
+    options.bus = await createRedisEventBus({ redis, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    // Not ready while Redis does not answer a PING in time: this instance's notifications and tasks would not reach the others.
+    options.readiness = [{ name: 'redis', ready: () => redis.up() }];
     // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
-    options.taskStore = await createRedisTaskStore({ url: env.REDIS_URL, serverName });
-    // Each principal's enabled toolsets (a spec with `discovery:`); connects on first use only.
-    options.discoveryStore = createRedisDiscoveryStore({ url: env.REDIS_URL, serverName });
+    options.taskStore = await createRedisTaskStore({ redis, serverName });
+    // Each principal's enabled toolsets (a spec with `discovery:`).
+    options.discoveryStore = createRedisDiscoveryStore({ redis, serverName });
   }
   const lease = positiveMs(env, 'MCPGEN_TASK_LEASE_MS');
   if (lease !== undefined) options.taskLeaseMs = lease;
@@ -62,7 +66,7 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, de
   if (env.MCPGEN_SKILLS_DIR) options.skills = await skillsFromFolder(env.MCPGEN_SKILLS_DIR);
   // The spec's limits (the generated main.ts passes them) under the environment's, shared through Redis too.
   const limits = mergeRateLimits(declaredLimits, rateLimitsFromEnv(env));
-  if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}) }, serverName);
+  if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...(redis !== undefined ? { redis } : {}) }, serverName);
   configureLog(logSettings(env));
   const accessLog = env.MCPGEN_ACCESS_LOG ?? '';
   if (accessLog === 'json') options.accessLog = jsonAccessLog();
@@ -84,18 +88,6 @@ function positiveSeconds(name: string, value: string | undefined): number | unde
   return n;
 }
 
-/** redis:// or rediss:// with a host; the message never repeats the URL (it may hold a password). */
-function checkRedisUrl(value: string): void {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
-    throw new Error('REDIS_URL must be a redis:// or rediss:// URL with a host (e.g. redis://127.0.0.1:6379)');
-  }
-}
 function positiveMs(env: NodeJS.ProcessEnv, name: string, unit = 'milliseconds'): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
