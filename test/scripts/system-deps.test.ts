@@ -30,7 +30,7 @@ describe('the interop suite\'s Debian packages', () => {
   it('lists every missing package by its Debian name (nginx is nginx-light)', () => {
     const missing = deps.missingPackages(() => false);
     expect(missing).toEqual(['nginx-light', 'redis-server', 'redis-sentinel', 'redis-tools', 'chromium']);
-    expect(deps.missingMessage(missing)).toMatch(/sudo apt-get install -y nginx-light redis-server chromium$/);
+    expect(deps.missingMessage(missing)).toMatch(/sudo apt-get install -y nginx-light redis-server redis-sentinel redis-tools chromium$/);
     expect(deps.missingPackages(() => true)).toEqual([]);
   });
 
