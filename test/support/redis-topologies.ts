@@ -37,7 +37,8 @@ export function redisCli(port: number, ...args: string[]): string {
   return `${r.stdout ?? ''}${r.stderr ?? ''}`.trim();
 }
 
-const BASE = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'];
+// No delay before a replica's first sync: a replica that never synced cannot be promoted.
+const BASE = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', '--repl-diskless-sync-delay', '0'];
 
 export interface RedisCluster {
   readonly nodes: readonly RedisNodeProcess[];
@@ -64,6 +65,8 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     const created = spawnSync(find('redis-cli'), ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], { encoding: 'utf8', timeout: 60_000 });
     if (created.status !== 0) throw new Error(`redis-cli --cluster create failed: ${created.stdout}${created.stderr}`);
     await waitFor(() => ports.every((p) => redisCli(p, 'CLUSTER', 'INFO').includes('cluster_state:ok')), 30_000);
+    // Every replica in sync with its master: only then can it take over when the master dies.
+    await waitFor(() => ports.every((p) => !redisCli(p, 'ROLE').startsWith('slave') || redisCli(p, 'INFO', 'replication').includes('master_link_status:up')), 30_000);
   } catch (e) {
     await stop();
     throw e;

@@ -9,16 +9,18 @@
 // COMMAND_DEADLINE_MS. The first answer after that is "connected" again.
 import { logLine } from '../core/log.js';
 import { describeRedisError, RedisUnavailable, type RedisConnection, type RedisSubscriber } from './redis-connection.js';
+import { FIRST_CONNECT_WAIT_MS, healthState, heartbeat, withDeadline, type HealthState, type RedisState } from './redis-health.js';
 import { describeRedis, type RedisSettings } from './redis-settings.js';
 import { loadRedis, makeClients, type TopologyClients } from './redis-topology.js';
 
 export const HEARTBEAT_MS = 1_000;
-export const PING_DEADLINE_MS = 1_000;
 export const COMMAND_DEADLINE_MS = 2_000;
-/** How long the first commands wait for the first connection (Redis down at start must not hang them). */
-const FIRST_CONNECT_WAIT_MS = 2_000;
+/** A cluster that has not answered for this long is discovered again from its seeds (a promoted replica). */
+const CLUSTER_REBUILD_AFTER_MS = 3_000;
+/** The longest a (re)connection may take before it is given up and made again. */
+const CONNECT_DEADLINE_MS = 5_000;
 
-export type RedisState = 'connected' | 'disconnected';
+export type { RedisState };
 
 export interface RedisLayerOptions {
   /** Named in the state lines: `redis connected (…)`. Default `redis`. */
@@ -56,9 +58,30 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
   let current: TopologyClients | undefined;
   let closed = false;
   let refs = 0;
-  const clients = connectLoop(settings, label, health, (c) => (current = c), () => closed);
+  // What the uses subscribed, made again on a rebuilt cluster client (node-redis resubscribes only its own).
+  const subscriptions = new Map<string, Set<(message: string) => void>>();
+  const resubscribe = async () => {
+    for (const [channel, listeners] of subscriptions) for (const l of listeners) await current?.subscribe(channel, l).catch(() => {});
+  };
+  const connect = () => connectLoop(settings, label, health, (c) => (current = c), () => closed).then(resubscribe);
+  let clients = connect();
+  let rebuilding = false;
+  let rebuiltAt = 0;
   const beat = heartbeat(() => current, health, () => closed);
-  const timer = setInterval(beat, HEARTBEAT_MS);
+  const timer = setInterval(() => {
+    void beat();
+    // node-redis finds a cluster's promoted replica only on MOVED, which a dead master never answers: after a
+    // while without an answer, the client is made again from the seeds, which know the new master.
+    if (settings.topology !== 'cluster' || rebuilding || closed || health.downFor() < CLUSTER_REBUILD_AFTER_MS || Date.now() - rebuiltAt < CLUSTER_REBUILD_AFTER_MS) return;
+    rebuilding = true;
+    rebuiltAt = Date.now();
+    const old = current;
+    current = undefined;
+    clients = (async () => {
+      await old?.destroy();
+      await connect();
+    })().finally(() => void (rebuilding = false));
+  }, HEARTBEAT_MS);
   timer.unref();
   const firstWait = Promise.race([health.connected, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS).unref())]);
 
@@ -82,8 +105,15 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
     topology: settings.topology,
     commands,
     subscriber: {
-      subscribe: async (channel, listener) => void (await command((c) => c.subscribe(channel, listener))),
-      unsubscribe: async (channel, listener) => void (await current?.unsubscribe(channel, listener)),
+      subscribe: async (channel, listener) => {
+        await command((c) => c.subscribe(channel, listener));
+        subscriptions.set(channel, (subscriptions.get(channel) ?? new Set()).add(listener));
+      },
+      unsubscribe: async (channel, listener) => {
+        subscriptions.get(channel)?.delete(listener);
+        if (subscriptions.get(channel)?.size === 0) subscriptions.delete(channel);
+        await current?.unsubscribe(channel, listener);
+      },
       get isReady() {
         return health.up();
       },
@@ -119,59 +149,6 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
   };
 }
 
-interface HealthState {
-  up(): boolean;
-  reason(): string | undefined;
-  readonly connected: Promise<void>;
-  /** An 'error' event's reason: said at once when the connection is down, kept for the next failed heartbeat. */
-  error(detail: string | undefined, down: boolean): void;
-  set(up: boolean, detail?: string): void;
-  /** A heartbeat failed: down, unless the first connection attempt has had no outcome yet. */
-  beatFailed(detail: string | undefined): void;
-  /** The clients were made now: the first attempt's grace period starts. */
-  attempting(): void;
-  onUp(listener: () => void): void;
-}
-
-function healthState(report: (state: RedisState, detail?: string) => void): HealthState {
-  // undefined until the first outcome: Redis down (or a wrong password) at start is a state too, said once.
-  let state: boolean | undefined;
-  let lastError: string | undefined;
-  // Until the first attempt had an outcome (an error, an answer) or FIRST_CONNECT_WAIT_MS passed, a failed
-  // heartbeat is the connection not made yet, not an outage (loading the client alone can take that long).
-  let attemptedAt: number | undefined;
-  let outcome = false;
-  const upListeners: (() => void)[] = [];
-  let markConnected!: () => void;
-  const connected = new Promise<void>((r) => (markConnected = r));
-  const set = (up: boolean, detail?: string) => {
-    outcome = true;
-    if (up) lastError = undefined;
-    else if (detail !== undefined) lastError = detail;
-    if (state === up) return;
-    state = up;
-    report(up ? 'connected' : 'disconnected', up ? undefined : lastError);
-    if (!up) return;
-    markConnected();
-    for (const listener of upListeners) listener();
-  };
-  return {
-    up: () => state === true,
-    reason: () => (state === true ? undefined : lastError),
-    connected,
-    error(detail, down) {
-      if (detail !== undefined) lastError = detail;
-      if (down) set(false, detail);
-    },
-    set,
-    beatFailed(detail) {
-      if (outcome || (attemptedAt !== undefined && Date.now() - attemptedAt >= FIRST_CONNECT_WAIT_MS)) set(false, detail);
-    },
-    attempting: () => void (attemptedAt ??= Date.now()),
-    onUp: (listener) => void upListeners.push(listener),
-  };
-}
-
 /** Makes the clients and connects them; a topology that found no node at all is made again after a pause. */
 async function connectLoop(settings: RedisSettings, label: string, health: HealthState, use: (c: TopologyClients) => void, closed: () => boolean): Promise<void> {
   let lib: Awaited<ReturnType<typeof loadRedis>>;
@@ -184,13 +161,14 @@ async function connectLoop(settings: RedisSettings, label: string, health: Healt
   }
   for (let attempt = 0; !closed(); attempt++) {
     // node-redis emits 'error' on every failed reconnect: the health state reports transitions only.
-    const c = makeClients(lib, settings, (e, down) => health.error(describeRedisError(e), down));
+    const beat = heartbeat(() => c, health, closed);
+    const c: TopologyClients = makeClients(lib, settings, (e, down) => health.error(describeRedisError(e), down), () => void beat());
     health.attempting();
-    c.client.on('ready', () => void heartbeat(() => c, health, closed)());
     use(c);
     try {
-      await c.connect();
-      void heartbeat(() => c, health, closed)();
+      // A cluster client connects to every master: one that died would hold it forever.
+      await withDeadline(c.connect(), CONNECT_DEADLINE_MS);
+      void beat();
       return;
     } catch (e) {
       health.error(describeRedisError(e), true);
@@ -198,36 +176,6 @@ async function connectLoop(settings: RedisSettings, label: string, health: Healt
       await new Promise((r) => setTimeout(r, Math.min(100 * 2 ** attempt, 2_000)));
     }
   }
-}
-
-/** One PING round (each master of a cluster), bounded by PING_DEADLINE_MS; never two at once. */
-function heartbeat(clients: () => TopologyClients | undefined, health: HealthState, closed: () => boolean): () => Promise<void> {
-  let beating = false;
-  return async () => {
-    const c = clients();
-    if (beating || closed() || c === undefined) return;
-    beating = true;
-    try {
-      await withDeadline(c.ping(), PING_DEADLINE_MS);
-      health.set(true);
-    } catch (e) {
-      // "The client is offline" says less than the connection's own error (ECONNREFUSED, WRONGPASS…).
-      health.beatFailed(e instanceof RedisUnavailable ? e.detail : health.reason() ?? describeRedisError(e));
-    } finally {
-      beating = false;
-    }
-  };
-}
-
-/** `work`, or RedisUnavailable when it has not settled after `ms` (a frozen Redis never answers). */
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new RedisUnavailable(`no answer within ${ms} ms`)), ms);
-    timer.unref();
-  });
-  work.catch(() => {}); // a late failure after the deadline is nobody's
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** What a use is given: the instance's shared layer, or (a use made on its own, as in tests) a URL to open one for it. */

@@ -41,7 +41,7 @@ interface RedisLib {
 export interface TopologyClients {
   /** Commands (a cluster routes each by key; a sentinel client goes to the current master). */
   readonly client: RawClient;
-  /** The pub/sub connection, made on first call (standalone: a second connection; otherwise the client itself). */
+  /** The pub/sub connection (standalone: a second connection; otherwise the client itself). */
   subscriber(): RawClient;
   /** One round trip to every master (a cluster's every shard): resolves when each answered PONG. */
   ping(): Promise<void>;
@@ -66,10 +66,14 @@ export async function loadRedis(label: string): Promise<RedisLib> {
   }
 }
 
-/** `onError`: every connection's 'error' event (node-redis throws it if none listens), with whether it is down now. */
-export function makeClients(lib: RedisLib, settings: RedisSettings, onError: (error: unknown, down: boolean) => void): TopologyClients {
+/**
+ * `onError`: every connection's 'error' event (node-redis throws it if none listens), with whether it is down
+ * now; `onReady`: a connection is (back) up — time for a round trip rather than waiting for the next heartbeat.
+ */
+export function makeClients(lib: RedisLib, settings: RedisSettings, onError: (error: unknown, down: boolean) => void, onReady: () => void): TopologyClients {
   const listen = (c: RawClient) => {
     c.on('error', (e) => onError(e, c.isReady === false));
+    c.on('ready', onReady);
     return c;
   };
   const common = {
@@ -81,34 +85,21 @@ export function makeClients(lib: RedisLib, settings: RedisSettings, onError: (er
   const socket = { connectTimeout: CONNECT_TIMEOUT_MS, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, MAX_RECONNECT_PAUSE_MS), ...tlsSocket(settings.tls) };
   if (settings.topology === 'standalone') {
     const client = listen(lib.createClient({ url: settings.url, ...common, socket }));
-    // The subscriber connection is made and connected when a use first subscribes (the rate limiter never does).
-    let sub: { raw: RawClient; connected: Promise<unknown>; settled: boolean } | undefined;
-    const subscriber = () => {
-      if (sub !== undefined) return sub;
-      const raw = listen(client.duplicate());
-      const connected = raw.connect();
-      const made = { raw, connected, settled: false };
-      // Retried by node-redis meanwhile; the health state counts it once its first attempt is over.
-      connected.then(() => void (made.settled = true), () => void (made.settled = true));
-      return (sub = made);
-    };
+    // node-redis needs a connection of its own for SUBSCRIBE; connected with the first, so a listen stream's
+    // first SUBSCRIBE costs one round trip, not a connection set-up.
+    const sub = listen(client.duplicate());
     return {
       client,
-      subscriber: () => subscriber().raw,
+      subscriber: () => sub,
       ping: async () => {
-        if (sub?.settled && sub.raw.isReady !== true) throw new Error('subscriber connection down');
+        if (sub.isReady !== true) throw new Error('subscriber connection down');
         await client.ping();
       },
       publish: (channel, message) => client.publish(channel, message),
-      subscribe: async (channel, listener) => {
-        const s = subscriber();
-        // The first SUBSCRIBE waits for the connection (bounded); a later one while Redis is down fails at once.
-        if (!s.settled) await Promise.race([s.connected, new Promise((r) => setTimeout(r, CONNECT_TIMEOUT_MS).unref())]).catch(() => {});
-        return s.raw.subscribe(channel, listener);
-      },
-      unsubscribe: (channel, listener) => subscriber().raw.unsubscribe(channel, listener),
-      connect: async () => void (await client.connect()),
-      destroy: async () => void (await Promise.allSettled([sub?.raw.close(), client.close()])),
+      subscribe: (channel, listener) => sub.subscribe(channel, listener),
+      unsubscribe: (channel, listener) => sub.unsubscribe(channel, listener),
+      connect: async () => void (await Promise.all([client.connect(), sub.connect()])),
+      destroy: async () => void (await Promise.allSettled([sub.close(), client.close()])),
     };
   }
   const client = listen(
@@ -135,7 +126,17 @@ export function makeClients(lib: RedisLib, settings: RedisSettings, onError: (er
       if (!cluster) return void (await client.ping());
       const masters = client.masters ?? [];
       if (masters.length === 0) throw new Error('no cluster master known');
-      await Promise.all(masters.map(async (m) => (await client.nodeClient!(m)).ping()));
+      await Promise.all(
+        masters.map(async (m) => {
+          try {
+            await (await client.nodeClient!(m)).ping();
+          } catch (e) {
+            // Which shard is lost: the line an operator needs.
+            const node = m as { host?: string; port?: number };
+            throw new Error(`cluster master ${node.host}:${node.port}: ${e instanceof Error ? e.message : String(e)}`);
+          }
+        }),
+      );
     },
     publish: (channel, message) => (cluster ? client.sPublish!(channel, message) : client.publish(channel, message)),
     subscribe: (channel, listener) => (cluster ? client.sSubscribe!(channel, listener) : client.subscribe(channel, listener)),
