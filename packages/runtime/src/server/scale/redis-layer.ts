@@ -58,12 +58,8 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
   let current: TopologyClients | undefined;
   let closed = false;
   let refs = 0;
-  // What the uses subscribed, made again on a rebuilt cluster client (node-redis resubscribes only its own).
-  const subscriptions = new Map<string, Set<(message: string) => void>>();
-  const resubscribe = async () => {
-    for (const [channel, listeners] of subscriptions) for (const l of listeners) await current?.subscribe(channel, l).catch(() => {});
-  };
-  const connect = () => connectLoop(settings, label, health, (c) => (current = c), () => closed).then(resubscribe);
+  const subs = trackedSubscriptions(() => current);
+  const connect = () => connectLoop(settings, label, health, (c) => (current = c), () => closed).then(subs.resubscribe);
   let clients = connect();
   let rebuilding = false;
   let rebuiltAt = 0;
@@ -91,15 +87,8 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
     return current;
   };
   const command = async <T>(run: (c: TopologyClients) => Promise<T>): Promise<T> => withDeadline(run(await need()), COMMAND_DEADLINE_MS);
-  const commands: RedisConnection = {
-    get: (key) => command((c) => c.client.get(key)),
-    set: (key, value, o) => command((c) => c.client.set(key, value, o)),
-    eval: (script, o) => command((c) => c.client.eval(script, o)),
-    publish: (channel, message) => command((c) => c.publish(channel, message)),
-    get isReady() {
-      return health.up();
-    },
-  };
+  const commands = commandsOf(command, health);
+
   return {
     description,
     topology: settings.topology,
@@ -107,13 +96,9 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
     subscriber: {
       subscribe: async (channel, listener) => {
         await command((c) => c.subscribe(channel, listener));
-        subscriptions.set(channel, (subscriptions.get(channel) ?? new Set()).add(listener));
+        subs.add(channel, listener);
       },
-      unsubscribe: async (channel, listener) => {
-        subscriptions.get(channel)?.delete(listener);
-        if (subscriptions.get(channel)?.size === 0) subscriptions.delete(channel);
-        await current?.unsubscribe(channel, listener);
-      },
+      unsubscribe: subs.remove,
       get isReady() {
         return health.up();
       },
@@ -125,13 +110,7 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
     command: (run) => command(() => run(commands)),
     limiterClient: async () => {
       await clients;
-      return {
-        get isReady() {
-          return health.up();
-        },
-        eval: (script: string, o: { keys: string[]; arguments: string[] }) => command((c) => c.client.eval(script, o)),
-        multi: () => current!.client.multi(),
-      };
+      return limiterClientOf(command, () => current, health);
     },
     retain() {
       refs++;
@@ -145,6 +124,47 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
         await clients.catch(() => {});
         await current?.destroy();
       };
+    },
+  };
+}
+
+type Command = <T>(run: (c: TopologyClients) => Promise<T>) => Promise<T>;
+
+function commandsOf(command: Command, health: HealthState): RedisConnection {
+  return {
+    get: (key) => command((c) => c.client.get(key)),
+    set: (key, value, o) => command((c) => c.client.set(key, value, o)),
+    eval: (script, o) => command((c) => c.client.eval(script, o)),
+    publish: (channel, message) => command((c) => c.publish(channel, message)),
+    get isReady() {
+      return health.up();
+    },
+  };
+}
+
+/** What rate-limiter-flexible calls (EVAL, MULTI), with the health state as its isReady: down, it counts in memory at once. */
+function limiterClientOf(command: Command, current: () => TopologyClients | undefined, health: HealthState): unknown {
+  return {
+    get isReady() {
+      return health.up();
+    },
+    eval: (script: string, o: { keys: string[]; arguments: string[] }) => command((c) => c.client.eval(script, o)),
+    multi: () => current()!.client.multi(),
+  };
+}
+
+/** What the uses subscribed, made again on a rebuilt cluster client (node-redis resubscribes only its own). */
+function trackedSubscriptions(current: () => TopologyClients | undefined) {
+  const subscriptions = new Map<string, Set<(message: string) => void>>();
+  return {
+    add: (channel: string, listener: (message: string) => void) => void subscriptions.set(channel, (subscriptions.get(channel) ?? new Set()).add(listener)),
+    async remove(channel: string, listener: (message: string) => void): Promise<void> {
+      subscriptions.get(channel)?.delete(listener);
+      if (subscriptions.get(channel)?.size === 0) subscriptions.delete(channel);
+      await current()?.unsubscribe(channel, listener);
+    },
+    async resubscribe(): Promise<void> {
+      for (const [channel, listeners] of subscriptions) for (const l of listeners) await current()?.subscribe(channel, l).catch(() => {});
     },
   };
 }
