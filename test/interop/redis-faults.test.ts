@@ -56,6 +56,9 @@ describe('Redis faults (generated jobs server)', () => {
     await waitFor(() => server.stderr().includes('redis connected'));
     const start = await client.startTask('render', { frames: 30, frameMs: 100 });
     if (!('task' in start) || start.task === undefined) throw new Error('render did not start a task');
+    // A second task whose record Redis will forget (no persistence, nothing restores it).
+    const forgotten = await client.startTask('render', { frames: 1, frameMs: 1 });
+    if (!('task' in forgotten) || forgotten.task === undefined) throw new Error('render did not start a task');
     const key = `mcpgen:tasks:jobs:task:${start.task.taskId}`;
     const admin = createClient({ url: redis.url });
     await admin.connect();
@@ -77,6 +80,8 @@ describe('Redis faults (generated jobs server)', () => {
     await waitFor(() => (server.stderr().match(/redis connected/g) ?? []).length >= 2);
     const result = await start.task.result();
     expect(result.structuredContent).toEqual({ frames: 30, servedBy: 'A' });
+    // Its record is gone with the restart: tasks/get says it may have been lost, not a bare "unknown task".
+    await expect(forgotten.task.status()).rejects.toThrow(/Unknown task: .*may have been lost: Redis was unreachable until/);
     expect(server.stderr().match(/status message dropped/g)).toHaveLength(1);
     expect(server.stderr()).not.toMatch(/tool render/);
   }, 30_000);

@@ -16,6 +16,8 @@ export interface HealthState {
   /** An 'error' event's reason: said at once when the connection is down, kept for the next failed heartbeat. */
   error(detail: string | undefined, down: boolean): void;
   set(up: boolean, detail?: string): void;
+  /** When it last came back after having been up before (writes just before the outage may be gone), else undefined. */
+  recoveredAt(): number | undefined;
   /** How long it has been down (0 while up or before the first outcome). */
   downFor(): number;
   /** A heartbeat failed: down, unless the first connection attempt has had no outcome yet. */
@@ -34,6 +36,8 @@ export function healthState(report: (state: RedisState, detail?: string) => void
   let attemptedAt: number | undefined;
   let outcome = false;
   let downSince: number | undefined;
+  let everUp = false;
+  let recoveredAt: number | undefined;
   const upListeners: (() => void)[] = [];
   let markConnected!: () => void;
   const connected = new Promise<void>((r) => (markConnected = r));
@@ -44,6 +48,8 @@ export function healthState(report: (state: RedisState, detail?: string) => void
     if (state === up) return;
     state = up;
     downSince = up ? undefined : Date.now();
+    if (up && everUp) recoveredAt = Date.now();
+    if (up) everUp = true;
     report(up ? 'connected' : 'disconnected', up ? undefined : lastError);
     if (!up) return;
     markConnected();
@@ -58,6 +64,7 @@ export function healthState(report: (state: RedisState, detail?: string) => void
       if (down) set(false, detail);
     },
     set,
+    recoveredAt: () => recoveredAt,
     downFor: () => (downSince === undefined ? 0 : Date.now() - downSince),
     beatFailed(detail) {
       if (outcome || (attemptedAt !== undefined && Date.now() - attemptedAt >= FIRST_CONNECT_WAIT_MS)) set(false, detail);

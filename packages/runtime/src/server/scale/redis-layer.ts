@@ -40,6 +40,11 @@ export interface RedisLayer {
   up(): boolean;
   /** Why it is down (undefined while up). */
   reason(): string | undefined;
+  /**
+   * When Redis last answered again after an outage (a failover, a restart): what was written just before may
+   * be gone (asynchronous replication, no persistence). Undefined when it never went away once up.
+   */
+  recoveredAt(): number | undefined;
   /** Resolves once Redis first answered (never rejects; tests and start-up wait on it). */
   readonly connected: Promise<void>;
   /** One command, failing fast while down and after COMMAND_DEADLINE_MS at most. */
@@ -106,6 +111,7 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
     },
     up: health.up,
     reason: health.reason,
+    recoveredAt: health.recoveredAt,
     connected: health.connected,
     command: (run) => command(() => run(commands)),
     limiterClient: async () => {

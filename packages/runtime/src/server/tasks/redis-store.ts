@@ -74,7 +74,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       }
     }
   };
-  const { open, client, command, close } = lazyConnection(options, channel, (message) => {
+  const { open, client, command, close, layer } = lazyConnection(options, channel, (message) => {
     const event = parseTaskMessage(message, origin);
     if (event !== undefined && event !== 'own') deliver(event);
   });
@@ -121,6 +121,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       throw new Error(`task ${taskId}: too many concurrent updates`);
     },
     publish,
+    lossNote: () => lossNote(layer()?.recoveredAt()),
     liveness: redisTaskLiveness(client, prefix, origin),
     queue: redisTaskQueue({ prefix, workerId: origin, command, entry: entryOf, keyOf, publish }),
     subscribe(listener) {
@@ -164,7 +165,13 @@ function lazyConnection(options: RedisTaskStoreOptions, channel: string, onMessa
       throw new TaskStoreUnavailable(describeRedisError(e) ?? layer.reason());
     }
   };
-  return { open, client: async () => open().layer.commands, command, close: () => used?.release() };
+  return { open, client: async () => open().layer.commands, command, close: () => used?.release(), layer: () => used?.layer };
+}
+
+/** What "unknown task" adds after Redis came back from an outage (at `recoveredAt`): the record may be gone. */
+function lossNote(recoveredAt: number | undefined): string | undefined {
+  if (recoveredAt === undefined) return undefined;
+  return `it may have been lost: Redis was unreachable until ${new Date(recoveredAt).toISOString()} (a failover or restart loses the writes it had not replicated or persisted)`;
 }
 
 /** A record as stored: its JSON (size-checked) and when Redis expires it. */
