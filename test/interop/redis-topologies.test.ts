@@ -10,6 +10,10 @@ import type { TaskRecord } from '../../packages/runtime/src/server/tasks/store.j
 import { waitFor } from '../support/ports.js';
 import { startRedis } from '../support/redis.js';
 import { startRedisCluster, startRedisSentinel } from '../support/redis-topologies.js';
+import { compiledMain, importCompiled, startScript } from '../support/servers.js';
+import type { JobsClient as JobsClientType } from '../../generated/jobs/client.js';
+
+const { JobsClient } = await importCompiled<{ JobsClient: typeof JobsClientType }>('jobs', 'client.js');
 
 const stops: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -18,23 +22,27 @@ afterAll(async () => {
 
 const nodes = (list: string) => list.split(',').map((a) => ({ host: a.split(':')[0]!, port: Number(a.split(':')[1]) }));
 
-const topologies: Record<string, () => Promise<RedisSettings>> = {
+/** Each topology: the settings in code, and the same as the environment of a generated main.js. */
+type Started = { settings: RedisSettings; env: Record<string, string> };
+const topologies: Record<string, () => Promise<Started>> = {
   standalone: async () => {
     const redis = await startRedis();
     stops.push(() => redis.kill());
-    return { topology: 'standalone', url: redis.url };
+    return { settings: { topology: 'standalone', url: redis.url }, env: { REDIS_URL: redis.url } };
   },
   sentinel: async () => {
     const s = await startRedisSentinel();
     stops.push(() => s.stop());
-    return { topology: 'sentinel', sentinels: nodes(s.addresses), masterName: s.masterName };
+    return { settings: { topology: 'sentinel', sentinels: nodes(s.addresses), masterName: s.masterName }, env: { MCPGEN_REDIS_SENTINELS: s.addresses, MCPGEN_REDIS_MASTER_NAME: s.masterName } };
   },
   cluster: async () => {
     const c = await startRedisCluster();
     stops.push(() => c.stop());
-    return { topology: 'cluster', nodes: nodes(c.seeds) };
+    return { settings: { topology: 'cluster', nodes: nodes(c.seeds) }, env: { MCPGEN_REDIS_CLUSTER: c.seeds } };
   },
 };
+const started = new Map<string, Promise<Started>>();
+const start = (name: string) => started.get(name) ?? started.set(name, topologies[name]!()).get(name)!;
 
 function layer(settings: RedisSettings): RedisLayer {
   const l = openRedis(settings, { onStateChange: () => {} });
@@ -49,7 +57,7 @@ function record(taskId: string): TaskRecord {
 
 describe.each(Object.keys(topologies))('every Redis use on %s', (name) => {
   it('bus, task store, queue, leases, discovery and a shared rate limit across two instances', async () => {
-    const settings = await topologies[name]!();
+    const { settings } = await start(name);
     const [a, b] = [layer(settings), layer(settings)];
     await Promise.all([a.connected, b.connected]);
     expect(a.up() && b.up()).toBe(true);
@@ -92,4 +100,16 @@ describe.each(Object.keys(topologies))('every Redis use on %s', (name) => {
     const verdicts = [await limitA.check('p:carol', undefined), await limitB.check('p:carol', undefined), await limitA.check('p:carol', undefined), await limitB.check('p:carol', undefined)];
     expect(verdicts.map((v) => (v === undefined ? 'ok' : 'refused'))).toEqual(['ok', 'ok', 'ok', 'refused']);
   }, 120_000);
+
+  it('generated servers (main.js) configured by the environment: ready, and a task runs through it', async () => {
+    const { env } = await start(name);
+    const [a, b] = await Promise.all(['A', 'B'].map((id) => startScript(compiledMain('jobs'), [], { env: { ...env, INSTANCE_ID: id } })));
+    stops.push(() => a!.stop('SIGKILL'), () => b!.stop('SIGKILL'));
+    await waitFor(() => a!.stderr().includes('redis connected') && b!.stderr().includes('redis connected'), 20_000);
+    expect(a!.stderr()).toContain(`redis connected (${name}`);
+    const client = await JobsClient.connect({ url: a!.url });
+    stops.push(() => client.close());
+    expect((await client.render({ frames: 3, frameMs: 20 })).structuredContent).toMatchObject({ frames: 3, servedBy: 'A' });
+    for (const p of [a!, b!]) expect((await fetch(`${new URL(p.url).origin}/readyz`)).status).toBe(200);
+  }, 60_000);
 });
