@@ -43,7 +43,7 @@ function cpuMs(pid) {
 
 async function startInstance(id, env) {
   const index = children.length; // startProcess adds the child synchronously
-  const url = await startProcess(join(out, 'main.js'), ['--http', '--port', '0'], { INSTANCE_ID: id, ...env }, (err) => !env.REDIS_URL || err.includes('redis event bus connected'), children);
+  const url = await startProcess(join(out, 'main.js'), ['--http', '--port', '0'], { INSTANCE_ID: id, ...env }, (err) => !env.REDIS_URL || err.includes('redis connected'), children);
   children[index].url = url;
   return url;
 }

@@ -67,7 +67,7 @@ try {
   const redisPort = await freePort();
   children.push(spawn(REDIS, ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' }));
   const REDIS_URL = `redis://127.0.0.1:${redisPort}`;
-  const redisUp = (err) => err.includes('redis task store connected');
+  const redisUp = (err) => err.includes('redis connected');
   const [memory, redis, front] = await Promise.all([
     startProcess(main, ['--http', '--port', '0'], { INSTANCE_ID: 'M' }, () => true, children),
     startProcess(main, ['--http', '--port', '0'], { INSTANCE_ID: 'R', REDIS_URL }, redisUp, children),

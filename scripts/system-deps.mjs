@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The Debian packages the interop suite starts for real (nginx as the balancer, Redis for scale-out,
+// The Debian packages the interop suite starts for real (nginx as the balancer, Redis — standalone, Sentinel, Cluster — for scale-out,
 // Chromium for MCP Apps views, Neovim as the editor that drives `mcpgen lsp`). README's test command
 // runs this first (npm run test:interop), so a fresh machine gets them installed when the command runs as root, and otherwise one line naming
 // exactly what is missing and the apt-get line, instead of a raw error from Playwright or a spawn.
@@ -12,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 export const SYSTEM_PACKAGES = [
   { program: 'nginx', debian: 'nginx-light', paths: ['/usr/sbin/nginx', '/usr/bin/nginx'] },
   { program: 'redis-server', debian: 'redis-server', paths: ['/usr/bin/redis-server', '/usr/local/bin/redis-server'] },
+  // Sentinel failover (test/support/redis-topologies.ts); redis-cli (for `--cluster create`) comes with redis-tools.
+  { program: 'redis-sentinel', debian: 'redis-sentinel', paths: ['/usr/bin/redis-sentinel', '/usr/local/bin/redis-sentinel'] },
+  { program: 'redis-cli', debian: 'redis-tools', paths: ['/usr/bin/redis-cli', '/usr/local/bin/redis-cli'] },
   { program: 'chromium', debian: 'chromium', paths: ['/usr/bin/chromium'] },
   { program: 'nvim', debian: 'neovim', paths: ['/usr/bin/nvim'] },
 ];

@@ -30,7 +30,7 @@ describe('main.js --config / MCPGEN_CONFIG', () => {
     const printed = main('weather', ['--http', '--config', settings, '--print-config']);
     expect(printed.status).toBe(0);
     const config = JSON.parse(printed.stdout) as Record<string, unknown>;
-    expect(config).toMatchObject({ port: 8123, allowedHosts: ['mcp.example.com'], rateLimits: { tools: { add: '5/1s' } }, redisUrl: 'redis://***:***@redis.internal:6379' });
+    expect(config).toMatchObject({ port: 8123, allowedHosts: ['mcp.example.com'], rateLimits: { tools: { add: '5/1s' } }, redis: { topology: 'standalone', where: 'redis://***:***@redis.internal:6379' } });
     expect(printed.stdout).not.toContain('pw-secret');
     // The variable wins over the file, the flag over both; MCPGEN_CONFIG names the file too.
     expect(JSON.parse(main('weather', ['--http', '--print-config'], { MCPGEN_CONFIG: settings, PORT: '9000' }).stdout)).toMatchObject({ port: 9000 });

@@ -97,7 +97,7 @@ describe('per-environment settings', () => {
     expect(emptyToolsets.stderr).toBe('main.js: MCPGEN_TOOLSETS is empty\n');
     const help = await runToExit('secure-notes', ['--help']);
     expect(help.code).toBe(0);
-    for (const name of ['--auth-issuers', 'MCPGEN_AUTH_ISSUERS', '--auth-resource', 'MCPGEN_AUTH_RESOURCE', '--health-path', 'MCPGEN_HEALTH_PATH', '--ready-path', 'MCPGEN_READY_PATH', '--shutdown-delay', 'MCPGEN_SHUTDOWN_DELAY_SECONDS', 'REDIS_URL', 'MCPGEN_TELEMETRY', 'MCPGEN_RATE_LIMIT', 'MCPGEN_RATE_LIMIT_TOOLS', 'MCPGEN_ACCESS_LOG', '--print-config']) expect(help.stdout).toContain(name);
+    for (const name of ['--auth-issuers', 'MCPGEN_AUTH_ISSUERS', '--auth-resource', 'MCPGEN_AUTH_RESOURCE', '--health-path', 'MCPGEN_HEALTH_PATH', '--ready-path', 'MCPGEN_READY_PATH', '--shutdown-delay', 'MCPGEN_SHUTDOWN_DELAY_SECONDS', 'REDIS_URL', 'MCPGEN_REDIS_SENTINELS', 'MCPGEN_REDIS_MASTER_NAME', 'MCPGEN_REDIS_CLUSTER', 'MCPGEN_REDIS_TLS_CA', 'MCPGEN_REDIS_SENTINEL_PASSWORD', 'MCPGEN_TELEMETRY', 'MCPGEN_RATE_LIMIT', 'MCPGEN_RATE_LIMIT_TOOLS', 'MCPGEN_ACCESS_LOG', '--print-config']) expect(help.stdout).toContain(name);
     const plain = await runToExit('weather', ['--help']);
     expect(plain.stdout).toContain('--ready-path');
     expect(plain.stdout).not.toContain('--auth-issuers');
@@ -116,12 +116,20 @@ describe('main.js --print-config', () => {
       healthPath: '/healthz',
       authIssuers: ['https://login.example'],
       authResource: 'https://notes.example/mcp',
-      redisUrl: 'redis://***:***@redis.internal:6379/2',
+      redis: { topology: 'standalone', where: 'redis://***:***@redis.internal:6379/2', tls: 'off' },
       requestStateKeys: ['k2:***', 'k1:***'],
       rateLimits: { tools: { add_note: '5/1s' }, countedIn: 'Redis (shared by every instance)' },
       telemetry: 'off',
     });
     for (const hidden of ['hunter2', secret, 'app:']) expect(out.stdout).not.toContain(hidden);
+    // Sentinel with separate credentials: where it is, never the passwords.
+    const sentinel = await runToExit('weather', ['--print-config'], { MCPGEN_REDIS_SENTINELS: '10.0.0.1:26379,10.0.0.2:26379', MCPGEN_REDIS_MASTER_NAME: 'mymaster', MCPGEN_REDIS_PASSWORD: 'data-pw', MCPGEN_REDIS_SENTINEL_PASSWORD: 'sentinel-pw', MCPGEN_REDIS_TLS: 'on' });
+    expect(sentinel.code).toBe(0);
+    expect(JSON.parse(sentinel.stdout)).toMatchObject({ redis: { topology: 'sentinel', where: 'sentinel mymaster via 10.0.0.1:26379,10.0.0.2:26379', password: '***', sentinelPassword: '***', tls: 'on' } });
+    for (const hidden of ['data-pw', 'sentinel-pw']) expect(sentinel.stdout).not.toContain(hidden);
+    const twoTopologies = await runToExit('weather', ['--print-config'], { REDIS_URL: 'redis://127.0.0.1:6379', MCPGEN_REDIS_CLUSTER: '10.0.0.1:7000' });
+    expect(twoTopologies.code).toBe(1);
+    expect(twoTopologies.stderr).toBe('main.js: set one of REDIS_URL, MCPGEN_REDIS_SENTINELS and MCPGEN_REDIS_CLUSTER, not REDIS_URL and MCPGEN_REDIS_CLUSTER\n');
     const bad = await runToExit('weather', ['--print-config'], { MCPGEN_RATE_LIMIT: 'lots' });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe('main.js: MCPGEN_RATE_LIMIT: "lots" is not a rate (requests/duration, e.g. 100/60, 100/1m; 1 s to 24 h)\n');

@@ -66,7 +66,7 @@ beforeAll(async () => {
   for (const [id, port] of [['A', a!], ['B', b!]] as const) {
     const p = await startScript(MAIN, [], { port, env: { INSTANCE_ID: id, REDIS_URL: redis.url } });
     processes.push(p);
-    await waitFor(() => p.stderr().includes('redis event bus connected'));
+    await waitFor(() => p.stderr().includes('redis connected'));
   }
   const { definition } = (await import(join(DIR, 'js/definition.js'))) as { definition: ServerDefinition };
   const { handlers } = (await import(join(DIR, 'js/handlers.js'))) as { handlers: object };

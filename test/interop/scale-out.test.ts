@@ -30,7 +30,7 @@ function start(id: string, port: number, keys: string): Promise<HttpProcess> {
   }).then(async (p) => {
     instances.set(id, p);
     // Listening comes first; the bus subscribes to the channel a moment later (it says so once).
-    await waitFor(() => p.stderr().includes('redis event bus connected'));
+    await waitFor(() => p.stderr().includes('redis connected'));
     return p;
   });
 }
@@ -222,7 +222,7 @@ describe('change notifications across instances (Redis bus)', () => {
     for (const p of instances.values()) expect(p.child.exitCode).toBeNull();
     const stderr = [...instances.values()].map((p) => p.stderr()).join('');
     // One line per state change, not one per request.
-    expect(stderr.match(/redis event bus disconnected/g)?.length ?? 0).toBeLessThanOrEqual(IDS.length * 2);
+    expect(stderr.match(/redis disconnected/g)?.length ?? 0).toBeLessThanOrEqual(IDS.length * 2);
     await Promise.all(listeners.map((l) => l.sub.close()));
   });
 });

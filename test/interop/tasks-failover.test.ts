@@ -31,7 +31,7 @@ const routed: typeof fetch = async (input, init) => {
 async function startInstance(id: string): Promise<HttpProcess> {
   const p = await startScript(compiledMain('jobs'), [], { env: { INSTANCE_ID: id, REDIS_URL: redis.url, MCPGEN_TASK_LEASE_MS: String(LEASE_MS) } });
   instances[id] = p;
-  await waitFor(() => p.stderr().includes('redis task store connected'));
+  await waitFor(() => p.stderr().includes('redis connected'));
   return p;
 }
 

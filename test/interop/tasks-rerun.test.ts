@@ -33,7 +33,7 @@ beforeAll(async () => {
   for (const id of ['R1', 'R2', 'R3']) {
     const p = await startScript(join(ROOT, 'test/support/retry-jobs-server.mjs'), [], { env: { INSTANCE_ID: id, REDIS_URL: redis.url, MCPGEN_TASK_LEASE_MS: String(LEASE_MS), RUN_LOG } });
     instances[id] = p;
-    await waitFor(() => p.stderr().includes('redis task store connected'));
+    await waitFor(() => p.stderr().includes('redis connected'));
   }
   await new Promise((r) => setTimeout(r, LEASE_MS));
 }, 60_000);

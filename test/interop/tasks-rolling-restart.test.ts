@@ -39,7 +39,7 @@ async function start(id: string): Promise<void> {
   const env = { INSTANCE_ID: id, REDIS_URL: redis.url, MCPGEN_TASK_LEASE_MS: String(LEASE_MS), RETRY_MAX: '5', SNAPSHOT_TTL_MS: '120000', EVENT_LOG };
   const p = await startScript(join(ROOT, 'test/support/retry-jobs-server.mjs'), [], { port: ports[id]!, env });
   instances[id] = p;
-  await waitFor(() => p.stderr().includes('redis task store connected'));
+  await waitFor(() => p.stderr().includes('redis connected'));
 }
 
 beforeAll(async () => {

@@ -42,7 +42,7 @@ beforeAll(async () => {
     ports[id] = await freePort();
     const p = await startScript(compiledMain('jobs'), [], { port: ports[id], env: { INSTANCE_ID: id, REDIS_URL: redis.url } });
     instances.push(p);
-    await waitFor(() => p.stderr().includes('redis task store connected'));
+    await waitFor(() => p.stderr().includes('redis connected'));
   }
   nginx = await startNginx({
     upstreams: { a: [ports.A], b: [ports.B] },

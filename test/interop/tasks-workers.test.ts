@@ -20,7 +20,7 @@ const clients: JobsClientType[] = [];
 async function start(id: string, role: '--front' | '--worker'): Promise<HttpProcess> {
   const p = await startScript(compiledMain('jobs'), [role], { env: { INSTANCE_ID: id, REDIS_URL: redis.url, MCPGEN_TASK_LEASE_MS: String(LEASE_MS) } });
   instances[id] = p;
-  await waitFor(() => p.stderr().includes('redis task store connected'));
+  await waitFor(() => p.stderr().includes('redis connected'));
   return p;
 }
 

@@ -29,8 +29,8 @@ describe('the interop suite\'s Debian packages', () => {
 
   it('lists every missing package by its Debian name (nginx is nginx-light)', () => {
     const missing = deps.missingPackages(() => false);
-    expect(missing).toEqual(['nginx-light', 'redis-server', 'chromium', 'neovim']);
-    expect(deps.missingMessage(missing)).toMatch(/sudo apt-get install -y nginx-light redis-server chromium neovim$/);
+    expect(missing).toEqual(['nginx-light', 'redis-server', 'redis-sentinel', 'redis-tools', 'chromium', 'neovim']);
+    expect(deps.missingMessage(missing)).toMatch(/sudo apt-get install -y nginx-light redis-server redis-sentinel redis-tools chromium neovim$/);
     expect(deps.missingPackages(() => true)).toEqual([]);
   });
 

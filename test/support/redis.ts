@@ -16,6 +16,8 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Start it again on the same port. */
   start(): Promise<void>;
+  /** Send a signal: SIGSTOP freezes it (a stalled host: the socket stays open, nothing answers), SIGCONT thaws it. */
+  signal(signal: NodeJS.Signals): void;
 }
 
 /** `persist`: append-only file with fsync always (data survives a kill); `extraArgs`: more redis-server options, e.g. `['--requirepass', 'secret']`. */
@@ -41,11 +43,13 @@ export async function startRedis(options: { readonly persist?: boolean; readonly
     url: `redis://127.0.0.1:${port}`,
     port,
     start,
+    signal: (signal) => void child?.kill(signal),
     kill: () => new Promise((resolve) => {
       // Killed by a signal, a process has a signalCode and no exitCode: killing it again would wait forever.
       if (child === undefined || child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
       child.kill('SIGKILL');
+      child.kill('SIGCONT'); // a frozen process dies only once it runs again
     }),
   };
 }

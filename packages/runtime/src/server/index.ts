@@ -16,6 +16,8 @@ export { serveStdio } from './transport/stdio.js';
 export { buildRequest, callUpstream, httpProxy, type HttpAuth, type HttpBinding, type HttpParamBinding, type HttpProxyOptions, type ProxyCallContext, type UpstreamTokenRequest } from './extensions/http-proxy.js';
 export { realPathInRoot, resolveInRoot } from './core/paths.js';
 export { createRedisEventBus, type RedisEventBus, type RedisEventBusOptions, type RedisEventBusStats } from './scale/redis-bus.js';
+export { openRedis, type RedisLayer, type RedisLayerOptions } from './scale/redis-layer.js';
+export type { RedisSettings, RedisNode, RedisTls } from './scale/redis-settings.js';
 export { createRedisTaskStore, TaskStoreUnavailable, type RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-store.js';
 export { RequestStateKeyRing, InvalidRequestState, type RequestStateKey } from './scale/request-state.js';
 export { serverOptionsFromEnv } from './entry/env-options.js';

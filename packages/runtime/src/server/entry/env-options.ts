@@ -1,6 +1,7 @@
 // Server options a deployed entry point takes from its environment (the generated main.ts calls this),
 // so the same build runs as one instance or as many behind a balancer:
-//   REDIS_URL                           change notifications, tasks and discovery's enabled toolsets shared through Redis (default: in process)
+//   REDIS_URL                           change notifications, tasks, discovery's enabled toolsets and rate limits shared through Redis (default: in process)
+//   MCPGEN_REDIS_SENTINELS, MCPGEN_REDIS_CLUSTER, …   the same through Sentinel or a Redis Cluster, with TLS: redis-env.ts
 //   MCPGEN_REDIS_CHANNEL                the pub/sub channel (default mcpgen:events:<server name>)
 //   MCPGEN_REQUEST_STATE_KEYS           MRTR requestState keys, `id:secret,…`, the signing key first
 //   MCPGEN_REQUEST_STATE_TTL_SECONDS    how long a requestState stays valid (default 600)
@@ -26,6 +27,8 @@ import type { ServerDefinition } from '../core/definition.js';
 import { jsonAccessLog } from '../ops/access-log.js';
 import { configureLog, LOG_LEVELS, logText, type LogFormat, type LogLevel } from '../core/log.js';
 import { isError, rateRule, toolRates } from './settings.js';
+import { openRedis, type RedisLayer } from '../scale/redis-layer.js';
+import { redisFromEnv } from './redis-env.js';
 
 /** Options from the environment; bad configuration is one line on stderr and exit 1 (entry points only). */
 export async function serverOptionsFromEnv(serverName: string, env: NodeJS.ProcessEnv = process.env, declaredLimits?: ServerDefinition['rateLimits']): Promise<ServerOptions> {
@@ -42,17 +45,16 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, de
   // First: every line written from here on (Redis state, refused settings) follows the format.
   configureLog(settings.log);
   const options: { -readonly [K in keyof ServerOptions]: ServerOptions[K] } = {};
-  if (settings.requestStateKeys !== undefined) options.requestStateKeys = settings.requestStateKeys;
-  else if (settings.requestStateTtlSeconds !== undefined) options.requestStateTtlSeconds = settings.requestStateTtlSeconds;
-  if (settings.redisUrl !== undefined) {
-    const bus = await createRedisEventBus({ url: settings.redisUrl, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
-    options.bus = bus;
-    // Not ready while Redis is unreachable: notifications and tasks of this instance would not reach the others.
-    options.readiness = [{ name: 'redis', ready: () => bus.up() }];
+  const redis: RedisLayer | undefined = settings.redis === undefined ? undefined : openRedis(settings.redis);
+  if (redis !== undefined) {
+    // One client (and one subscriber) for every use, one health state, one line per state change (scale/redis-layer.ts).
+    options.bus = await createRedisEventBus({ redis, serverName, ...(env.MCPGEN_REDIS_CHANNEL ? { channel: env.MCPGEN_REDIS_CHANNEL } : {}) });
+    // Not ready while Redis does not answer a PING in time: this instance's notifications and tasks would not reach the others.
+    options.readiness = [{ name: 'redis', ready: () => redis.up() }];
     // Keys and channel under mcpgen:tasks:<server name>: a task created on one instance is seen by all.
-    options.taskStore = await createRedisTaskStore({ url: settings.redisUrl, serverName });
-    // Each principal's enabled toolsets (a spec with `discovery:`); connects on first use only.
-    options.discoveryStore = createRedisDiscoveryStore({ url: settings.redisUrl, serverName });
+    options.taskStore = await createRedisTaskStore({ redis, serverName });
+    // Each principal's enabled toolsets (a spec with `discovery:`).
+    options.discoveryStore = createRedisDiscoveryStore({ redis, serverName });
   }
   if (settings.taskLeaseMs !== undefined) options.taskLeaseMs = settings.taskLeaseMs;
   if (settings.taskResultRetryMs !== undefined) options.taskResultRetryMs = settings.taskResultRetryMs;
@@ -61,7 +63,7 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, de
   // The spec's limits (the generated main.ts passes them) under the environment's, shared through Redis too.
   const limits = mergeRateLimits(declaredLimits, settings.rateLimits);
   const source = settings.rateLimits?.tools !== undefined ? { toolsSource: 'MCPGEN_RATE_LIMIT_TOOLS' } : {};
-  if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...source, ...(settings.redisUrl !== undefined ? { redisUrl: settings.redisUrl } : {}) }, serverName);
+  if (limits !== undefined) options.rateLimiter = await createRateLimiter({ ...limits, ...source, ...(redis !== undefined ? { redis } : {}) }, serverName);
   if (settings.accessLog) options.accessLog = jsonAccessLog();
   if (settings.telemetry) options.telemetry = await loadOpenTelemetry();
   return options;
@@ -75,12 +77,11 @@ export function envSettings(env: NodeJS.ProcessEnv) {
   const log = logSettings(env);
   const requestStateTtlSeconds = positiveSeconds('MCPGEN_REQUEST_STATE_TTL_SECONDS', env.MCPGEN_REQUEST_STATE_TTL_SECONDS);
   const requestStateKeys = env.MCPGEN_REQUEST_STATE_KEYS ? new RequestStateKeyRing(parseKeyList(env.MCPGEN_REQUEST_STATE_KEYS), requestStateTtlSeconds) : undefined;
-  if (env.REDIS_URL) checkRedisUrl(env.REDIS_URL);
   return {
     log,
     requestStateTtlSeconds,
     requestStateKeys,
-    redisUrl: env.REDIS_URL || undefined,
+    redis: redisFromEnv(env),
     taskLeaseMs: positiveMs(env, 'MCPGEN_TASK_LEASE_MS'),
     taskResultRetryMs: positiveMs(env, 'MCPGEN_TASK_RESULT_RETRY_MS'),
     taskWorkerConcurrency: positiveMs(env, 'MCPGEN_WORKER_CONCURRENCY', 'handlers'),
@@ -108,18 +109,6 @@ function positiveSeconds(name: string, value: string | undefined): number | unde
   return n;
 }
 
-/** redis:// or rediss:// with a host; the message never repeats the URL (it may hold a password). */
-function checkRedisUrl(value: string): void {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '') {
-    throw new Error('REDIS_URL must be a redis:// or rediss:// URL with a host (e.g. redis://127.0.0.1:6379)');
-  }
-}
 function positiveMs(env: NodeJS.ProcessEnv, name: string, unit = 'milliseconds'): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;

@@ -5,6 +5,7 @@ import { parseKeyList } from '../scale/request-state.js';
 import { mergeRateLimits, type RateLimitSettings } from '../ops/rate-limit.js';
 import { envSettings } from './env-options.js';
 import { unknownLimitedTool } from './settings.js';
+import { printableRedis } from './redis-env.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -45,12 +46,12 @@ export function printableConfig(args: PrintedArgs, env: Env, declaredLimits?: Om
           ...(args.auth?.resource !== undefined ? { authResource: args.auth.resource } : {}),
         }
       : {};
-  const redis = set('REDIS_URL');
+  const redis = printableRedis(env);
   const keys = set('MCPGEN_REQUEST_STATE_KEYS');
   return {
     transport: args.transport,
     ...http,
-    redisUrl: redis === undefined ? 'none (this process only)' : maskUrl(redis),
+    redis,
     ...(set('MCPGEN_REDIS_CHANNEL') !== undefined ? { redisChannel: set('MCPGEN_REDIS_CHANNEL') } : {}),
     requestStateKeys: keys === undefined ? 'one random key per process' : parseKeyList(keys).map((k) => `${k.id}:***`),
     requestStateTtlSeconds: Number(set('MCPGEN_REQUEST_STATE_TTL_SECONDS') ?? 600),
@@ -60,7 +61,7 @@ export function printableConfig(args: PrintedArgs, env: Env, declaredLimits?: Om
     logFormat: set('MCPGEN_LOG_FORMAT') ?? 'text',
     logLevel: set('MCPGEN_LOG_LEVEL') ?? 'info',
     // The limits in force: the spec's (main.ts hands them in) under the environment's.
-    rateLimits: printableLimits(limits, redis !== undefined),
+    rateLimits: printableLimits(limits, typeof redis !== 'string'),
   };
 }
 
@@ -75,16 +76,3 @@ function printableLimits(limits: RateLimitSettings | undefined, redis: boolean):
   };
 }
 
-/** A URL without its password (and user name). */
-export function maskUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.password !== '' || url.username !== '') {
-      url.username = url.username === '' ? '' : '***';
-      url.password = url.password === '' ? '' : '***';
-    }
-    return url.toString();
-  } catch {
-    throw new Error('REDIS_URL is not a URL (redis://[user:password@]host:port[/db])');
-  }
-}

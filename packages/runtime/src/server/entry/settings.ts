@@ -129,3 +129,11 @@ export function unknownLimitedTool(serverTools: readonly string[], limited: read
   if (unknown === undefined) return undefined;
   return `${source !== undefined ? `${source}: ` : ''}rate limit for unknown tool ${JSON.stringify(unknown)} (the server's tools: ${serverTools.join(', ')})`;
 }
+
+/** A checked URL without its user name and password, for --print-config (Redis's, the upstream API's). */
+export function maskUrl(value: string): string {
+  const url = new URL(value);
+  if (url.username !== '') url.username = '***';
+  if (url.password !== '') url.password = '***';
+  return url.toString();
+}

@@ -4,7 +4,7 @@
 // file, listed by --help and shown by --print-config with the secrets masked. The generated main.ts hands
 // them in (`entryArgsOrExit({ definition, upstream })`); the proxy reads the same variables at call time.
 import type { HttpAuth } from '../extensions/http-types.js';
-import { maskUrl } from './print-config.js';
+import { maskUrl } from './settings.js';
 
 export interface UpstreamSettings {
   /** `<SERVER>_BASE_URL`: replaces `baseUrl`. */

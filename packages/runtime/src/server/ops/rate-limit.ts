@@ -6,7 +6,7 @@
 // limiter) rather than refusing everyone or letting everyone through. With Redis, points are taken in chunks
 // (rate-reserve.ts): a limit of 200 or more costs a Redis call per 1 % of it, not per request.
 import { createHash } from 'node:crypto';
-import { openRedisPair, type RedisPair } from '../scale/redis-connection.js';
+import { useRedis, type RedisLayer } from '../scale/redis-layer.js';
 import { ReservingCounter, type PointStore, type Taken } from './rate-reserve.js';
 
 /** `points` requests per `durationSeconds`, per caller. */
@@ -24,6 +24,8 @@ export interface RateLimitSettings {
   readonly redisUrl?: string;
   /** Where the per-tool limits were set (`MCPGEN_RATE_LIMIT_TOOLS`): named when one names an unknown tool. */
   readonly toolsSource?: string;
+  /** Count in the instance's shared Redis (openRedis; any topology). Wins over redisUrl. */
+  readonly redis?: RedisLayer;
 }
 
 /** Refused: when to come back. */
@@ -64,16 +66,18 @@ async function loadLimiter(): Promise<Lib> {
 
 export async function createRateLimiter(settings: RateLimitSettings, serverName: string): Promise<RateLimiter> {
   const lib = await loadLimiter();
-  const pair: RedisPair | undefined = settings.redisUrl === undefined ? undefined : await openRedisPair({ url: settings.redisUrl, label: 'redis rate limiter' });
+  const used = settings.redis === undefined && settings.redisUrl === undefined ? undefined : useRedis({ ...(settings.redis ? { redis: settings.redis } : { url: settings.redisUrl! }) }, 'redis rate limiter');
   // Start counting in Redis, not in the fallback, when Redis is there: wait for it a little (never for long:
   // the server starts with Redis down, and readiness says so).
-  if (pair !== undefined) await Promise.race([pair.connected.catch(() => {}), new Promise((r) => setTimeout(r, 2000).unref())]);
+  if (used !== undefined) await Promise.race([used.layer.connected, new Promise((r) => setTimeout(r, 2000).unref())]);
+  // Its isReady follows the layer's health: while Redis does not answer, the insurance limiter counts at once.
+  const storeClient = await used?.layer.limiterClient();
   const make = (rule: RateLimitRule, name: string): ReservingCounter => {
     const base = { points: rule.points, duration: rule.durationSeconds, keyPrefix: `mcpgen:rl:${serverName}:${name}` };
     // In this process every point is counted as it is spent: nothing to save by reserving.
-    if (pair === undefined) return new ReservingCounter(new lib.RateLimiterMemory(base), rule.points, { chunk: 1 });
+    if (storeClient === undefined) return new ReservingCounter(new lib.RateLimiterMemory(base), rule.points, { chunk: 1 });
     // rejectIfRedisNotReady: no command waits for a reconnect; the insurance limiter counts meanwhile.
-    const store = new lib.RateLimiterRedis({ ...base, storeClient: pair.client, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new lib.RateLimiterMemory(base) });
+    const store = new lib.RateLimiterRedis({ ...base, storeClient, useRedisPackage: true, rejectIfRedisNotReady: true, insuranceLimiter: new lib.RateLimiterMemory(base) });
     return new ReservingCounter(store, rule.points);
   };
   const server = settings.server === undefined ? undefined : make(settings.server, 'server');
@@ -97,7 +101,7 @@ export async function createRateLimiter(settings: RateLimitSettings, serverName:
     close: async () => {
       // Unspent reserved points go back to Redis for the other instances.
       await Promise.all([server, ...tools.values()].map((c) => c?.refund()));
-      await pair?.close();
+      await used?.release();
     },
   };
 }

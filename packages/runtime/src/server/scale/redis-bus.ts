@@ -15,10 +15,11 @@
 // client reconnects and resubscribes by itself; events published during the outage are not replayed
 // (list_changed / updated are hints: a listener re-reads what it cares about on the next one).
 //
-// The connections (and the optional `@redis/client` peer) come from redis-connection.ts.
+// In a cluster the channels are sharded (SPUBLISH / SSUBSCRIBE): each goes to the one shard its name hashes to.
+// The connections (and the optional `@redis/client` peer) come from redis-layer.ts, shared with the other uses.
 import { randomUUID } from 'node:crypto';
 import { InMemoryServerEventBus, type ServerEvent, type ServerEventBus } from '@modelcontextprotocol/server';
-import { openRedisPair } from './redis-connection.js';
+import { useRedis, type RedisUseOptions } from './redis-layer.js';
 import { channelPresence } from './redis-presence.js';
 import { channelSubscription } from './redis-subscription.js';
 
@@ -30,15 +31,11 @@ const MAX_URI_LENGTH = 8 * 1024;
 const LISTENING_MAX_WAIT_MS = 2_000;
 const KINDS: ReadonlySet<string> = new Set(['tools_list_changed', 'prompts_list_changed', 'resources_list_changed', 'resource_updated']);
 
-export interface RedisEventBusOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://…` for TLS. */
-  readonly url: string;
+export interface RedisEventBusOptions extends RedisUseOptions {
   /** The pub/sub channel. Default `mcpgen:events:<serverName>` (or `mcpgen:events` without a name). */
   readonly channel?: string;
   /** Names the default channel, so several servers can share one Redis. */
   readonly serverName?: string;
-  /** Connection state changes (lost, back) — never one line per request. Default: one stderr line each. */
-  readonly onStateChange?: (state: 'connected' | 'disconnected', detail?: string) => void;
   /** How long the channel stays subscribed after the last listener left (a stream that reopens finds it). Default 1000. */
   readonly unsubscribeAfterMs?: number;
 }
@@ -57,7 +54,7 @@ export interface RedisEventBusStats {
 }
 
 export interface RedisEventBus extends ServerEventBus {
-  /** Resolves once both connections are up (tests, start-up). The channel is subscribed only while listeners are: see listening(). */
+  /** Resolves once Redis first answered (tests, start-up). The channel is subscribed only while listeners are: see listening(). */
   ready(): Promise<void>;
   /**
    * Resolves once this instance's listeners hear events published on other instances (Redis confirmed the
@@ -67,7 +64,7 @@ export interface RedisEventBus extends ServerEventBus {
   listening(): Promise<void>;
   /** The channel is subscribed now (this instance has listeners, or had them less than `unsubscribeAfterMs` ago). */
   subscribed(): boolean;
-  /** Both connections are up now (the readiness probe asks: false while Redis is unreachable). */
+  /** Redis answers now (the health state of redis-layer.ts: false while it is unreachable or frozen). */
   up(): boolean;
   stats(): RedisEventBusStats;
   close(): Promise<void>;
@@ -78,11 +75,9 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   const origin = randomUUID();
   const local = new InMemoryServerEventBus();
   const counts = { published: 0, publishFailed: 0, skipped: 0, received: 0, dropped: 0 };
-  const { client: publisher, subscriber, connected: bothUp, close } = await openRedisPair({
-    url: options.url,
-    label: 'redis event bus',
-    ...(options.onStateChange ? { onStateChange: options.onStateChange } : {}),
-  });
+  const { layer, release } = useRedis(options, 'redis event bus');
+  const publisher = layer.commands;
+  const subscriber = layer.subscriber;
 
   // This instance's own messages come back from Redis: recognised by their first bytes, not parsed.
   const ownPrefix = `{"v":${REDIS_BUS_MESSAGE_VERSION},"from":${JSON.stringify(origin)},`;
@@ -100,8 +95,8 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     local.publish(event);
   };
   let closed = false;
-  // connect() keeps retrying through reconnectStrategy while Redis is down; the server starts regardless.
-  const connected = bothUp;
+  // The layer keeps reconnecting while Redis is down; the server starts regardless.
+  const connected = layer.connected;
   const presence = channelPresence(publisher, subscriber, channel);
   const channelState = channelSubscription(subscriber, channel, receive, options.unsubscribeAfterMs ?? 1_000, () => presence.announce(LISTENING_MAX_WAIT_MS));
 
@@ -136,12 +131,12 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
     ready: () => connected,
     listening: () => (listeners === 0 ? Promise.resolve() : channelState.settled(LISTENING_MAX_WAIT_MS)),
     subscribed: () => channelState.active(),
-    up: () => !closed && publisher.isReady && subscriber.isReady,
+    up: () => !closed && layer.up(),
     stats: () => ({ ...counts }),
     async close() {
       closed = true;
       channelState.close();
-      await close();
+      await release();
     },
   };
 }

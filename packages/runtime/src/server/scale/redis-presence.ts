@@ -13,7 +13,7 @@
 // (it may have missed announcements) and, if subscribed, announces again (others may have gone quiet
 // while it was away).
 import { randomUUID } from 'node:crypto';
-import type { RedisConnection } from './redis-connection.js';
+import type { RedisConnection, RedisSubscriber } from './redis-connection.js';
 import { waitAtMost } from './wait-at-most.js';
 
 export interface ChannelPresence {
@@ -27,7 +27,7 @@ export interface ChannelPresence {
   announce(maxWaitMs: number): Promise<void>;
 }
 
-export function channelPresence(publisher: RedisConnection, subscriber: RedisConnection, channel: string): ChannelPresence {
+export function channelPresence(publisher: RedisConnection, subscriber: RedisSubscriber, channel: string): ChannelPresence {
   const control = `${channel}:listening`;
   let quiet = false;
   let epoch = 0;

@@ -9,7 +9,7 @@
 // had stopped publishing have acknowledged the announcement (redis-presence.ts); `settled()` says when, and
 // the HTTP transport holds a listen stream's acknowledgement until then (transport/http.ts), so an event
 // published anywhere after a client saw the acknowledgement reaches it.
-import type { RedisConnection } from './redis-connection.js';
+import type { RedisSubscriber } from './redis-connection.js';
 import { waitAtMost } from './wait-at-most.js';
 
 export interface ChannelSubscription {
@@ -28,7 +28,7 @@ export interface ChannelSubscription {
 }
 
 /** `announce`: once subscribed (and again after a reconnection), tells the other instances (redis-presence.ts). */
-export function channelSubscription(subscriber: RedisConnection, channel: string, receive: (message: string) => void, graceMs: number, announce: () => Promise<void>): ChannelSubscription {
+export function channelSubscription(subscriber: RedisSubscriber, channel: string, receive: (message: string) => void, graceMs: number, announce: () => Promise<void>): ChannelSubscription {
   let wanted = false;
   // The listener is registered in node-redis (which then resubscribes it by itself after a reconnection).
   let subscribed = false;

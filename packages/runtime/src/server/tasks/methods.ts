@@ -46,7 +46,9 @@ export function registerTaskMethods(server: Server, hooks: TaskMethodHooks): voi
     if (!declaresTasks(ctx)) throw missingTasksCapability(method);
     const record = await store.get(taskId);
     const owner = hooks.ownerOf(ctx);
-    if (record === undefined || (record.owner ?? '') !== owner) throw new ProtocolError(INVALID_PARAMS, `Unknown task: ${taskId}`, { taskId });
+    // A task the store lost (a Redis failover or restart since) is "may have been lost", not a plain unknown.
+    const note = record === undefined ? store.lossNote?.() : undefined;
+    if (record === undefined || (record.owner ?? '') !== owner) throw new ProtocolError(INVALID_PARAMS, `Unknown task: ${taskId}${note ? ` (${note})` : ''}`, { taskId });
     return record;
   }
 

@@ -14,9 +14,9 @@
 // Redis down: create/get/update/publish reject at once (no offline queue) — the caller answers an error rather
 // than a task nobody else can see; the connections come back by themselves and resubscribe. The connections
 // open on first use (a server without task tools never opens them).
-import { logLine } from '../core/log.js';
 import { randomUUID } from 'node:crypto';
-import { describeRedisError, openRedisPair, type RedisConnection, type RedisPair } from '../scale/redis-connection.js';
+import { describeRedisError, type RedisConnection } from '../scale/redis-connection.js';
+import { useRedis, type RedisLayer, type RedisUseOptions } from '../scale/redis-layer.js';
 import { redisTaskLiveness } from './redis-liveness.js';
 import { redisTaskQueue } from './redis-queue.js';
 import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
@@ -26,20 +26,19 @@ export const REDIS_TASK_FORMAT_VERSION = 1;
 /** A record (with its result) or an event larger than this is refused rather than stored. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 const MAX_CAS_ATTEMPTS = 32;
-const FIRST_CONNECT_WAIT_MS = 2_000;
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
 // KEYS[1] = the task key; ARGV[1] = the JSON read; ARGV[2] = the patched JSON. 1 = written, 0 = changed or gone.
 const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') return 1 end return 0`;
 
-export interface RedisTaskStoreOptions {
-  /** `redis://[user:password@]host:port[/db]` or `rediss://…` for TLS. */
-  readonly url: string;
-  /** Key and channel prefix. Default `mcpgen:tasks:<serverName>` (or `mcpgen:tasks`), so servers can share a Redis. */
+export interface RedisTaskStoreOptions extends RedisUseOptions {
+  /**
+   * Key and channel prefix. Default `mcpgen:tasks:<serverName>` (or `mcpgen:tasks`), so servers can share a Redis.
+   * On a cluster it is a hash tag (`{mcpgen:tasks:<serverName>}`): the scripts touch a task, the queue and the
+   * owners together, so every key of one server's tasks lives in one slot.
+   */
   readonly prefix?: string;
   readonly serverName?: string;
-  /** Connection state changes (lost, back). Default: one stderr line each. */
-  readonly onStateChange?: (state: 'connected' | 'disconnected', detail?: string) => void;
 }
 
 /**
@@ -59,7 +58,8 @@ export interface RedisTaskStore extends TaskStore {
 }
 
 export async function createRedisTaskStore(options: RedisTaskStoreOptions): Promise<RedisTaskStore> {
-  const prefix = options.prefix ?? (options.serverName !== undefined ? `mcpgen:tasks:${options.serverName}` : 'mcpgen:tasks');
+  const name = options.prefix ?? (options.serverName !== undefined ? `mcpgen:tasks:${options.serverName}` : 'mcpgen:tasks');
+  const prefix = options.redis?.topology === 'cluster' ? `{${name}}` : name;
   const channel = `${prefix}:events`;
   const keyOf = (taskId: string) => `${prefix}:task:${taskId}`;
   const origin = randomUUID();
@@ -74,7 +74,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       }
     }
   };
-  const { open, client, command, pairIfOpen } = lazyConnection(options, channel, (message) => {
+  const { open, client, command, close, layer } = lazyConnection(options, channel, (message) => {
     const event = parseTaskMessage(message, origin);
     if (event !== undefined && event !== 'own') deliver(event);
   });
@@ -121,6 +121,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
       throw new Error(`task ${taskId}: too many concurrent updates`);
     },
     publish,
+    lossNote: () => lossNote(layer()?.recoveredAt()),
     liveness: redisTaskLiveness(client, prefix, origin),
     queue: redisTaskQueue({ prefix, workerId: origin, command, entry: entryOf, keyOf, publish }),
     subscribe(listener) {
@@ -131,65 +132,46 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
     ready: () => open().connected,
     async close() {
       listeners.clear();
-      await (await pairIfOpen()?.catch(() => undefined))?.close();
+      await close();
     },
   };
 }
 
-interface LazyConnection {
-  /** Opens the connections and subscribes the channel (once); `connected` settles when both are up. */
-  open(): { pair: Promise<RedisPair>; connected: Promise<void> };
-  /** The command connection; the first call waits (bounded) for the first connection, later ones fail fast. */
-  client(): Promise<RedisConnection>;
-  /** The connections when open() was called, else undefined (close() opens nothing). */
-  command<T>(run: (c: RedisConnection) => Promise<T>): Promise<T>;
-  pairIfOpen(): Promise<RedisPair> | undefined;
-}
-
-// Connections open on first use: serverOptionsFromEnv hands every server a store when REDIS_URL is set, but
+// Connections open on first use: serverOptionsFromEnv hands every server a store when Redis is configured, but
 // only a server with task tools uses it (its task runner subscribes when the server is built).
-function lazyConnection(options: RedisTaskStoreOptions, channel: string, onMessage: (message: string) => void): LazyConnection {
-  let opened: { pair: Promise<RedisPair>; connected: Promise<void> } | undefined;
-  // The last reason the connection went down, for the client-facing error.
-  let downReason: string | undefined;
-  const report = options.onStateChange ?? ((state, detail) => logLine(state === 'connected' ? 'info' : 'warn', `redis task store ${state}${detail ? `: ${detail}` : ''}`, { component: 'redis task store', state }));
-  const onStateChange = (state: 'connected' | 'disconnected', detail?: string) => {
-    downReason = state === 'connected' ? undefined : detail;
-    report(state, detail);
-  };
+function lazyConnection(options: RedisTaskStoreOptions, channel: string, onMessage: (message: string) => void) {
+  let used: { layer: RedisLayer; release: () => Promise<void>; connected: Promise<void> } | undefined;
   const open = () => {
-    if (opened !== undefined) return opened;
-    const pair = openRedisPair({ url: options.url, label: 'redis task store', onStateChange });
-    const connected = pair.then(async (p) => {
-      await p.connected;
-      await p.subscriber.subscribe(channel, onMessage);
-    });
-    pair.catch((e: unknown) => logLine('error', `redis task store: ${e instanceof Error ? e.message : String(e)}`, { component: 'redis task store' }));
+    if (used !== undefined) return used;
+    const { layer, release } = useRedis(options, 'redis task store');
+    // Subscribed once Redis answers; node-redis resubscribes by itself after a reconnection or a failover.
+    let subscribed: Promise<void> | undefined;
+    const subscribe = () =>
+      (subscribed ??= layer.subscriber.subscribe(channel, onMessage).catch((e: unknown) => {
+        subscribed = undefined; // tried again when Redis answers again
+        throw e;
+      }));
+    layer.subscriber.on('ready', () => void subscribe().catch(() => {}));
+    const connected = layer.connected.then(() => subscribe());
     connected.catch(() => {}); // surfaced through ready() and every call; never an unhandled rejection
-    return (opened = { pair, connected });
+    return (used = { layer, release, connected });
   };
-  // The first call waits for the first connection (bounded: Redis down must not hang it); later ones fail fast.
-  let firstConnection: Promise<unknown> | undefined;
-  const client = async (): Promise<RedisConnection> => {
-    const { pair, connected } = open();
-    firstConnection ??= Promise.race([connected, new Promise((r) => setTimeout(r, FIRST_CONNECT_WAIT_MS).unref())]).catch(() => {});
-    await firstConnection;
-    const c = await pair.catch((e: unknown) => {
-      throw new TaskStoreUnavailable(e instanceof Error ? e.message : String(e));
-    });
-    if (!c.client.isReady) throw new TaskStoreUnavailable(downReason ?? 'not connected');
-    return c.client;
-  };
-  /** One command; a connection failure while it runs is TaskStoreUnavailable too (not node-redis' wording). */
+  /** One command, failing fast while Redis does not answer: TaskStoreUnavailable naming the reason (not node-redis' wording). */
   const command = async <T>(run: (c: RedisConnection) => Promise<T>): Promise<T> => {
-    const c = await client();
+    const { layer } = open();
     try {
-      return await run(c);
+      return await layer.command(run);
     } catch (e) {
-      throw new TaskStoreUnavailable(describeRedisError(e) ?? downReason);
+      throw new TaskStoreUnavailable(describeRedisError(e) ?? layer.reason());
     }
   };
-  return { open, client, command, pairIfOpen: () => opened?.pair };
+  return { open, client: async () => open().layer.commands, command, close: () => used?.release(), layer: () => used?.layer };
+}
+
+/** What "unknown task" adds after Redis came back from an outage (at `recoveredAt`): the record may be gone. */
+function lossNote(recoveredAt: number | undefined): string | undefined {
+  if (recoveredAt === undefined) return undefined;
+  return `it may have been lost: Redis was unreachable until ${new Date(recoveredAt).toISOString()} (a failover or restart loses the writes it had not replicated or persisted)`;
 }
 
 /** A record as stored: its JSON (size-checked) and when Redis expires it. */

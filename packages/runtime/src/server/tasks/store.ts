@@ -63,6 +63,11 @@ export interface TaskStore {
   publish(event: TaskEvent): Promise<void>;
   subscribe(listener: (event: TaskEvent) => void): () => void;
   close(): Promise<void>;
+  /**
+   * Why a task this store does not have may still have existed (its store lost writes: a Redis failover or
+   * restart), said with "unknown task"; undefined when nothing was lost.
+   */
+  lossNote?(): string | undefined;
   /** Who runs which task, for stores shared by instances (Redis): lets survivors find tasks whose owner died. */
   readonly liveness?: TaskLiveness;
   /** A queue of tasks for worker-only instances (Redis); absent when the store cannot share one. */
