@@ -1,6 +1,6 @@
 // Compare stage (after model): two sets of server models in, findings out. Never reads files.
 import { compareServers } from './contract.js';
-import { allRules, type Category, type Severity } from './rules.js';
+import { allRules, RULES, type Category, type Severity } from './rules.js';
 import type { Finding, Side } from './types.js';
 
 export { allRules, RULES, type Category, type Rule, type Severity } from './rules.js';
@@ -23,22 +23,44 @@ export interface Comparison {
   readonly ignored: number;
 }
 
-/** Servers pair up by `server.name`; one present on one side only is a removed or added server. */
+/**
+ * Servers pair up by `server.name`, whichever file declares them (a renamed spec file is the same server).
+ * One spec on each side is the one server even when renamed. Otherwise one present on the old side only
+ * is a removed server (failing), one on the new side only an added one.
+ */
 export function compareSides(olds: readonly Side[], news: readonly Side[], options: CompareOptions = {}): Comparison {
   const all: Finding[] = [];
-  for (const n of news) {
-    const o = olds.find((x) => x.model.name === n.model.name) ?? (olds.length === 1 && news.length === 1 ? olds[0] : undefined);
-    all.push(...compareServers(o ?? { model: { ...n.model, tools: [], resources: [], resourceTemplates: [], prompts: [] } as never, locate: () => undefined }, n));
-  }
+  const pairs = pairServers(olds, news);
+  for (const [o, n] of pairs) all.push(...compareServers(o, n));
   for (const o of olds) {
-    if (news.some((n) => n.model.name === o.model.name) || (olds.length === 1 && news.length === 1)) continue;
-    all.push(...compareServers(o, { model: { ...o.model, tools: [], resources: [], resourceTemplates: [], prompts: [], auth: undefined } as never, locate: () => undefined }));
+    if (pairs.some(([x]) => x === o)) continue;
+    all.push({ rule: RULES.SERVER_REMOVED, message: `server "${o.model.name}" was removed (no spec of the new version declares it)`, ...at('old', o) });
+  }
+  for (const n of news) {
+    if (pairs.some(([, y]) => y === n)) continue;
+    all.push({ rule: RULES.SERVER_ADDED, message: `server "${n.model.name}" was added`, ...at('new', n) });
   }
   const ignore = options.ignore ?? [];
   const isIgnored = (f: Finding) => ignore.some((i) => i.rule === f.rule.id || i.rule === f.rule.category);
   const findings = all.filter((f) => !isIgnored(f)).sort(order);
   const failOn = options.failOn ?? DEFAULT_FAIL_ON;
   return { findings, failing: findings.filter((f) => f.rule.severity === 'breaking' && failOn.includes(f.rule.category)), ignored: all.length - findings.length };
+}
+
+function pairServers(olds: readonly Side[], news: readonly Side[]): [Side, Side][] {
+  const pairs: [Side, Side][] = [];
+  for (const n of news) {
+    const o = olds.find((x) => x.model.name === n.model.name);
+    if (o !== undefined) pairs.push([o, n]);
+  }
+  // One spec on each side (`--base FILE`): its server, even renamed.
+  if (pairs.length === 0 && olds.length === 1 && news.length === 1) pairs.push([olds[0]!, news[0]!]);
+  return pairs;
+}
+
+function at(side: 'old' | 'new', s: Side): Partial<Pick<Finding, 'old' | 'new'>> {
+  const p = s.locate(undefined, ['server', 'name']) ?? s.locate(undefined, []);
+  return p === undefined ? {} : { [side]: p };
 }
 
 const RANK: Record<Severity, number> = { breaking: 0, 'non-breaking': 1, info: 2 };

@@ -61,6 +61,8 @@ export function schemaRule(direction: 'input' | 'output', kind: ViolationKind): 
 }
 
 export const RULES = {
+  SERVER_REMOVED: r('SERVER_REMOVED', 'callers', 'breaking', 'no spec declares the server any more: every client of it loses every tool, resource and prompt'),
+  SERVER_ADDED: r('SERVER_ADDED', 'additions', 'non-breaking', 'a new server breaks no client'),
   TOOL_REMOVED: r('TOOL_REMOVED', 'callers', 'breaking', 'callers of the tool get "unknown tool"'),
   TOOL_RENAMED: r('TOOL_RENAMED', 'callers', 'breaking', 'callers of the old name get "unknown tool"'),
   TOOL_ADDED: r('TOOL_ADDED', 'additions', 'non-breaking', 'a new tool breaks no caller'),
