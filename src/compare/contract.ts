@@ -1,6 +1,7 @@
 // Spec-level comparison of two server models: primitives added, removed or renamed, then per item its
 // schemas (through the subset engine), headers, scopes, task support and model-facing text.
 import type { PromptModel, ResourceModel, ResourceTemplateModel, ToolModel } from '../model/ir.js';
+import { compareExposure } from './exposure.js';
 import { RULES, schemaRule, type Rule } from './rules.js';
 import type { Schema } from './schema-canonical.js';
 import { subsetViolations, type ViolationKind } from './schema-subset.js';
@@ -32,6 +33,7 @@ export function compareServers(oldSide: Side, newSide: Side): Finding[] {
   compareTemplates(f, o.resourceTemplates, n.resourceTemplates);
   compareKeyed(f, 'prompt', o.prompts, n.prompts, (p) => p.name, RULES.PROMPT_REMOVED, RULES.PROMPT_ADDED, comparePrompt);
   compareAuth(f);
+  compareExposure(f);
   return f.list;
 }
 
