@@ -2,6 +2,7 @@
 // schemas (through the subset engine), headers, scopes, task support and model-facing text.
 import type { PromptModel, ResourceModel, ResourceTemplateModel, ToolModel } from '../model/ir.js';
 import { compareExposure } from './exposure.js';
+import { removedProperties } from './removed-properties.js';
 import { RULES, schemaRule, type Rule } from './rules.js';
 import type { Schema } from './schema-canonical.js';
 import { subsetViolations, type ViolationKind } from './schema-subset.js';
@@ -66,11 +67,12 @@ function compareTools(f: Findings, olds: readonly ToolModel[], news: readonly To
 function compareTool(f: Findings, a: ToolModel, b: ToolModel): void {
   const where = { kind: 'tool' as const, oldKey: a.name, newKey: b.name };
   compareSchemas(f, a.label, 'input', a.inputSchema as Schema, b.inputSchema as Schema, where);
+  removedPropertyFindings(f, a.label, 'input', a.inputSchema as Schema, b.inputSchema as Schema, where);
   if (a.outputSchema && !b.outputSchema) f.add(RULES.OUTPUT_SCHEMA_REMOVED, `${a.label}: output schema removed`, where, ['output'], []);
   if (!a.outputSchema && b.outputSchema) f.add(RULES.OUTPUT_SCHEMA_ADDED, `${a.label}: output schema added`, where, [], ['output']);
   if (a.outputSchema && b.outputSchema) {
     compareSchemas(f, a.label, 'output', a.outputSchema as Schema, b.outputSchema as Schema, where);
-    removedOutputProperties(f, a.label, a.outputSchema as Schema, b.outputSchema as Schema, [], where);
+    removedPropertyFindings(f, a.label, 'output', a.outputSchema as Schema, b.outputSchema as Schema, where);
   }
   compareHeaders(f, a, b, where);
   compareScopes(f, a.label, a.scopes, b.scopes, where);
@@ -124,25 +126,37 @@ function pathText(path: Sub): string {
   return path.length === 0 ? '(root)' : path.join('.');
 }
 
-/** Typed clients read result properties by name: one the old output declared and the new one does not is gone from their types. */
-function removedOutputProperties(f: Findings, label: string, a: Schema, b: Schema, path: Sub, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
-  if (typeof a !== 'object' || typeof b !== 'object' || path.length > 8) return;
-  const ap = (a.properties ?? {}) as Record<string, Schema>;
-  const bp = (b.properties ?? {}) as Record<string, Schema>;
-  for (const k of Object.keys(ap)) {
-    if (!Object.hasOwn(bp, k)) f.add(RULES.OUTPUT_PROPERTY_REMOVED, `${label}: output property ${[...path, k].join('.')} was removed`, where, ['output', ...path, 'properties', k], ['output', ...path]);
-    else removedOutputProperties(f, label, ap[k]!, bp[k]!, [...path, 'properties', k], where);
+/**
+ * Properties the old schema declared and the new one does not, at any depth (items, $refs included).
+ * Output: typed clients read result properties by name, so one gone is gone from their types. Input: an
+ * open object still accepts the argument callers send, and the tool runs without it; a closed one refuses
+ * it, which the subset engine reports already.
+ */
+function removedPropertyFindings(f: Findings, label: string, dir: 'input' | 'output', a: Schema, b: Schema, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
+  for (const r of removedProperties(a, b)) {
+    const name = [...r.path.filter((p) => p !== 'properties'), r.name].join('.');
+    if (dir === 'output') f.add(RULES.OUTPUT_PROPERTY_REMOVED, `${label}: output property ${name} was removed`, where, ['output', ...r.path, 'properties', r.name], ['output', ...r.path]);
+    else if (!r.closed) f.add(schemaRule('input', 'property'), `${label}: input ${name} was removed: callers that still send it pass validation and the tool runs without it`, where, ['input', ...r.path, 'properties', r.name], ['input', ...r.path]);
   }
 }
 
 function compareHeaders(f: Findings, a: ToolModel, b: ToolModel, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
   const at = (path: readonly string[]) => ['input', ...path.flatMap((p) => ['properties', p]), 'x-mcp-header'];
+  const sameName = (x: { header: string }, y: { header: string }) => x.header.toLowerCase() === y.header.toLowerCase();
+  const moved = new Set<(typeof b.headers)[number]>();
   for (const h of a.headers) {
     const same = b.headers.find((x) => deepEqual(x.path, h.path));
-    if (same === undefined) f.add(RULES.HEADER_REMOVED, `${a.label}: header Mcp-Param-${h.header} (argument ${h.path.join('.')}) was removed`, where, at(h.path), ['input']);
-    else if (same.header.toLowerCase() !== h.header.toLowerCase()) f.add(RULES.HEADER_RENAMED, `${a.label}: header Mcp-Param-${h.header} is now Mcp-Param-${same.header}`, where, at(h.path), at(same.path));
+    const elsewhere = same === undefined ? b.headers.find((x) => sameName(x, h) && !a.headers.some((y) => deepEqual(y.path, x.path))) : undefined;
+    if (elsewhere !== undefined) {
+      moved.add(elsewhere);
+      f.add(RULES.HEADER_MOVED, `${a.label}: header Mcp-Param-${h.header} now carries argument ${elsewhere.path.join('.')} (was ${h.path.join('.')})`, where, at(h.path), at(elsewhere.path));
+    } else if (same === undefined) f.add(RULES.HEADER_REMOVED, `${a.label}: header Mcp-Param-${h.header} (argument ${h.path.join('.')}) was removed`, where, at(h.path), ['input']);
+    else if (!sameName(same, h)) f.add(RULES.HEADER_RENAMED, `${a.label}: header Mcp-Param-${h.header} is now Mcp-Param-${same.header}`, where, at(h.path), at(same.path));
   }
-  for (const h of b.headers) if (!a.headers.some((x) => deepEqual(x.path, h.path))) f.add(RULES.HEADER_ADDED, `${a.label}: header Mcp-Param-${h.header} added`, where, undefined, at(h.path));
+  for (const h of b.headers) {
+    if (moved.has(h) || a.headers.some((x) => deepEqual(x.path, h.path))) continue;
+    f.add(RULES.HEADER_ADDED, `${a.label}: header Mcp-Param-${h.header} added (argument ${h.path.join('.')}): clients built from the old definition do not send it`, where, undefined, at(h.path));
+  }
 }
 
 function compareScopes(f: Findings, label: string, a: readonly string[], b: readonly string[], where: { kind: ItemKind; oldKey: string; newKey: string } | undefined, sub: Sub = ['scopes']): void {
