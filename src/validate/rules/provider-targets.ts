@@ -8,7 +8,7 @@ import { diagnosticAt } from '../../parse/source.js';
 import type { JsonSchema } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
 import { GEMINI_NAMES, GEMINI_PROPERTY_NAMES, OPENAI_NAMES, providerNames } from '@mcpgen/runtime/shared/provider-names';
-import { ANTHROPIC_ROOT_REFUSED, KEYWORD_RULES, OPENAI_STRICT_FORMATS, type Effect, type ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
+import { ANTHROPIC_ROOT_REFUSED, KEYWORD_RULES, OPENAI_STRICT_FORMATS, openAiStrictLimitsExceeded, type Effect, type ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 
 const CODE: Readonly<Record<ProviderTarget, DiagnosticCode>> = { 'openai-strict': 'MCPG167', anthropic: 'MCPG168', gemini: 'MCPG169' };
 const LABEL: Readonly<Record<ProviderTarget, string>> = { 'openai-strict': 'OpenAI strict mode', anthropic: 'Anthropic', gemini: 'Gemini' };
@@ -88,6 +88,12 @@ export function checkProviderTargets(view: SpecView, targets: readonly ProviderT
       const input = tool.value.input;
       if (input === undefined) continue;
       report(out, target, { value: input, source: tool.source, path: [...tool.path, 'input'] }, `tool "${tool.value.name}"`);
+      if (target === 'openai-strict') {
+        const used = Object.fromEntries(specDefsUsed(input, defSchemas).map((n) => [n, defSchemas.get(n)]));
+        for (const m of openAiStrictLimitsExceeded({ ...input, $defs: { ...(input.$defs ?? {}), ...used } })) {
+          out.push(diagnosticAt(tool.source, [...tool.path, 'input'], 'MCPG167', `tool "${tool.value.name}": OpenAI strict mode refuses this: ${m} (OpenAI refuses the whole request): the bridge sends this tool with \`strict: false\``, 'key'));
+        }
+      }
       for (const name of specDefsUsed(input, defSchemas)) {
         const def = specDefs.get(name);
         if (def === undefined || defsDone.has(name)) continue;

@@ -5,7 +5,7 @@
 // those nulls back into absent properties, so the handler receives exactly what a non-strict call gives
 // (defaults are then filled by the server as usual). What cannot be made strict is reported, not guessed.
 
-import { OPENAI_STRICT_DROPPED, OPENAI_STRICT_FORMATS } from '@mcpgen/runtime/shared/provider-rules';
+import { OPENAI_STRICT_DROPPED, OPENAI_STRICT_FORMATS, openAiStrictLimitsExceeded } from '@mcpgen/runtime/shared/provider-rules';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -34,6 +34,8 @@ export function toStrictSchema(input: Schema): StrictSchema {
   const notes: StrictNote[] = [];
   if (input.type !== 'object') notes.push({ path: '', kind: 'cannot', message: 'the root must be `type: object`' });
   const schema = walk(input, '', notes);
+  // Over a published size limit OpenAI refuses the whole request (every tool in it): this tool goes non-strict.
+  for (const m of openAiStrictLimitsExceeded(schema)) notes.push({ path: '', kind: 'cannot', message: `${m}: OpenAI refuses such a strict schema with the whole request` });
   return { schema, notes, strict: !notes.some((n) => n.kind === 'cannot') };
 }
 
