@@ -78,7 +78,9 @@ function closeObject(s: Schema, out: Record<string, unknown>, path: string, note
     if (required.has(name) || !isObject(walked)) properties[name] = walked;
     else {
       properties[name] = nullable(walked);
-      notes.push({ path: p, kind: 'nullable', message: 'optional: sent as required and nullable; null is mapped back to "not given" before the handler' });
+      // A null the property accepts cannot also mean "not given": the handler gets it as null (not lossless).
+      const message = acceptsNull(walked) ? 'optional and already nullable: sent as required; a null reaches the handler as null, where a non-strict call could leave it out' : 'optional: sent as required and nullable; null is mapped back to "not given" before the handler';
+      notes.push({ path: p, kind: 'nullable', message });
     }
   }
   out.properties = properties;
