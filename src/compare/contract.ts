@@ -15,13 +15,14 @@ export class Findings {
   readonly list: Finding[] = [];
   constructor(readonly oldSide: Side, readonly newSide: Side) {}
 
-  add(rule: Rule, message: string, where: { kind: ItemKind; oldKey?: string | undefined; newKey?: string | undefined } | undefined, oldSub: Sub | undefined, newSub: Sub | undefined): void {
+  add(rule: Rule, message: string, where: { kind: ItemKind; oldKey?: string | undefined; newKey?: string | undefined } | undefined, oldSub: Sub | undefined, newSub: Sub | undefined, subjects: readonly string[] = []): void {
     const item = (key: string | undefined) => (where === undefined ? undefined : key === undefined ? null : { kind: where.kind, key });
     const oi = item(where?.oldKey);
     const ni = item(where?.newKey);
     const oldPos = oldSub === undefined || oi === null ? undefined : this.oldSide.locate(oi, oldSub);
     const newPos = newSub === undefined || ni === null ? undefined : this.newSide.locate(ni, newSub);
-    this.list.push({ rule, message, ...(newPos ? { new: newPos } : {}), ...(oldPos ? { old: oldPos } : {}) });
+    const about = [...new Set([...subjects, ...(where?.oldKey !== undefined ? [where.oldKey] : []), ...(where?.newKey !== undefined ? [where.newKey] : []), this.oldSide.model.name, this.newSide.model.name])];
+    this.list.push({ rule, message, ...(newPos ? { new: newPos } : {}), ...(oldPos ? { old: oldPos } : {}), subjects: about });
   }
 }
 
@@ -30,7 +31,7 @@ export function compareServers(oldSide: Side, newSide: Side): Finding[] {
   const o = oldSide.model;
   const n = newSide.model;
   compareTools(f, o.tools, n.tools);
-  compareKeyed(f, 'resource', o.resources, n.resources, (r) => r.uri, RULES.RESOURCE_REMOVED, RULES.RESOURCE_ADDED, compareResource);
+  compareResources(f, o.resources, n.resources);
   compareTemplates(f, o.resourceTemplates, n.resourceTemplates);
   compareKeyed(f, 'prompt', o.prompts, n.prompts, (p) => p.name, RULES.PROMPT_REMOVED, RULES.PROMPT_ADDED, comparePrompt);
   compareAuth(f);
@@ -114,7 +115,9 @@ const RELAXED: Readonly<Record<ViolationKind, string>> = {
   minLength: 'minLength lowered or removed',
   maxLength: 'maxLength raised or removed',
   pattern: 'pattern changed or removed',
+  patternReplaced: 'pattern replaced by another',
   format: 'format changed or removed',
+  formatReplaced: 'format replaced by another',
   minItems: 'minItems lowered or removed',
   maxItems: 'maxItems raised or removed',
   uniqueItems: 'items may now repeat',
@@ -173,6 +176,22 @@ function compareTask(f: Findings, a: ToolModel, b: ToolModel, where: { kind: Ite
   // optional accepts both kinds of call: moving to it is safe; leaving it, or never ↔ required, is not.
   const rule = y === 'optional' ? RULES.TASK_SUPPORT_RELAXED : RULES.TASK_SUPPORT_CHANGED;
   f.add(rule, `${a.label}: task support ${x} → ${y}`, where, ['task'], ['task']);
+}
+
+/** Resources by URI; one whose URI is gone and one new with the same name: the URI changed (one finding, not two). */
+function compareResources(f: Findings, olds: readonly ResourceModel[], news: readonly ResourceModel[]): void {
+  const gone = olds.filter((a) => !news.some((b) => b.uri === a.uri));
+  const fresh = news.filter((b) => !olds.some((a) => a.uri === b.uri));
+  const moved = new Map<ResourceModel, ResourceModel>();
+  for (const a of gone) {
+    const b = fresh.find((x) => x.name === a.name && ![...moved.values()].includes(x));
+    if (b !== undefined) moved.set(a, b);
+  }
+  for (const [a, b] of moved) {
+    f.add(RULES.RESOURCE_URI_CHANGED, `${a.label}: URI ${a.uri} → ${b.uri}`, { kind: 'resource', oldKey: a.uri, newKey: b.uri }, ['uri'], ['uri'], [a.name]);
+    compareResource(f, a, b);
+  }
+  compareKeyed(f, 'resource', olds.filter((a) => !moved.has(a)), news.filter((b) => ![...moved.values()].includes(b)), (r) => r.uri, RULES.RESOURCE_REMOVED, RULES.RESOURCE_ADDED, compareResource);
 }
 
 function compareResource(f: Findings, a: ResourceModel, b: ResourceModel): void {

@@ -42,10 +42,10 @@ export function compareExposure(f: Findings): void {
   const fresh = b.toolsets.filter((t) => !a.toolsets.some((x) => x.name === t.name));
   for (const t of gone) {
     const same = fresh.find((x) => deepEqual(members(x), members(t)));
-    if (same !== undefined) f.add(RULES.TOOLSET_RENAMED, `toolset "${t.name}" was renamed to "${same.name}": deployments started with --toolsets ${t.name} no longer start`, undefined, at(t.name), at(same.name));
-    else f.add(RULES.TOOLSET_REMOVED, `toolset "${t.name}" was removed: deployments started with --toolsets ${t.name} no longer start`, undefined, at(t.name), undefined);
+    if (same !== undefined) f.add(RULES.TOOLSET_RENAMED, `toolset "${t.name}" was renamed to "${same.name}": deployments started with --toolsets ${t.name} no longer start`, undefined, at(t.name), at(same.name), [t.name, same.name]);
+    else f.add(RULES.TOOLSET_REMOVED, `toolset "${t.name}" was removed: deployments started with --toolsets ${t.name} no longer start`, undefined, at(t.name), undefined, [t.name]);
   }
-  for (const t of fresh) if (!gone.some((x) => deepEqual(members(x), members(t)))) f.add(RULES.TOOLSET_ADDED, `toolset "${t.name}" was added`, undefined, undefined, at(t.name));
+  for (const t of fresh) if (!gone.some((x) => deepEqual(members(x), members(t)))) f.add(RULES.TOOLSET_ADDED, `toolset "${t.name}" was added`, undefined, undefined, at(t.name), [t.name]);
   const deployments: Deployment[] = [
     { label: 'default deployments (no --toolsets)', chosen: undefined },
     ...a.toolsets.filter((t) => b.toolsets.some((x) => x.name === t.name)).map((t) => ({ label: `--toolsets ${t.name}`, chosen: [t.name] })),

@@ -10,8 +10,8 @@ export { subsetViolations, type Violation, type ViolationKind } from './schema-s
 export interface CompareOptions {
   /** Categories whose breaking findings fail the run (default: callers, typed-clients, infrastructure). */
   readonly failOn?: readonly Category[];
-  /** Rule ids or categories to leave out entirely, each with the reason the config gives. */
-  readonly ignore?: readonly { readonly rule: string; readonly reason: string }[];
+  /** Rule ids or categories to leave out, each with the reason the config gives; with `only`, for those items only. */
+  readonly ignore?: readonly { readonly rule: string; readonly reason: string; readonly only?: readonly string[] }[];
 }
 
 export const DEFAULT_FAIL_ON: readonly Category[] = ['callers', 'typed-clients', 'infrastructure'];
@@ -34,17 +34,17 @@ export function compareSides(olds: readonly Side[], news: readonly Side[], optio
   for (const [o, n] of pairs) all.push(...compareServers(o, n));
   for (const o of olds) {
     if (pairs.some(([x]) => x === o)) continue;
-    all.push({ rule: RULES.SERVER_REMOVED, message: `server "${o.model.name}" was removed (no spec of the new version declares it)`, ...at('old', o) });
+    all.push({ rule: RULES.SERVER_REMOVED, message: `server "${o.model.name}" was removed (no spec of the new version declares it)`, ...at('old', o), subjects: [o.model.name] });
   }
   for (const n of news) {
     if (pairs.some(([, y]) => y === n)) continue;
-    all.push({ rule: RULES.SERVER_ADDED, message: `server "${n.model.name}" was added`, ...at('new', n) });
+    all.push({ rule: RULES.SERVER_ADDED, message: `server "${n.model.name}" was added`, ...at('new', n), subjects: [n.model.name] });
   }
   const ignore = options.ignore ?? [];
-  const isIgnored = (f: Finding) => ignore.some((i) => i.rule === f.rule.id || i.rule === f.rule.category);
+  const isIgnored = (f: Finding) => ignore.some((i) => (i.rule === f.rule.id || i.rule === f.rule.category) && (i.only === undefined || i.only.some((x) => f.subjects?.includes(x))));
   const findings = all.filter((f) => !isIgnored(f)).sort(order);
   const failOn = options.failOn ?? DEFAULT_FAIL_ON;
-  return { findings, failing: findings.filter((f) => f.rule.severity === 'breaking' && failOn.includes(f.rule.category)), ignored: all.length - findings.length };
+  return { findings, failing: findings.filter((f) => (f.rule.severity === 'breaking' || f.rule.severity === 'unproven') && failOn.includes(f.rule.category)), ignored: all.length - findings.length };
 }
 
 function pairServers(olds: readonly Side[], news: readonly Side[]): [Side, Side][] {
@@ -63,7 +63,7 @@ function at(side: 'old' | 'new', s: Side): Partial<Pick<Finding, 'old' | 'new'>>
   return p === undefined ? {} : { [side]: p };
 }
 
-const RANK: Record<Severity, number> = { breaking: 0, 'non-breaking': 1, info: 2 };
+const RANK: Record<Severity, number> = { breaking: 0, unproven: 1, 'non-breaking': 2, info: 3 };
 
 function order(a: Finding, b: Finding): number {
   const pa = a.new ?? a.old;
@@ -73,5 +73,5 @@ function order(a: Finding, b: Finding): number {
 
 /** Known rule ids and categories (what a config's ignore list may name). */
 export function knownRuleNames(): Set<string> {
-  return new Set([...allRules().map((r) => r.id), 'callers', 'typed-clients', 'infrastructure', 'model-facing', 'additions']);
+  return new Set([...allRules().map((r) => r.id), 'callers', 'typed-clients', 'infrastructure', 'unprovable', 'model-facing', 'additions']);
 }

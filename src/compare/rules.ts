@@ -2,8 +2,9 @@
 // Ids are never renamed or reused: configs ignore them and CI logs key on them.
 import type { ViolationKind } from './schema-subset.js';
 
-export type Category = 'callers' | 'typed-clients' | 'infrastructure' | 'model-facing' | 'additions';
-export type Severity = 'breaking' | 'non-breaking' | 'info';
+export type Category = 'callers' | 'typed-clients' | 'infrastructure' | 'unprovable' | 'model-facing' | 'additions';
+/** `unproven`: may break or may not, and no proof either way (two different patterns): fails only when failOn names `unprovable`. */
+export type Severity = 'breaking' | 'unproven' | 'non-breaking' | 'info';
 
 export interface Rule {
   readonly id: string;
@@ -27,7 +28,9 @@ const INPUT: Record<ViolationKind, Rule> = {
   minLength: r('INPUT_MIN_LENGTH_RAISED', 'callers', 'breaking', 'short strings callers sent are refused'),
   maxLength: r('INPUT_MAX_LENGTH_LOWERED', 'callers', 'breaking', 'long strings callers sent are refused'),
   pattern: r('INPUT_PATTERN_CHANGED', 'callers', 'breaking', 'strings callers sent may not match the new pattern'),
+  patternReplaced: r('INPUT_PATTERN_REPLACED', 'unprovable', 'unproven', 'one pattern replaced by another: strings callers sent may or may not match it (not proven either way)'),
   format: r('INPUT_FORMAT_CHANGED', 'callers', 'breaking', 'strings callers sent may not have the new format'),
+  formatReplaced: r('INPUT_FORMAT_REPLACED', 'unprovable', 'unproven', 'one format replaced by another: strings callers sent may or may not have it (not proven either way)'),
   minItems: r('INPUT_MIN_ITEMS_RAISED', 'callers', 'breaking', 'short arrays callers sent are refused'),
   maxItems: r('INPUT_MAX_ITEMS_LOWERED', 'callers', 'breaking', 'long arrays callers sent are refused'),
   uniqueItems: r('INPUT_UNIQUE_ITEMS_ADDED', 'callers', 'breaking', 'arrays with repeated items are refused'),
@@ -48,7 +51,9 @@ const OUTPUT: Record<ViolationKind, Rule> = {
   minLength: r('OUTPUT_MIN_LENGTH_LOWERED', 'typed-clients', 'breaking', 'result strings may be shorter than old clients allow'),
   maxLength: r('OUTPUT_MAX_LENGTH_RAISED', 'typed-clients', 'breaking', 'result strings may be longer than old clients allow'),
   pattern: r('OUTPUT_PATTERN_CHANGED', 'typed-clients', 'breaking', 'result strings may not match the old pattern'),
+  patternReplaced: r('OUTPUT_PATTERN_REPLACED', 'unprovable', 'unproven', 'one pattern replaced by another: results may or may not match the old one (not proven either way)'),
   format: r('OUTPUT_FORMAT_CHANGED', 'typed-clients', 'breaking', 'result strings may not have the old format'),
+  formatReplaced: r('OUTPUT_FORMAT_REPLACED', 'unprovable', 'unproven', 'one format replaced by another: results may or may not have the old one (not proven either way)'),
   minItems: r('OUTPUT_MIN_ITEMS_LOWERED', 'typed-clients', 'breaking', 'result arrays may be shorter than old clients allow'),
   maxItems: r('OUTPUT_MAX_ITEMS_RAISED', 'typed-clients', 'breaking', 'result arrays may be longer than old clients allow'),
   uniqueItems: r('OUTPUT_UNIQUE_ITEMS_DROPPED', 'typed-clients', 'breaking', 'result arrays may repeat items'),
@@ -73,6 +78,7 @@ export const RULES = {
   OUTPUT_PROPERTY_REMOVED: r('OUTPUT_PROPERTY_REMOVED', 'typed-clients', 'breaking', 'generated result types lose a property client code reads'),
   RESOURCE_REMOVED: r('RESOURCE_REMOVED', 'callers', 'breaking', 'reads of the URI fail'),
   RESOURCE_ADDED: r('RESOURCE_ADDED', 'additions', 'non-breaking', 'a new resource breaks no reader'),
+  RESOURCE_URI_CHANGED: r('RESOURCE_URI_CHANGED', 'callers', 'breaking', 'reads of the old URI fail'),
   RESOURCE_MIME_TYPE_CHANGED: r('RESOURCE_MIME_TYPE_CHANGED', 'callers', 'breaking', 'readers parse the content by its MIME type'),
   RESOURCE_TEMPLATE_REMOVED: r('RESOURCE_TEMPLATE_REMOVED', 'callers', 'breaking', 'URIs built from the template no longer resolve'),
   RESOURCE_TEMPLATE_ADDED: r('RESOURCE_TEMPLATE_ADDED', 'additions', 'non-breaking', 'a new template breaks no reader'),

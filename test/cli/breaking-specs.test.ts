@@ -93,3 +93,17 @@ describe('mcpgen breaking in a shallow clone', () => {
     expect(run(clone, ['breaking', '--base', 'HEAD~1']).code).toBe(0);
   });
 });
+
+describe('mcpgen breaking: config', () => {
+  it('ignore scoped with only, and failOn unprovable, pass the config schema', () => {
+    const dir = tempDir('mcpgen-breaking-only-');
+    writeFileSync(join(dir, 'old.yaml'), spec('s', 'a', 'b'));
+    writeFileSync(join(dir, 's.yaml'), spec('s', 'c'));
+    writeFileSync(join(dir, 'mcpgen.config.yaml'), 'specs: [s.yaml]\nbreaking:\n  failOn: [callers, unprovable]\n  ignore:\n    - { rule: TOOL_REMOVED, reason: announced in 1.0, only: [a] }\n');
+    const r = run(dir, ['breaking', '--base', 'old.yaml']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('tool "b" was removed');
+    expect(r.stderr).not.toContain('tool "a" was removed');
+    expect(r.stderr).toContain('1 ignored by config');
+  });
+});
