@@ -53,8 +53,10 @@ function compareKeyed<T extends { label: string }>(
 }
 
 function compareTools(f: Findings, olds: readonly ToolModel[], news: readonly ToolModel[]): void {
-  const gone = olds.filter((a) => !news.some((b) => b.name === a.name));
-  const fresh = news.filter((b) => !olds.some((a) => a.name === b.name));
+  const newNames = new Set(news.map((b) => b.name));
+  const oldNames = new Set(olds.map((a) => a.name));
+  const gone = olds.filter((a) => !newNames.has(a.name));
+  const fresh = news.filter((b) => !oldNames.has(b.name));
   // A removed and an added tool with the same input schema and description: one rename, not two findings.
   const renamed = new Map<ToolModel, ToolModel>();
   for (const a of gone) {
@@ -93,6 +95,7 @@ function compareText(f: Findings, a: { label: string; title?: string; descriptio
 
 /** Input: old ⊆ new must hold (breaking otherwise), new ⊆ old failing is a widening. Output the other way round. */
 function compareSchemas(f: Findings, label: string, dir: 'input' | 'output', oldS: Schema, newS: Schema, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
+  if (deepEqual(oldS, newS)) return; // most tools of a large spec are unchanged: no subset proof to run
   const breaking = dir === 'input' ? subsetViolations(oldS, newS) : subsetViolations(newS, oldS);
   for (const v of breaking) f.add(schemaRule(dir, v.kind), `${label}: ${dir} ${pathText(v.path)}: ${dir === 'input' ? v.detail : RELAXED[v.kind]}`, where, [dir, ...v.path], [dir, ...v.path]);
   if (breaking.length > 0) return;
@@ -136,6 +139,7 @@ function pathText(path: Sub): string {
  * it, which the subset engine reports already.
  */
 function removedPropertyFindings(f: Findings, label: string, dir: 'input' | 'output', a: Schema, b: Schema, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
+  if (deepEqual(a, b)) return;
   for (const r of removedProperties(a, b)) {
     const name = [...r.path.filter((p) => p !== 'properties'), r.name].join('.');
     if (dir === 'output') f.add(RULES.OUTPUT_PROPERTY_REMOVED, `${label}: output property ${name} was removed`, where, ['output', ...r.path, 'properties', r.name], ['output', ...r.path]);

@@ -7,17 +7,17 @@ import { locate, parseSource, PIECEWISE_MIN_CHARS, type JsonPath } from '../../s
 const tools = Array.from({ length: 1500 }, (_, i) => `  - name: t${i}\n    description: "tool ${i}: does #${i}"\n    input:\n      type: object\n      properties:\n        city: { type: string }\n        units:\n          enum: [c, f]\n`).join('');
 const text = `mcpgen: 1\nserver: { name: big, version: 1.0.0 }\ntools:\n${tools}resources:\n  - { uri: 'file:///a', name: a }\n`;
 
+type Node = { range: number[]; items?: { key?: { value: unknown; range: number[] }; value?: Node; range?: number[] }[] };
+
 /** The position yaml gives for the path on the whole document. */
 function whole(path: JsonPath, target: 'value' | 'key'): { line: number; column: number } {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines });
-  let node = doc.getIn(path.slice(0, -1), true) as { items: { key: { range: number[] }; value: { range: number[] } }[] } | { range: number[] };
+  const parent = doc.getIn(path.slice(0, -1), true) as Node;
   const last = path.at(-1)!;
-  const offset = typeof last === 'number' ? (node as { items: { range: number[] }[] }).items[last]!.range[0]! : (() => {
-    const pair = (node as { items: { key: { value: string; range: number[] }; value: { range: number[] } }[] }).items.find((p) => p.key.value === last)!;
-    return (target === 'key' ? pair.key.range : pair.value.range)[0]!;
-  })();
-  node = undefined as never;
+  const item = typeof last === 'number' ? (parent.items![last] as unknown as Node) : undefined;
+  const pair = item === undefined ? parent.items!.find((p) => p.key?.value === last)! : undefined;
+  const offset = item !== undefined ? item.range[0]! : (target === 'key' ? pair!.key!.range : pair!.value!.range)[0]!;
   const p = lines.linePos(offset);
   return { line: p.line, column: p.col };
 }
