@@ -1,29 +1,16 @@
 // Issue 45 #1 and #8 (shallow clones): `mcpgen breaking` in a real git repository made here, where specs are
 // deleted and renamed between the versions, a --base folder is mistyped, and the clone is shallow.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
+import { git, gitRepo, run } from './breaking-repo.js';
 
 const spec = (name: string, ...tools: string[]) => `mcpgen: 1\nserver: { name: ${name}, version: 1.0.0 }\ntools:\n${tools.map((t) => `  - { name: ${t}, description: ${t} }`).join('\n')}\n`;
 
-function run(cwd: string, args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-function git(cwd: string, ...args: string[]): string {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.trim();
-}
-
 let repo = '';
 beforeAll(() => {
-  repo = tempDir('mcpgen-breaking-specs-');
-  git(repo, 'init', '-q');
-  git(repo, 'config', 'user.email', 't@example.com');
-  git(repo, 'config', 'user.name', 't');
+  repo = gitRepo('mcpgen-breaking-specs-');
   mkdirSync(join(repo, 'specs'));
   writeFileSync(join(repo, 'mcpgen.config.yaml'), 'specs: [specs/*.yaml]\n');
   writeFileSync(join(repo, 'specs/a.yaml'), spec('a', 'x'));
