@@ -7,7 +7,7 @@ export type BreakingFormat = 'text' | 'json' | 'markdown' | 'github';
 const where = (p: Position | undefined) => (p === undefined ? '' : `${p.file}:${p.line}:${p.column}`);
 
 function label(f: Finding, failing: ReadonlySet<Finding>): string {
-  return failing.has(f) ? 'breaking' : f.rule.severity === 'breaking' ? 'breaking (allowed by failOn)' : f.rule.severity;
+  return failing.has(f) ? (f.rule.severity === 'unproven' ? 'unproven (failing by failOn)' : 'breaking') : f.rule.severity === 'breaking' ? 'breaking (allowed by failOn)' : f.rule.severity;
 }
 
 export function formatComparison(c: Comparison, format: BreakingFormat): string {
@@ -20,8 +20,9 @@ export function formatComparison(c: Comparison, format: BreakingFormat): string 
 }
 
 export function summary(c: Comparison): string {
-  const other = c.findings.length - c.failing.length;
-  return `${c.failing.length} breaking change${c.failing.length === 1 ? '' : 's'}, ${other} other change${other === 1 ? '' : 's'}${c.ignored > 0 ? `, ${c.ignored} ignored by config` : ''}`;
+  const unproven = c.findings.filter((f) => f.rule.severity === 'unproven' && !c.failing.includes(f)).length;
+  const other = c.findings.length - c.failing.length - unproven;
+  return `${c.failing.length} breaking change${c.failing.length === 1 ? '' : 's'}${unproven > 0 ? `, ${unproven} unproven` : ''}, ${other} other change${other === 1 ? '' : 's'}${c.ignored > 0 ? `, ${c.ignored} ignored by config` : ''}`;
 }
 
 function toJson(f: Finding, failing: ReadonlySet<Finding>) {
@@ -38,7 +39,7 @@ export function escapeProperty(s: string): string {
 }
 
 function githubLine(f: Finding, failing: ReadonlySet<Finding>): string {
-  const level = failing.has(f) ? 'error' : f.rule.severity === 'breaking' ? 'warning' : 'notice';
+  const level = failing.has(f) ? 'error' : f.rule.severity === 'breaking' || f.rule.severity === 'unproven' ? 'warning' : 'notice';
   // The annotation goes on the new file when the thing still exists there; a removal points at the old file.
   const p = f.new ?? f.old;
   const props = p === undefined ? [] : [`file=${escapeProperty(p.file)}`, `line=${p.line}`, `col=${p.column}`];

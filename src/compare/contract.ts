@@ -1,6 +1,8 @@
 // Spec-level comparison of two server models: primitives added, removed or renamed, then per item its
 // schemas (through the subset engine), headers, scopes, task support and model-facing text.
 import type { PromptModel, ResourceModel, ResourceTemplateModel, ToolModel } from '../model/ir.js';
+import { compareExposure } from './exposure.js';
+import { removedProperties } from './removed-properties.js';
 import { RULES, schemaRule, type Rule } from './rules.js';
 import type { Schema } from './schema-canonical.js';
 import { subsetViolations, type ViolationKind } from './schema-subset.js';
@@ -13,13 +15,14 @@ export class Findings {
   readonly list: Finding[] = [];
   constructor(readonly oldSide: Side, readonly newSide: Side) {}
 
-  add(rule: Rule, message: string, where: { kind: ItemKind; oldKey?: string | undefined; newKey?: string | undefined } | undefined, oldSub: Sub | undefined, newSub: Sub | undefined): void {
+  add(rule: Rule, message: string, where: { kind: ItemKind; oldKey?: string | undefined; newKey?: string | undefined } | undefined, oldSub: Sub | undefined, newSub: Sub | undefined, subjects: readonly string[] = []): void {
     const item = (key: string | undefined) => (where === undefined ? undefined : key === undefined ? null : { kind: where.kind, key });
     const oi = item(where?.oldKey);
     const ni = item(where?.newKey);
     const oldPos = oldSub === undefined || oi === null ? undefined : this.oldSide.locate(oi, oldSub);
     const newPos = newSub === undefined || ni === null ? undefined : this.newSide.locate(ni, newSub);
-    this.list.push({ rule, message, ...(newPos ? { new: newPos } : {}), ...(oldPos ? { old: oldPos } : {}) });
+    const about = [...new Set([...subjects, ...(where?.oldKey !== undefined ? [where.oldKey] : []), ...(where?.newKey !== undefined ? [where.newKey] : []), this.oldSide.model.name, this.newSide.model.name])];
+    this.list.push({ rule, message, ...(newPos ? { new: newPos } : {}), ...(oldPos ? { old: oldPos } : {}), subjects: about });
   }
 }
 
@@ -28,10 +31,11 @@ export function compareServers(oldSide: Side, newSide: Side): Finding[] {
   const o = oldSide.model;
   const n = newSide.model;
   compareTools(f, o.tools, n.tools);
-  compareKeyed(f, 'resource', o.resources, n.resources, (r) => r.uri, RULES.RESOURCE_REMOVED, RULES.RESOURCE_ADDED, compareResource);
+  compareResources(f, o.resources, n.resources);
   compareTemplates(f, o.resourceTemplates, n.resourceTemplates);
   compareKeyed(f, 'prompt', o.prompts, n.prompts, (p) => p.name, RULES.PROMPT_REMOVED, RULES.PROMPT_ADDED, comparePrompt);
   compareAuth(f);
+  compareExposure(f);
   return f.list;
 }
 
@@ -49,8 +53,10 @@ function compareKeyed<T extends { label: string }>(
 }
 
 function compareTools(f: Findings, olds: readonly ToolModel[], news: readonly ToolModel[]): void {
-  const gone = olds.filter((a) => !news.some((b) => b.name === a.name));
-  const fresh = news.filter((b) => !olds.some((a) => a.name === b.name));
+  const newNames = new Set(news.map((b) => b.name));
+  const oldNames = new Set(olds.map((a) => a.name));
+  const gone = olds.filter((a) => !newNames.has(a.name));
+  const fresh = news.filter((b) => !oldNames.has(b.name));
   // A removed and an added tool with the same input schema and description: one rename, not two findings.
   const renamed = new Map<ToolModel, ToolModel>();
   for (const a of gone) {
@@ -64,11 +70,12 @@ function compareTools(f: Findings, olds: readonly ToolModel[], news: readonly To
 function compareTool(f: Findings, a: ToolModel, b: ToolModel): void {
   const where = { kind: 'tool' as const, oldKey: a.name, newKey: b.name };
   compareSchemas(f, a.label, 'input', a.inputSchema as Schema, b.inputSchema as Schema, where);
+  removedPropertyFindings(f, a.label, 'input', a.inputSchema as Schema, b.inputSchema as Schema, where);
   if (a.outputSchema && !b.outputSchema) f.add(RULES.OUTPUT_SCHEMA_REMOVED, `${a.label}: output schema removed`, where, ['output'], []);
   if (!a.outputSchema && b.outputSchema) f.add(RULES.OUTPUT_SCHEMA_ADDED, `${a.label}: output schema added`, where, [], ['output']);
   if (a.outputSchema && b.outputSchema) {
     compareSchemas(f, a.label, 'output', a.outputSchema as Schema, b.outputSchema as Schema, where);
-    removedOutputProperties(f, a.label, a.outputSchema as Schema, b.outputSchema as Schema, [], where);
+    removedPropertyFindings(f, a.label, 'output', a.outputSchema as Schema, b.outputSchema as Schema, where);
   }
   compareHeaders(f, a, b, where);
   compareScopes(f, a.label, a.scopes, b.scopes, where);
@@ -88,6 +95,7 @@ function compareText(f: Findings, a: { label: string; title?: string; descriptio
 
 /** Input: old ⊆ new must hold (breaking otherwise), new ⊆ old failing is a widening. Output the other way round. */
 function compareSchemas(f: Findings, label: string, dir: 'input' | 'output', oldS: Schema, newS: Schema, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
+  if (deepEqual(oldS, newS)) return; // most tools of a large spec are unchanged: no subset proof to run
   const breaking = dir === 'input' ? subsetViolations(oldS, newS) : subsetViolations(newS, oldS);
   for (const v of breaking) f.add(schemaRule(dir, v.kind), `${label}: ${dir} ${pathText(v.path)}: ${dir === 'input' ? v.detail : RELAXED[v.kind]}`, where, [dir, ...v.path], [dir, ...v.path]);
   if (breaking.length > 0) return;
@@ -110,7 +118,9 @@ const RELAXED: Readonly<Record<ViolationKind, string>> = {
   minLength: 'minLength lowered or removed',
   maxLength: 'maxLength raised or removed',
   pattern: 'pattern changed or removed',
+  patternReplaced: 'pattern replaced by another',
   format: 'format changed or removed',
+  formatReplaced: 'format replaced by another',
   minItems: 'minItems lowered or removed',
   maxItems: 'maxItems raised or removed',
   uniqueItems: 'items may now repeat',
@@ -122,25 +132,38 @@ function pathText(path: Sub): string {
   return path.length === 0 ? '(root)' : path.join('.');
 }
 
-/** Typed clients read result properties by name: one the old output declared and the new one does not is gone from their types. */
-function removedOutputProperties(f: Findings, label: string, a: Schema, b: Schema, path: Sub, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
-  if (typeof a !== 'object' || typeof b !== 'object' || path.length > 8) return;
-  const ap = (a.properties ?? {}) as Record<string, Schema>;
-  const bp = (b.properties ?? {}) as Record<string, Schema>;
-  for (const k of Object.keys(ap)) {
-    if (!Object.hasOwn(bp, k)) f.add(RULES.OUTPUT_PROPERTY_REMOVED, `${label}: output property ${[...path, k].join('.')} was removed`, where, ['output', ...path, 'properties', k], ['output', ...path]);
-    else removedOutputProperties(f, label, ap[k]!, bp[k]!, [...path, 'properties', k], where);
+/**
+ * Properties the old schema declared and the new one does not, at any depth (items, $refs included).
+ * Output: typed clients read result properties by name, so one gone is gone from their types. Input: an
+ * open object still accepts the argument callers send, and the tool runs without it; a closed one refuses
+ * it, which the subset engine reports already.
+ */
+function removedPropertyFindings(f: Findings, label: string, dir: 'input' | 'output', a: Schema, b: Schema, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
+  if (deepEqual(a, b)) return;
+  for (const r of removedProperties(a, b)) {
+    const name = [...r.path.filter((p) => p !== 'properties'), r.name].join('.');
+    if (dir === 'output') f.add(RULES.OUTPUT_PROPERTY_REMOVED, `${label}: output property ${name} was removed`, where, ['output', ...r.path, 'properties', r.name], ['output', ...r.path]);
+    else if (!r.closed) f.add(schemaRule('input', 'property'), `${label}: input ${name} was removed: callers that still send it pass validation and the tool runs without it`, where, ['input', ...r.path, 'properties', r.name], ['input', ...r.path]);
   }
 }
 
 function compareHeaders(f: Findings, a: ToolModel, b: ToolModel, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
   const at = (path: readonly string[]) => ['input', ...path.flatMap((p) => ['properties', p]), 'x-mcp-header'];
+  const sameName = (x: { header: string }, y: { header: string }) => x.header.toLowerCase() === y.header.toLowerCase();
+  const moved = new Set<(typeof b.headers)[number]>();
   for (const h of a.headers) {
     const same = b.headers.find((x) => deepEqual(x.path, h.path));
-    if (same === undefined) f.add(RULES.HEADER_REMOVED, `${a.label}: header Mcp-Param-${h.header} (argument ${h.path.join('.')}) was removed`, where, at(h.path), ['input']);
-    else if (same.header.toLowerCase() !== h.header.toLowerCase()) f.add(RULES.HEADER_RENAMED, `${a.label}: header Mcp-Param-${h.header} is now Mcp-Param-${same.header}`, where, at(h.path), at(same.path));
+    const elsewhere = same === undefined ? b.headers.find((x) => sameName(x, h) && !a.headers.some((y) => deepEqual(y.path, x.path))) : undefined;
+    if (elsewhere !== undefined) {
+      moved.add(elsewhere);
+      f.add(RULES.HEADER_MOVED, `${a.label}: header Mcp-Param-${h.header} now carries argument ${elsewhere.path.join('.')} (was ${h.path.join('.')})`, where, at(h.path), at(elsewhere.path));
+    } else if (same === undefined) f.add(RULES.HEADER_REMOVED, `${a.label}: header Mcp-Param-${h.header} (argument ${h.path.join('.')}) was removed`, where, at(h.path), ['input']);
+    else if (!sameName(same, h)) f.add(RULES.HEADER_RENAMED, `${a.label}: header Mcp-Param-${h.header} is now Mcp-Param-${same.header}`, where, at(h.path), at(same.path));
   }
-  for (const h of b.headers) if (!a.headers.some((x) => deepEqual(x.path, h.path))) f.add(RULES.HEADER_ADDED, `${a.label}: header Mcp-Param-${h.header} added`, where, undefined, at(h.path));
+  for (const h of b.headers) {
+    if (moved.has(h) || a.headers.some((x) => deepEqual(x.path, h.path))) continue;
+    f.add(RULES.HEADER_ADDED, `${a.label}: header Mcp-Param-${h.header} added (argument ${h.path.join('.')}): clients built from the old definition do not send it`, where, undefined, at(h.path));
+  }
 }
 
 function compareScopes(f: Findings, label: string, a: readonly string[], b: readonly string[], where: { kind: ItemKind; oldKey: string; newKey: string } | undefined, sub: Sub = ['scopes']): void {
@@ -157,6 +180,22 @@ function compareTask(f: Findings, a: ToolModel, b: ToolModel, where: { kind: Ite
   // optional accepts both kinds of call: moving to it is safe; leaving it, or never ↔ required, is not.
   const rule = y === 'optional' ? RULES.TASK_SUPPORT_RELAXED : RULES.TASK_SUPPORT_CHANGED;
   f.add(rule, `${a.label}: task support ${x} → ${y}`, where, ['task'], ['task']);
+}
+
+/** Resources by URI; one whose URI is gone and one new with the same name: the URI changed (one finding, not two). */
+function compareResources(f: Findings, olds: readonly ResourceModel[], news: readonly ResourceModel[]): void {
+  const gone = olds.filter((a) => !news.some((b) => b.uri === a.uri));
+  const fresh = news.filter((b) => !olds.some((a) => a.uri === b.uri));
+  const moved = new Map<ResourceModel, ResourceModel>();
+  for (const a of gone) {
+    const b = fresh.find((x) => x.name === a.name && ![...moved.values()].includes(x));
+    if (b !== undefined) moved.set(a, b);
+  }
+  for (const [a, b] of moved) {
+    f.add(RULES.RESOURCE_URI_CHANGED, `${a.label}: URI ${a.uri} → ${b.uri}`, { kind: 'resource', oldKey: a.uri, newKey: b.uri }, ['uri'], ['uri'], [a.name]);
+    compareResource(f, a, b);
+  }
+  compareKeyed(f, 'resource', olds.filter((a) => !moved.has(a)), news.filter((b) => ![...moved.values()].includes(b)), (r) => r.uri, RULES.RESOURCE_REMOVED, RULES.RESOURCE_ADDED, compareResource);
 }
 
 function compareResource(f: Findings, a: ResourceModel, b: ResourceModel): void {

@@ -9,7 +9,7 @@ import { accepts, deepEqual, jsonType } from './schema-values.js';
 
 export type ViolationKind =
   | 'type' | 'enum' | 'required' | 'property' | 'additionalProperties' | 'minimum' | 'maximum' | 'multipleOf'
-  | 'minLength' | 'maxLength' | 'pattern' | 'format' | 'minItems' | 'maxItems' | 'uniqueItems' | 'propertyCount' | 'unproven';
+  | 'minLength' | 'maxLength' | 'pattern' | 'patternReplaced' | 'format' | 'formatReplaced' | 'minItems' | 'maxItems' | 'uniqueItems' | 'propertyCount' | 'unproven';
 
 export interface Violation {
   readonly kind: ViolationKind;
@@ -142,8 +142,9 @@ function count(a: Obj, b: Obj, min: string, max: string, ctx: Ctx, path: Path, k
 
 function compareStrings(a: Obj, b: Obj, ctx: Ctx, path: Path): void {
   count(a, b, 'minLength', 'maxLength', ctx, path, ['minLength', 'maxLength']);
-  if (typeof b.pattern === 'string' && b.pattern !== a.pattern) push(ctx, 'pattern', [...path, 'pattern'], `pattern is now ${JSON.stringify(b.pattern)}`);
-  if (typeof b.format === 'string' && b.format !== a.format) push(ctx, 'format', [...path, 'format'], `format is now ${JSON.stringify(b.format)}`);
+  // A pattern (format) where there was none narrows; one replaced by another is not proven either way.
+  if (typeof b.pattern === 'string' && b.pattern !== a.pattern) push(ctx, typeof a.pattern === 'string' ? 'patternReplaced' : 'pattern', [...path, 'pattern'], `pattern is now ${JSON.stringify(b.pattern)}${typeof a.pattern === 'string' ? ` (was ${JSON.stringify(a.pattern)})` : ''}`);
+  if (typeof b.format === 'string' && b.format !== a.format) push(ctx, typeof a.format === 'string' ? 'formatReplaced' : 'format', [...path, 'format'], `format is now ${JSON.stringify(b.format)}${typeof a.format === 'string' ? ` (was ${JSON.stringify(a.format)})` : ''}`);
 }
 
 function compareArrays(a: Obj, b: Obj, ctx: Ctx, path: Path): void {

@@ -29,4 +29,6 @@ export interface Finding {
   /** Position in the new spec (absent for something removed) and in the old one (absent for something added). */
   readonly new?: Position;
   readonly old?: Position;
+  /** What the finding is about, for `ignore` entries scoped with `only`: item names, URIs, URI templates, toolset and server names. */
+  readonly subjects?: readonly string[];
 }

@@ -20,7 +20,7 @@ const TOOL_CALLERS = new MemberCache<ToolModel, string>();
 /** client.ts: one typed method per tool, resource, template and prompt. */
 export function emitClient(model: ServerModel, file: FileSink): void {
   const types = new Set<string>();
-  const runtime = new Set(['McpgenClient', 'type CallOptions', 'type ClientOptions', 'type ClientTarget']);
+  const runtime = new Set(['McpgenClient', 'type ClientOptions', 'type ClientTarget']);
   const methods: OptionalKind<MethodDeclarationStructure>[] = [];
   const callerText = TOOL_CALLERS.with([]);
   // The tools' methods are printed as text (member-text.ts) and spliced in where one stand-in stands.
@@ -101,6 +101,8 @@ export function emitClient(model: ServerModel, file: FileSink): void {
       statements: [`const uri = ${name}.toolUi[tool];`, 'return uiResourceOf(await this.readResource(uri, options), uri);'],
     });
   }
+  // Every method but connect takes CallOptions; a spec with nothing to call imports none (noUnusedLocals).
+  if (methods.length > 0) runtime.add('type CallOptions');
   file.addImportDeclarations([
     { moduleSpecifier: '@mcpgen/runtime-client', namedImports: sortImports(runtime) },
     { moduleSpecifier: './definition.js', namedImports: ['toolDefinitions'] },

@@ -29,8 +29,7 @@ export function emitServer(model: ServerModel, file: FileSink): void {
   // The tools' methods are printed as text (member-text.ts) and spliced in where one stand-in stands.
   const toolMethods: OptionalKind<MethodSignatureStructure>[] = [];
   let toolTexts = '';
-  // Tools, prompts and resources may all answer with an InputRequiredResult (MRTR).
-  const runtime = new Set(['createMcpgenServer', 'type Awaitable', 'type InputRequiredReply', 'type McpgenServer', 'type ServerOptions']);
+  const runtime = new Set(['createMcpgenServer', 'type McpgenServer', 'type ServerOptions']);
   for (const tool of model.tools) {
     typeImports.add(tool.inputType);
     if (tool.outputType) typeImports.add(tool.outputType);
@@ -75,6 +74,10 @@ export function emitServer(model: ServerModel, file: FileSink): void {
     methods.push({ name: 'complete', hasQuestionToken: true, docs: docs('Completion values for prompt arguments and template variables (at most 100 are sent).'), parameters: [{ name: 'params', type: 'CompleteRequestParams' }, { name: 'ctx', type: 'RequestContext' }], returnType: 'Awaitable<string[]>' });
   }
 
+  // Tools, prompts and resources may all answer with an InputRequiredResult (MRTR); a spec with no handler
+  // method imports neither type (noUnusedLocals in the package's tsconfig).
+  if (methods.length > 0) runtime.add('type Awaitable');
+  if (model.tools.length + model.resources.length + model.resourceTemplates.length + model.prompts.length > 0) runtime.add('type InputRequiredReply');
   const names = stemNames(model.typeStem);
   const bound = boundTools(model).length > 0;
   file.addImportDeclarations([

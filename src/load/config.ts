@@ -20,7 +20,7 @@ export interface Config {
   /** `breaking:` settings, as validated by the config schema (read by `mcpgen breaking`). */
   /** `targets:` model providers `mcpgen check` reports against when no `--target` is given. */
   readonly targets?: readonly ProviderTarget[];
-  readonly breaking?: { readonly failOn?: readonly string[]; readonly ignore?: readonly { readonly rule: string; readonly reason: string }[] };
+  readonly breaking?: { readonly failOn?: readonly string[]; readonly ignore?: readonly { readonly rule: string; readonly reason: string; readonly only?: readonly string[] }[] };
 }
 
 export interface ConfigFile {

@@ -287,7 +287,14 @@ export function lineColumn(text: string, offset: number): { line: number; column
 
 /** Where a JSON path points in the file: the value node, or with `key` the mapping key that names it. */
 export function locate(source: SourceFile, path: JsonPath, target: 'value' | 'key' = 'value'): { line: number; column: number } {
-  let node: unknown = source.doc.contents;
+  const entry = entryOffset(source, path, target);
+  if (entry !== undefined) return linePos(source.text, entry);
+  return pos(source, offsetIn(source.doc.contents, path, target));
+}
+
+/** Where `path` leads inside a parsed node: its value's start (or its key's, for `key`), else the deepest node that exists. */
+function offsetIn(contents: unknown, path: JsonPath, target: 'value' | 'key'): number {
+  let node: unknown = contents;
   let offset = rangeStart(node) ?? 0;
   for (let i = 0; i < path.length; i++) {
     const seg = path[i]!;
@@ -296,7 +303,7 @@ export function locate(source: SourceFile, path: JsonPath, target: 'value' | 'ke
       const pair = node.items.find((p) => isPair(p) && scalarKey(p.key) === String(seg));
       if (pair === undefined) break;
       const keyStart = rangeStart(pair.key);
-      if (last && target === 'key' && keyStart !== undefined) return pos(source, keyStart);
+      if (last && target === 'key' && keyStart !== undefined) return keyStart;
       node = pair.value;
       offset = rangeStart(node) ?? keyStart ?? offset;
     } else if (isSeq(node) && typeof seg === 'number') {
@@ -308,7 +315,49 @@ export function locate(source: SourceFile, path: JsonPath, target: 'value' | 'ke
       break;
     }
   }
-  return pos(source, offset);
+  return offset;
+}
+
+// A large spec's positions inside one entry of a long list (`tools[412].input…`, what `mcpgen breaking`
+// asks for) come from that entry's text alone: parsing the whole document for one position cost ~1 s
+// on a 1,000-tool spec. The cut (long-sequences.ts) keeps each entry's exact text, contiguous in order.
+const ENTRY_STARTS = new Map<string, Map<string, { entries: readonly string[]; starts: number[] } | undefined>>();
+
+function entryOffset(source: SourceFile, path: JsonPath, target: 'value' | 'key'): number | undefined {
+  const text = source.text;
+  if (text.length < PIECEWISE_MIN_CHARS || path.length < 2 || typeof path[0] !== 'string' || typeof path[1] !== 'number') return undefined;
+  let byKey = ENTRY_STARTS.get(text);
+  if (byKey === undefined) {
+    if (ENTRY_STARTS.size >= 4) ENTRY_STARTS.clear();
+    byKey = new Map();
+    for (const seq of splitLongSequences(text)?.sequences ?? []) {
+      const first = text.indexOf(seq.entries[0] ?? '\u0000', Math.max(0, text.search(new RegExp(`^${seq.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:`, 'm'))));
+      const starts: number[] = [];
+      let at = first;
+      for (const e of seq.entries) {
+        starts.push(at);
+        at += e.length;
+      }
+      byKey.set(seq.key, first < 0 || seq.entries.some((e, i) => !text.startsWith(e, starts[i]!)) ? undefined : { entries: seq.entries, starts });
+    }
+    ENTRY_STARTS.set(text, byKey);
+  }
+  const seq = byKey.get(path[0]);
+  const index = path[1];
+  if (seq === undefined || index >= seq.entries.length) return undefined;
+  const doc = parseDocument(seq.entries[index]!, PARSE_OPTIONS);
+  if (doc.errors.length > 0) return undefined;
+  return seq.starts[index]! + offsetIn(doc.contents, [0, ...path.slice(2)], target);
+}
+
+function linePos(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let start = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    start = i + 1;
+  }
+  return { line, column: offset - start + 1 };
 }
 
 export function diagnosticAt(

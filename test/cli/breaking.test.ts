@@ -1,10 +1,10 @@
 // `mcpgen breaking` spawned from bin/mcpgen.js in a real git repository made here: --base a ref, a file,
 // a folder; every format; the github format against GitHub's workflow-command syntax; config; exit codes.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers.js';
+import { tempDir } from '../helpers.js';
+import { git, gitRepo, run } from './breaking-repo.js';
 
 const V1 = `mcpgen: 1
 server: { name: s, version: 1.0.0 }
@@ -30,18 +30,9 @@ tools:
       required: [units]
 `;
 
-function run(cwd: string, args: string[]) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-const git = (cwd: string, ...args: string[]) => spawnSync('git', args, { cwd, encoding: 'utf8' }).stdout.trim();
-
 let repo = '';
 beforeAll(() => {
-  repo = tempDir('mcpgen-breaking-');
-  git(repo, 'init', '-q');
-  git(repo, 'config', 'user.email', 't@example.com');
-  git(repo, 'config', 'user.name', 't');
+  repo = gitRepo('mcpgen-breaking-');
   mkdirSync(join(repo, 'specs'));
   writeFileSync(join(repo, 'mcpgen.config.yaml'), 'specs: [specs/s.yaml]\n');
   writeFileSync(join(repo, 'specs/s.yaml'), V1);

@@ -25,3 +25,13 @@ export function toolSpec(input: unknown, output?: unknown, extra = ''): string {
     extra,
   ].join('\n');
 }
+
+/** [case, old spec, new spec, rule ids reported (sorted), how many fail]: the tables of the issue-45 tests. */
+export type VerdictCase = [name: string, before: string, after: string, rules: string[], failing: number];
+
+/** The rule ids a change reports (sorted) and how many of them fail the run. */
+export function expectVerdict(before: string, after: string, rules: readonly string[], failing: number, options: Parameters<typeof compareSides>[2] = {}): void {
+  const c = compareYaml(before, after, options);
+  expect(c.findings.map((f) => f.rule.id).sort()).toEqual(rules);
+  expect(c.failing).toHaveLength(failing);
+}

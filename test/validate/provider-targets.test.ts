@@ -35,7 +35,7 @@ const TABLE: Readonly<Record<ProviderTarget, readonly Case[]>> = {
     ['$ref and const', { type: 'object', properties: { u: { $ref: '#/$defs/U' } }, $defs: { U: { const: 'c' } } }, ['changed /properties/u/$ref', 'changed /$defs/U/const']],
     ['type list', { type: 'object', properties: { n: { type: ['string', 'null'] } } }, ['changed /properties/n/type']],
     ['closed object, bounds', { type: 'object', properties: { n: { type: 'integer', exclusiveMinimum: 0, multipleOf: 2 } }, additionalProperties: false }, ['dropped /additionalProperties', 'dropped /properties/n/exclusiveMinimum', 'dropped /properties/n/multipleOf']],
-    ['composition', { type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, b: { type: 'string', not: { const: 'x' } } }, allOf: [{ required: ['a'] }] }, ['dropped /allOf', 'changed /properties/a/oneOf', 'dropped /properties/b/not']],
+    ['composition', { type: 'object', properties: { a: { oneOf: [{ type: 'string' }, { type: 'integer' }] }, b: { type: 'string', not: { const: 'x' } } }, allOf: [{ required: ['a'] }] }, ['changed /allOf', 'changed /properties/a/oneOf', 'dropped /properties/b/not']],
     ['parameter names', { type: 'object', properties: { 'user-id': { type: 'string' }, '1st': { type: 'string' }, ok_name: { type: 'string' } } }, ['changed /properties/user-id', 'changed /properties/1st']],
     ['parameter names that clean to a taken one, nested', { type: 'object', properties: { user_id: { type: 'string' }, 'user-id': { type: 'object', properties: { 'a.b': { type: 'string' } } } } }, ['changed /properties/user-id', 'changed /properties/user-id/properties/a.b']],
   ],

@@ -8,7 +8,7 @@ import { diagnosticAt } from '../../parse/source.js';
 import type { JsonSchema } from '../spec-types.js';
 import type { Located, SpecView } from '../view.js';
 import { GEMINI_NAMES, GEMINI_PROPERTY_NAMES, OPENAI_NAMES, providerNames } from '@mcpgen/runtime/shared/provider-names';
-import { ANTHROPIC_ROOT_REFUSED, KEYWORD_RULES, OPENAI_STRICT_FORMATS, type Effect, type ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
+import { ANTHROPIC_ROOT_REFUSED, KEYWORD_RULES, OPENAI_STRICT_FORMATS, openAiStrictLimitsExceeded, type Effect, type ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
 
 const CODE: Readonly<Record<ProviderTarget, DiagnosticCode>> = { 'openai-strict': 'MCPG167', anthropic: 'MCPG168', gemini: 'MCPG169' };
 const LABEL: Readonly<Record<ProviderTarget, string>> = { 'openai-strict': 'OpenAI strict mode', anthropic: 'Anthropic', gemini: 'Gemini' };
@@ -29,7 +29,7 @@ export function schemaFindings(schema: JsonSchema, target: ProviderTarget): Sche
     const at = path.join('\u0000');
     if (!isObjectSchema(node) || gone.some((g) => at === g || at.startsWith(`${g}\u0000`))) return;
     for (const [key, value] of Object.entries(node)) {
-      const found = keywordFinding(target, key, value, path.length === 0);
+      const found = target === 'gemini' && key === 'allOf' && Array.isArray(value) ? geminiAllOf(node) : keywordFinding(target, key, value, path.length === 0);
       if (found === undefined) continue;
       out.push({ path: [...path, key], ...found });
       if (found.effect === 'dropped') gone.push([...path, key].join('\u0000'));
@@ -56,6 +56,26 @@ function keywordFinding(target: ProviderTarget, key: string, value: unknown, roo
   return { effect: rule.effect, why: `\`${key}\`: ${rule.why}${rule.effect === 'dropped' ? ': left out (the server still checks it)' : ''}` };
 }
 
+/** Gemini has no allOf: the bridge merges its parts (gemini-schema.ts mergeAllOf); a part saying something else for a keyword already set is lost. */
+function geminiAllOf(node: Readonly<Record<string, unknown>>): Omit<SchemaFinding, 'path'> {
+  const seen: Record<string, unknown> = Object.fromEntries(Object.entries(node).filter(([k]) => k !== 'allOf'));
+  const props: Record<string, unknown> = isObjectSchema(node.properties) ? { ...node.properties } : {};
+  const lost: string[] = [];
+  for (const part of node.allOf as unknown[]) {
+    if (!isObjectSchema(part)) continue;
+    for (const [k, v] of Object.entries(part)) {
+      if (k === 'required' || k === '$ref' || k === '$defs') continue;
+      if (k === 'properties' && isObjectSchema(v)) {
+        for (const [name, p] of Object.entries(v)) if (Object.hasOwn(props, name) && JSON.stringify(props[name]) !== JSON.stringify(p)) lost.push(`properties.${name}`);
+        Object.assign(props, v);
+      } else if (Object.hasOwn(seen, k) && JSON.stringify(seen[k]) !== JSON.stringify(v)) lost.push(k);
+      else seen[k] = v;
+    }
+  }
+  if (lost.length === 0) return { effect: 'changed', why: 'Gemini\'s Schema has no `allOf`: its parts are merged into the schema (properties and `required` joined)' };
+  return { effect: 'dropped', why: `Gemini\'s Schema has no \`allOf\`: its parts are merged, but what they say differently for ${lost.join(', ')} is left out, so the model may send values the server refuses (the server still checks the whole allOf)` };
+}
+
 /** Strict mode: every object closed and every property required; maps have no strict form. */
 function strictObject(node: Readonly<Record<string, unknown>>, path: SchemaPath): SchemaFinding[] {
   const props = isObjectSchema(node.properties) ? node.properties : {};
@@ -67,9 +87,22 @@ function strictObject(node: Readonly<Record<string, unknown>>, path: SchemaPath)
   if (extra !== false) out.push({ path, effect: 'changed', why: 'strict mode needs `additionalProperties: false`: the object is closed, so the model sends only the listed properties' });
   const required = new Set(Array.isArray(node.required) ? node.required : []);
   for (const name of Object.keys(props)) {
-    if (!required.has(name)) out.push({ path: [...path, 'properties', name], effect: 'changed', why: `optional "${name}" is sent as required and nullable; a null is mapped back to "not given" before the handler` });
+    if (required.has(name)) continue;
+    const why = acceptsNull(props[name])
+      ? `optional "${name}" already accepts null, so it is sent as required: a null from the model reaches the handler as null, where a non-strict call could leave it out (not lossless)`
+      : `optional "${name}" is sent as required and nullable; a null is mapped back to "not given" before the handler`;
+    out.push({ path: [...path, 'properties', name], effect: 'changed', why });
   }
   return out;
+}
+
+/** Whether a property schema takes null as it is (then strict mode's null cannot mean "not given"). */
+function acceptsNull(s: unknown): boolean {
+  if (s === true) return true;
+  if (!isObjectSchema(s)) return false;
+  if (s.type === 'null' || (Array.isArray(s.type) && s.type.includes('null')) || s.const === null) return !Array.isArray(s.enum) || s.enum.includes(null);
+  if (Array.isArray(s.enum) && s.enum.includes(null) && s.type === undefined) return true;
+  return ['anyOf', 'oneOf'].some((k) => Array.isArray(s[k]) && (s[k] as unknown[]).some(acceptsNull));
 }
 
 /** The diagnostics of `check --target`: tool names, then each tool's input schema and the spec `$defs` it uses (once). */
@@ -88,6 +121,12 @@ export function checkProviderTargets(view: SpecView, targets: readonly ProviderT
       const input = tool.value.input;
       if (input === undefined) continue;
       report(out, target, { value: input, source: tool.source, path: [...tool.path, 'input'] }, `tool "${tool.value.name}"`);
+      if (target === 'openai-strict') {
+        const used = Object.fromEntries(specDefsUsed(input, defSchemas).map((n) => [n, defSchemas.get(n)]));
+        for (const m of openAiStrictLimitsExceeded({ ...input, $defs: { ...(input.$defs ?? {}), ...used } })) {
+          out.push(diagnosticAt(tool.source, [...tool.path, 'input'], 'MCPG167', `tool "${tool.value.name}": OpenAI strict mode refuses this: ${m} (OpenAI refuses the whole request): the bridge sends this tool with \`strict: false\``, 'key'));
+        }
+      }
       for (const name of specDefsUsed(input, defSchemas)) {
         const def = specDefs.get(name);
         if (def === undefined || defsDone.has(name)) continue;

@@ -27,6 +27,7 @@ function convert(s: Schema, root: Schema, depth: number, outer: ReadonlyMap<stri
     const { $ref: _ref, ...rest } = s;
     return target === undefined ? convert(rest, root, depth, outer) : convert({ ...target, ...rest }, root, depth + 1, outer);
   }
+  if (Array.isArray(s.allOf)) return convert(mergeAllOf(s, root, depth), root, depth + 1, outer);
   const out: Record<string, unknown> = {};
   const names = isObject(s.properties) ? propertyNames(s) : outer;
   const sent = (name: unknown) => (typeof name === 'string' ? (names.get(name) ?? name) : name);
@@ -41,6 +42,33 @@ function convert(s: Schema, root: Schema, depth: number, outer: ReadonlyMap<stri
   }
   if (Array.isArray(out.type)) return typeList(out, out.type as string[]);
   return out;
+}
+
+/**
+ * Gemini's Schema has no `allOf`: its parts (references followed) are merged into the schema — properties
+ * and `required` joined, other keywords taken where the schema has none. A part that says something else
+ * for a keyword already set (two types, two different properties of one name) is left out there, which
+ * widens what the model may send; the server still checks the whole allOf (`check --target gemini` says so).
+ */
+export function mergeAllOf(s: Schema, root: Schema, depth: number): Schema {
+  const { allOf, ...base } = s;
+  const out: Record<string, unknown> = { ...base };
+  for (const raw of allOf as unknown[]) {
+    if (!isObject(raw)) continue;
+    const part = typeof raw.$ref === 'string' && depth < MAX_INLINE ? { ...(resolveLocal(root, raw.$ref) ?? {}), ...withoutRef(raw) } : raw;
+    for (const [key, value] of Object.entries(part)) {
+      if (key === '$ref' || key === '$defs') continue;
+      if (key === 'properties' && isObject(value)) out.properties = { ...value, ...(isObject(out.properties) ? out.properties : {}) };
+      else if (key === 'required' && Array.isArray(value)) out.required = [...new Set([...(Array.isArray(out.required) ? out.required : []), ...value])];
+      else if (!(key in out)) out[key] = value;
+    }
+  }
+  return out;
+}
+
+function withoutRef(s: Schema): Schema {
+  const { $ref: _ref, ...rest } = s;
+  return rest;
 }
 
 /** `type: [a, b]` → `anyOf: [{ type: a, …keywords of a }, { type: b }]`: Gemini's Schema has one type per schema. */

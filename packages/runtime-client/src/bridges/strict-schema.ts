@@ -5,7 +5,7 @@
 // those nulls back into absent properties, so the handler receives exactly what a non-strict call gives
 // (defaults are then filled by the server as usual). What cannot be made strict is reported, not guessed.
 
-import { OPENAI_STRICT_DROPPED, OPENAI_STRICT_FORMATS } from '@mcpgen/runtime/shared/provider-rules';
+import { OPENAI_STRICT_DROPPED, OPENAI_STRICT_FORMATS, openAiStrictLimitsExceeded } from '@mcpgen/runtime/shared/provider-rules';
 
 type Schema = Readonly<Record<string, unknown>>;
 
@@ -34,6 +34,8 @@ export function toStrictSchema(input: Schema): StrictSchema {
   const notes: StrictNote[] = [];
   if (input.type !== 'object') notes.push({ path: '', kind: 'cannot', message: 'the root must be `type: object`' });
   const schema = walk(input, '', notes);
+  // Over a published size limit OpenAI refuses the whole request (every tool in it): this tool goes non-strict.
+  for (const m of openAiStrictLimitsExceeded(schema)) notes.push({ path: '', kind: 'cannot', message: `${m}: OpenAI refuses such a strict schema with the whole request` });
   return { schema, notes, strict: !notes.some((n) => n.kind === 'cannot') };
 }
 
@@ -76,7 +78,9 @@ function closeObject(s: Schema, out: Record<string, unknown>, path: string, note
     if (required.has(name) || !isObject(walked)) properties[name] = walked;
     else {
       properties[name] = nullable(walked);
-      notes.push({ path: p, kind: 'nullable', message: 'optional: sent as required and nullable; null is mapped back to "not given" before the handler' });
+      // A null the property accepts cannot also mean "not given": the handler gets it as null (not lossless).
+      const message = acceptsNull(walked) ? 'optional and already nullable: sent as required; a null reaches the handler as null, where a non-strict call could leave it out' : 'optional: sent as required and nullable; null is mapped back to "not given" before the handler';
+      notes.push({ path: p, kind: 'nullable', message });
     }
   }
   out.properties = properties;
@@ -101,28 +105,66 @@ function acceptsNull(s: unknown): boolean {
 
 /**
  * Arguments a model sent under the strict schema → the arguments of a non-strict call: a null for a
- * property that was optional and does not accept null means "not given" and is removed (nested objects,
- * array items and local `$ref`s included). Everything else is passed through untouched.
+ * property that was optional and does not accept null means "not given" and is removed — in nested objects,
+ * array items, local `$ref`s, `allOf` parts and the `anyOf`/`oneOf` branch the value is for (a strict value
+ * carries every property of its branch, so the branch is the one whose properties hold every key sent and
+ * whose `const`/`enum` properties match). Everything else is passed through untouched.
  */
 export function fromStrictArguments(original: Schema, args: unknown): unknown {
   return back(original, args, original, 0);
 }
 
-function back(s: Schema, value: unknown, root: Schema, depth: number): unknown {
-  if (depth > 64) return value;
-  const ref = typeof s.$ref === 'string' ? resolveLocal(root, s.$ref) : undefined;
-  if (ref !== undefined) return back(ref, value, root, depth + 1);
-  if (Array.isArray(value)) return isObject(s.items) ? value.map((v) => back(s.items as Schema, v, root, depth + 1)) : value;
-  if (!isObject(value) || !isObject(s.properties)) return value;
-  const props = s.properties;
+function back(raw: Schema, value: unknown, root: Schema, depth: number): unknown {
+  if (depth > 64 || value === null || typeof value !== 'object') return value;
+  const s = deref(raw, root);
+  let out: unknown = value;
+  if (Array.isArray(s.allOf)) for (const part of s.allOf) if (isObject(part)) out = back(part, out, root, depth + 1);
+  if (Array.isArray(out)) return isObject(s.items) ? out.map((v) => back(s.items as Schema, v, root, depth + 1)) : out;
+  if (isObject(s.properties) && isObject(out)) out = backProperties(s, out, root, depth);
+  const branches = [...(Array.isArray(s.anyOf) ? s.anyOf : []), ...(Array.isArray(s.oneOf) ? s.oneOf : [])].filter(isObject);
+  const branch = branches.find((b) => fits(b, out as Schema, root, true)) ?? branches.find((b) => fits(b, out as Schema, root, false));
+  return branch === undefined ? out : back(branch, out, root, depth + 1);
+}
+
+function backProperties(s: Schema, value: Schema, root: Schema, depth: number): Schema {
+  const props = s.properties as Schema;
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     const sub = Object.hasOwn(props, k) ? props[k] : undefined;
-    if (v === null && sub !== undefined && !required.has(k) && !acceptsNull(sub)) continue;
+    if (v === null && sub !== undefined && !required.has(k) && !acceptsNull(deref(isObject(sub) ? sub : {}, root))) continue;
     out[k] = isObject(sub) ? back(sub, v, root, depth + 1) : v;
   }
   return out;
+}
+
+/** `$ref` followed (its siblings kept over the target's keys). */
+function deref(s: Schema, root: Schema): Schema {
+  let node = s;
+  for (let hops = 0; typeof node.$ref === 'string' && hops < 64; hops++) {
+    const target = resolveLocal(root, node.$ref);
+    const { $ref: _ref, ...rest } = node;
+    node = target === undefined ? rest : { ...target, ...rest };
+  }
+  return node;
+}
+
+/** Whether an object value is for this branch: its properties hold every key sent (exact: and only those), its const/enum properties match. */
+function fits(raw: Schema, value: unknown, root: Schema, exact: boolean): boolean {
+  const b = deref(raw, root);
+  if (Array.isArray(value)) return isObject(b.items);
+  if (!isObject(value) || !isObject(b.properties)) return false;
+  const props = b.properties;
+  const keys = Object.keys(value);
+  if (!keys.every((k) => Object.hasOwn(props, k))) return false;
+  if (exact && Object.keys(props).some((k) => !Object.hasOwn(value, k))) return false;
+  return keys.every((k) => {
+    const p = isObject(props[k]) ? deref(props[k] as Schema, root) : {};
+    const v = value[k];
+    if (v === null && !(Array.isArray(b.required) && b.required.includes(k))) return true;
+    if ('const' in p) return JSON.stringify(p.const) === JSON.stringify(v);
+    return !Array.isArray(p.enum) || p.enum.some((e) => JSON.stringify(e) === JSON.stringify(v));
+  });
 }
 
 function resolveLocal(root: Schema, ref: string): Schema | undefined {

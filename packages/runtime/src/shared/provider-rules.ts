@@ -61,3 +61,63 @@ export const KEYWORD_RULES: Readonly<Record<ProviderTarget, Readonly<Record<stri
     oneOf: { effect: 'changed', why: 'Gemini\'s Schema has `anyOf` only: sent as `anyOf` (the server still checks "exactly one")' },
   },
 };
+
+/**
+ * OpenAI strict mode's size limits, as its Structured Outputs guide publishes them (section "Supported
+ * schemas", platform.openai.com/docs/guides/structured-outputs#supported-schemas). A schema over one of them
+ * is refused with the whole request, every tool in it: the bridge sends that tool with `strict: false`.
+ */
+export const OPENAI_STRICT_LIMITS = {
+  /** "A schema may have up to 5000 object properties total, with up to 10 levels of nesting." */
+  properties: 5000,
+  nesting: 10,
+  /** "In a schema, total string length of all property names, definition names, enum values, and const values cannot exceed 120,000 characters." */
+  stringLength: 120_000,
+  /** "A schema may have up to 1000 enum values across all enum properties." */
+  enumValues: 1000,
+  /** "For a single enum property with string values, the total string length of all enum values cannot exceed 15,000 characters when there are more than 250 enum values." */
+  largeEnumValues: 250,
+  largeEnumLength: 15_000,
+} as const;
+
+/**
+ * The strict-mode limits a schema goes over, each as a sentence (empty: none). Nesting counts object
+ * schemas on the deepest path, the root being level 1; `$defs` entries count where they are defined.
+ */
+export function openAiStrictLimitsExceeded(schema: unknown): string[] {
+  const L = OPENAI_STRICT_LIMITS;
+  const t = { properties: 0, depth: 0, chars: 0, enums: 0, bigEnums: [] as number[] };
+  const visit = (s: unknown, level: number): void => {
+    if (typeof s !== 'object' || s === null) return;
+    if (Array.isArray(s)) return s.forEach((x) => visit(x, level));
+    const o = s as Record<string, unknown>;
+    const isObj = o.type === 'object' || (Array.isArray(o.type) && o.type.includes('object')) || (typeof o.properties === 'object' && o.properties !== null);
+    const here = isObj ? level + 1 : level;
+    t.depth = Math.max(t.depth, here);
+    if (Array.isArray(o.enum)) {
+      t.enums += o.enum.length;
+      const strings = o.enum.filter((v): v is string => typeof v === 'string');
+      const length = strings.reduce((n, v) => n + v.length, 0);
+      t.chars += length;
+      if (strings.length > L.largeEnumValues && length > L.largeEnumLength) t.bigEnums.push(length);
+    }
+    if (typeof o.const === 'string') t.chars += o.const.length;
+    for (const [key, value] of Object.entries(o)) {
+      if ((key === 'properties' || key === '$defs' || key === 'definitions') && typeof value === 'object' && value !== null) {
+        for (const [name, sub] of Object.entries(value)) {
+          t.chars += name.length;
+          if (key === 'properties') t.properties++;
+          visit(sub, key === 'properties' ? here : 0);
+        }
+      } else if (key === 'items' || key === 'anyOf' || key === 'oneOf' || key === 'allOf' || key === 'additionalProperties') visit(value, here);
+    }
+  };
+  visit(schema, 0);
+  const out: string[] = [];
+  if (t.properties > L.properties) out.push(`${t.properties} object properties in all, over the limit of ${L.properties}`);
+  if (t.depth > L.nesting) out.push(`${t.depth} levels of object nesting, over the limit of ${L.nesting}`);
+  if (t.chars > L.stringLength) out.push(`${t.chars} characters of property names, definition names, enum and const values, over the limit of ${L.stringLength}`);
+  if (t.enums > L.enumValues) out.push(`${t.enums} enum values in all, over the limit of ${L.enumValues}`);
+  for (const n of t.bigEnums) out.push(`an enum of more than ${L.largeEnumValues} strings totalling ${n} characters, over the limit of ${L.largeEnumLength}`);
+  return out;
+}
