@@ -22,6 +22,8 @@ export interface RuntimeGroup {
   readonly packages: ReadonlyMap<string, string>;
   readonly runtimeName: string;
   readonly runtimeVersion: string;
+  /** The runtime's `engines.node`: the Node versions a generated package using it runs on. */
+  readonly node: string;
 }
 
 /**
@@ -48,11 +50,11 @@ export function generatedRuntimeDependencies(): RuntimeDependencies {
 
 function runtimeGroup(name: string): RuntimeGroup {
   const file = createRequire(import.meta.url).resolve(`${name}/package.json`);
-  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
+  const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name: string; version: string; engines: { node: string }; peerDependencies?: Record<string, string>; peerDependenciesMeta?: Record<string, { optional?: boolean }> };
   // Optional peers (@redis/client, for scale-out) are installed only by services that use them.
   const required = Object.entries(pkg.peerDependencies ?? {}).filter(([peer]) => pkg.peerDependenciesMeta?.[peer]?.optional !== true);
   const packages = new Map<string, string>([[pkg.name, pkg.version], ...required.sort(([a], [b]) => (a < b ? -1 : 1))]);
-  return { packages, runtimeName: pkg.name, runtimeVersion: pkg.version };
+  return { packages, runtimeName: pkg.name, runtimeVersion: pkg.version, node: pkg.engines.node };
 }
 
 /** `npm install name@spec …`, each word quoted for a POSIX shell when it needs it (`^` does in some shells). */
@@ -62,4 +64,29 @@ export function npmInstallLine(packages: Iterable<readonly [string, string]>, de
 
 function shellWord(word: string): string {
   return /^[\w@/.:=-]+$/.test(word) ? word : `'${word}'`;
+}
+
+/**
+ * Where `npm run pack-all -- <repository>` (scripts/pack-all.mjs) puts the three packs, relative to that
+ * repository: inside it, so the `file:` specifiers npm writes are relative paths every clone and CI has.
+ */
+export const VENDOR_DIR = 'vendor/mcpgen';
+
+/** The file `npm pack` writes for a package: `@mcpgen/runtime` 0.1.0 → `mcpgen-runtime-0.1.0.tgz`. */
+export function packFileName(name: string, version: string): string {
+  return `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+}
+
+/**
+ * The `npm install` line of a runtime group from the repository's vendored packs (run at its root):
+ * mcpgen's package as `./vendor/mcpgen/<pack>`, the SDK from the registry; `before` and `after` are more words.
+ */
+export function vendoredInstallLine(group: RuntimeGroup, dev = false, around: { readonly before?: readonly string[]; readonly after?: readonly string[] } = {}): string {
+  const words = [...group.packages].map(([name, spec]) => (name === group.runtimeName ? vendoredPack(name, spec) : shellWord(`${name}@${spec}`)));
+  return `npm install ${dev ? '--save-dev ' : ''}${[...(around.before ?? []), ...words, ...(around.after ?? [])].join(' ')}`;
+}
+
+/** A pack in the vendor folder as an install argument: `./vendor/mcpgen/mcpgen-0.1.0.tgz`. */
+export function vendoredPack(name: string, version: string): string {
+  return `./${VENDOR_DIR}/${packFileName(name, version)}`;
 }

@@ -1,4 +1,4 @@
-import { generatedRuntimeDependencies, npmInstallLine } from '../common/package-files.js';
+import { generatedRuntimeDependencies, npmInstallLine, vendoredInstallLine } from '../common/package-files.js';
 import { renderTemplate } from '../common/templates.js';
 import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
@@ -9,6 +9,7 @@ export function packageJson(model: ServerModel): string {
     packageName: `${model.folder.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}-mcp`,
     version: model.version,
     description: model.description ?? model.title ?? `${model.name} MCP server`,
+    node: generatedRuntimeDependencies().server.node,
     dependencies: Object.fromEntries(generatedRuntimeDependencies().server.packages),
     devDependencies: Object.fromEntries(generatedRuntimeDependencies().client.packages),
   });
@@ -36,6 +37,8 @@ export function readme(model: ServerModel, options: { readonly packageFiles?: bo
     legacy: model.legacy,
     install: installLine(),
     clientInstall: clientInstallLine(),
+    vendoredInstall: vendoredInstallLine(generatedRuntimeDependencies().server),
+    vendoredClientInstall: vendoredInstallLine(generatedRuntimeDependencies().client, true),
     tools: model.tools.map((t) => ({ name: codeSpan(t.name), summary: summary(t.title ?? t.description), headers: t.headers.map((h) => codeSpan(`Mcp-Param-${h.header}`)).join(', ') })),
     resources: [...model.resources.map((r) => ({ uri: codeSpan(r.uri), summary: summary(r.title ?? r.description) })), ...model.resourceTemplates.map((t) => ({ uri: codeSpan(t.uriTemplate), summary: summary(t.title ?? t.description) }))],
     prompts: model.prompts.map((p) => ({ name: codeSpan(p.name), summary: summary(p.title ?? p.description) })),

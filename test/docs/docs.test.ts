@@ -82,6 +82,18 @@ describe('README set-up', () => {
     expect(readFileSync(join(ROOT, '.ci/run'), 'utf8')).toContain('npm ci && npm test && npm run test:interop');
     expect((parseYaml(readFileSync(join(ROOT, 'mcpgen.config.yaml'), 'utf8')) as { specs: string[] }).specs).toContain('specs/*.yaml');
   });
+
+  // Issue 51: a newcomer knows before running them how long the commands take and what needs root.
+  it('gives each set-up command its expected time, says what needs root before them, and docs/install.md times them on a fresh clone', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    for (const line of parse('README.md').blocks[0]!.text.split('\n')) expect(line, 'an expected time in its comment').toMatch(/#\s*≈ \d+ min\b/);
+    const before = readme.slice(readme.indexOf('## Set-up'), readme.indexOf('```sh'));
+    expect(before).toMatch(/\broot\b/);
+    for (const p of ['nginx-light', 'redis-server', 'chromium']) expect(before).toContain(p);
+    const timed = /^## Set-up, timed on a fresh clone\n([\s\S]*?)^## /m.exec(readFileSync(join(ROOT, 'docs/install.md'), 'utf8'))?.[1] ?? '';
+    expect(timed).toMatch(/`npm ci && npm run build && npx mcpgen generate` \| \d+ min/);
+    expect(timed).toMatch(/`npm ci && npm test` .*\| \d+ min/);
+  });
 });
 
 describe('code blocks in README and docs/', () => {

@@ -13,13 +13,17 @@ export const NOT_RUN: Record<string, string> = {
   'npm ci && npm run build && npx mcpgen generate':
     'installs from the npm registry and rebuilds this checkout; npm test (package.json "test") builds, then runs `node bin/mcpgen.js generate --check` on the same mcpgen.config.yaml',
   'npm ci && npm test && npm run test:interop': 'the test suites themselves; .ci/run runs this line (docs.test.ts checks it says so)',
-  "npm install /path/to/mcpgen/packs/mcpgen-runtime-0.1.0.tgz '@modelcontextprotocol/server@^2.4.0'":
-    "installs from the npm registry; test/interop/packaging.test.ts runs README's install lines on the packs scripts/pack-all.mjs makes",
-  "npm install --save-dev /path/to/mcpgen/packs/mcpgen-0.1.0.tgz /path/to/mcpgen/packs/mcpgen-runtime-client-0.1.0.tgz '@modelcontextprotocol/client@^2.4.0' typescript@5 @types/node@20":
-    "installs from the npm registry; test/interop/packaging.test.ts runs README's install lines on the packs scripts/pack-all.mjs makes",
+  "npm install ./vendor/mcpgen/mcpgen-runtime-0.1.0.tgz '@modelcontextprotocol/server@^2.4.0'":
+    "installs from the npm registry and a service's vendor/mcpgen/; test/interop/packaging.test.ts runs README's install lines in a service pack-all packed into",
+  "npm install --save-dev ./vendor/mcpgen/mcpgen-0.1.0.tgz ./vendor/mcpgen/mcpgen-runtime-client-0.1.0.tgz '@modelcontextprotocol/client@^2.4.0' typescript@5 @types/node@22":
+    "installs from the npm registry and a service's vendor/mcpgen/; test/interop/packaging.test.ts runs README's install lines in a service pack-all packed into",
+  "npm install @mcpgen/runtime@0.1.0 '@modelcontextprotocol/server@^2.4.0'": 'the registry line for once mcpgen is published; it is not yet (docs.test.ts checks the version it names)',
+  "npm install --save-dev mcpgen@0.1.0 @mcpgen/runtime-client@0.1.0 '@modelcontextprotocol/client@^2.4.0' typescript@5 @types/node@22":
+    'the registry line for once mcpgen is published; it is not yet (docs.test.ts checks the versions it names)',
   'npm ci --omit=dev': "installs from the npm registry; test/interop/packaging.test.ts runs it in README's service and checks no dev dependency is left",
   'npm ci': 'installs from the npm registry; .ci/run runs it',
-  'npm run pack-all': 'rebuilds this checkout and packs; test/interop/packaging.test.ts runs scripts/pack-all.mjs (--no-build) and compares the install lines it prints with README',
+  'npm run pack-all -- /path/to/your-service':
+    "rebuilds this checkout and packs into a service; test/interop/packaging.test.ts runs it (--no-build) into an empty service and compares the install lines it prints with README's",
   'npx mcpgen check specs/everything.yaml --target openai-strict,anthropic,gemini':
     "names this repository's specs/everything.yaml, not a file of the docs' work folder; test/cli/bundles.test.ts runs `check --target openai-strict,anthropic,gemini` on every spec in specs/ (everything.yaml included) and test/validate/provider-targets.test.ts checks what it reports",
   'node generated/jobs/dist/main.js --http --front': 'needs redis-server (REDIS_URL) beside a --worker; test/interop/tasks-workers.test.ts runs a --front instance and two --worker instances of a generated main.js on a real redis-server',

@@ -5,6 +5,7 @@
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEntryArgs } from '@mcpgen/runtime/server';
+import { vendoredPack } from '../../src/common/package-files.js';
 import { ROOT } from '../helpers.js';
 import { words } from './markdown.js';
 
@@ -97,10 +98,12 @@ function checkNpm(args: string[]): string[] {
   return [`no check knows "npm ${args.join(' ')}"`];
 }
 
-/** Our own packages are installed at the version this repository builds (the packaging test installs them so). */
+/** Our own packages are installed at the version this repository builds (the packaging test installs them so), by name or as the pack in vendor/mcpgen/. */
 function checkInstall(specs: string[]): string[] {
   const ours = new Map([pkg('.'), pkg('packages/runtime'), pkg('packages/runtime-client')].map((p) => [p.name, p.version]));
+  const packs = new Set([...ours].map(([name, version]) => vendoredPack(name, version)));
   return specs.flatMap((s) => {
+    if (s.startsWith('./vendor/')) return packs.has(s) ? [] : [`npm install ${s}: pack-all writes ${[...packs].join(', ')}`];
     const at = s.lastIndexOf('@');
     const name = at > 0 ? s.slice(0, at) : s;
     const version = at > 0 ? s.slice(at + 1) : undefined;

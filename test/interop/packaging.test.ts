@@ -1,9 +1,13 @@
 // What README's "Use mcpgen in your project" says, done for real: the three packages packed from this
-// repository by scripts/pack-all.mjs (the install path README gives until they are on the registry), installed into an empty service in a temporary directory (outside the repository, so
-// nothing resolves from its node_modules) by README's own commands, a server generated from
+// repository by scripts/pack-all.mjs into the service's vendor/mcpgen/ (the install path README gives until
+// they are on the registry), installed into an empty service in a temporary directory (outside the
+// repository, so nothing resolves from its node_modules) by README's own commands, a server generated from
 // `mcpgen init`'s spec, compiled by the service's TypeScript, installed for production with
-// `npm ci --omit=dev`, then started and called with the official client over stdio and HTTP.
-// It installs from the npm registry (through the npm cache: --prefer-offline), hence the interop suite.
+// `npm ci --omit=dev`, then started and called with the official client over stdio and HTTP. Then the
+// service is committed with git and cloned elsewhere, as a teammate or CI runner gets it: there `npm ci`
+// with an empty npm cache (so nothing the first install cached can hide a path that exists on one machine
+// only), on Node 22, tsc and a tool call must pass, with mcpgen's packages coming from vendor/mcpgen/.
+// It installs from the npm registry, hence the interop suite.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +17,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers.js';
 import { startScript } from '../support/servers.js';
+import { cloneAndInstall } from './packaging-clone.js';
 
 // The generator and everything it loads, and the client half (a dev dependency of a service that deploys its server).
 const NEVER_IN_PRODUCTION = ['ts-morph', 'typescript', 'handlebars', 'yaml', 'minimatch', 'mcpgen', '@mcpgen/runtime-client', '@modelcontextprotocol/client'];
@@ -21,12 +26,13 @@ const MODERN: ClientOptions = { versionNegotiation: { mode: { pin: '2026-07-28' 
 // npm run exports npm_* settings (prefix, package name…) that would point npm back at this repository.
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
 
-// README's stand-in for the packs/ directory of a clone (docs/install.md).
-const README_PACKS = '/path/to/mcpgen/packs';
+// README's stand-in for the service pack-all vendors into; its install lines name packs inside the service.
+const README_SERVICE = '/path/to/your-service';
+const VENDORED = './vendor/mcpgen/';
 
-function run(cwd: string, command: string, args: readonly string[], keep: 'stdout' | 'both' = 'both'): string {
+function run(cwd: string, command: string, args: readonly string[], keep: 'stdout' | 'both' = 'both', extraEnv: Record<string, string> = {}): string {
   const started = Date.now();
-  const r = spawnSync(command, args, { cwd, env, encoding: 'utf8', timeout: 240_000 });
+  const r = spawnSync(command, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout: 240_000 });
   process.stdout.write(`  ${((Date.now() - started) / 1000).toFixed(1)} s  ${command} ${args.join(' ')}\n`);
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${r.status ?? r.signal}) in ${cwd}:\n${r.stdout}\n${r.stderr}`);
   return keep === 'stdout' ? r.stdout : `${r.stdout}${r.stderr}`;
@@ -72,21 +78,21 @@ describe('a downstream service, set up as README says', () => {
   afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
   it('installs, generates, compiles, deploys without dev dependencies, and serves the official client over stdio and HTTP', async () => {
-    // README's install path: scripts/pack-all.mjs packs the three and prints the two install lines, which
-    // must be README's with /path/to/mcpgen/packs standing for where it packed (already built: --no-build).
-    const packs = join(tmp, 'packs');
-    const printed = run(ROOT, process.execPath, ['scripts/pack-all.mjs', packs, '--no-build'], 'stdout').trim().split('\n');
-    const fromReadme = (w: string) => (w.startsWith(`${README_PACKS}/`) ? join(packs, w.slice(README_PACKS.length + 1)) : w);
-
     const svc = join(tmp, 'svc');
     mkdirSync(svc);
     writeFileSync(join(svc, 'package.json'), `${JSON.stringify({ name: 'svc', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
     const [setup, deploy] = readmeBlocks();
-    expect(setup!.length).toBeGreaterThanOrEqual(5);
-    expect(setup!.filter((l) => l.includes(README_PACKS)).map((l) => l.replaceAll(README_PACKS, packs)), 'pack-all prints README\'s install lines').toEqual(printed);
+    expect(setup!.length).toBeGreaterThanOrEqual(6);
+    // README's install path: `npm run pack-all -- <service>` in this clone packs the three into the
+    // service's vendor/mcpgen/ and prints the two install lines, which must be README's as written (already built: --no-build).
+    expect(words(setup![0]!)).toEqual(['npm', 'run', 'pack-all', '--', README_SERVICE]);
+    const printed = run(ROOT, 'npm', ['run', '--silent', 'pack-all', '--', svc, '--no-build'], 'stdout').trim().split('\n');
+    expect(setup!.filter((l) => l.includes(VENDORED)), 'pack-all prints README\'s install lines').toEqual(printed);
+    expect(readdirSync(join(svc, 'vendor/mcpgen')).sort()).toEqual(['mcpgen-0.1.0.tgz', 'mcpgen-runtime-0.1.0.tgz', 'mcpgen-runtime-client-0.1.0.tgz']);
     let substituted = 0;
-    for (const line of setup!) {
-      const [command, ...args] = words(line).map((w) => (fromReadme(w) !== w ? (substituted++, fromReadme(w)) : w));
+    for (const line of setup!.slice(1)) {
+      const [command, ...args] = words(line);
+      substituted += args.filter((w) => w.startsWith(VENDORED)).length;
       // npm and npx as README gives them; the cache keeps the registry out of it where it can.
       const offline = command === 'npm' && args[0] === 'install' ? ['--prefer-offline', '--no-audit', '--no-fund'] : [];
       run(svc, command!, [...args, ...offline]);
@@ -96,7 +102,14 @@ describe('a downstream service, set up as README says', () => {
         expect(run(svc, 'npx', ['mcpgen', 'generate', '--check'])).not.toContain('npm install');
       }
     }
-    expect(substituted, 'README installs the three packed packages').toBe(3);
+    // npm recorded paths inside the service, which every clone has; the generated README gives the same line.
+    const manifest = JSON.parse(readFileSync(join(svc, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect([manifest.dependencies['@mcpgen/runtime'], manifest.devDependencies.mcpgen, manifest.devDependencies['@mcpgen/runtime-client']])
+      .toEqual(['file:vendor/mcpgen/mcpgen-runtime-0.1.0.tgz', 'file:vendor/mcpgen/mcpgen-0.1.0.tgz', 'file:vendor/mcpgen/mcpgen-runtime-client-0.1.0.tgz']);
+    const generatedReadme = readFileSync(join(svc, 'generated/hello/README.md'), 'utf8');
+    expect(generatedReadme).toContain(`\n${printed[0]}\n`);
+    expect(generatedReadme).toContain("\nnpm install @mcpgen/runtime@0.1.0 '@modelcontextprotocol/server@^2.4.0'\n");
+    expect(substituted, 'README installs the three vendored packs').toBe(3);
     const main = join(svc, 'generated/hello/dist/main.js');
     expect(existsSync(main)).toBe(true);
 
@@ -161,6 +174,13 @@ describe('a downstream service, set up as README says', () => {
     const generatedPackage = JSON.parse(readFileSync(join(svc, 'generated/hello/package.json'), 'utf8')) as { exports: Record<string, unknown> };
     expect(Object.keys(generatedPackage.exports)).toEqual(['.', './client', './openai', './anthropic', './gemini', './package.json']);
 
+    // A teammate's clone or a CI runner: nothing but what the service committed, and an empty npm cache.
+    // Another depth too: a `file:../…` path that happened to resolve beside the service would not here.
+    const clone = await cloneAndInstall(svc, join(tmp, 'runner/work/svc'), run);
+    expect(clone.lockedFromVendor).toEqual({ mcpgen: 'file:vendor/mcpgen/mcpgen-0.1.0.tgz', '@mcpgen/runtime': 'file:vendor/mcpgen/mcpgen-runtime-0.1.0.tgz', '@mcpgen/runtime-client': 'file:vendor/mcpgen/mcpgen-runtime-client-0.1.0.tgz' });
+    expect(clone.installOutput, 'no EBADENGINE on a supported Node').not.toMatch(/EBADENGINE/);
+    expect(clone.greeting).toEqual({ greeting: 'Hello, Di!' });
+
     // Size against servers written on the SDK alone (BENCHMARKS.md): the same install commands, SDK only.
     const sizes: Record<string, number> = { mcpgen: bytesUnder(join(svc, 'node_modules')) };
     const sdkVersion = (JSON.parse(readFileSync(join(svc, 'node_modules/@modelcontextprotocol/server/package.json'), 'utf8')) as { version: string }).version;
@@ -175,7 +195,7 @@ describe('a downstream service, set up as README says', () => {
     process.stdout.write(`production node_modules: mcpgen service ${mb(sizes.mcpgen!)} MB (${production.length} packages); SDK server only ${mb(sizes.sdkServer!)} MB; SDK server + client ${mb(sizes.sdkServerAndClient!)} MB\n`);
     // What mcpgen adds to a server deploy over the SDK server alone: the runtime, ajv, ajv-formats and jose.
     expect(sizes.mcpgen! - sizes.sdkServer!).toBeLessThan(3e6);
-  }, 480_000);
+  }, 900_000); // two installs from the registry, one of them with an empty cache: minutes on a busy machine
 });
 
 const HANDLERS = `import type { HelloHandlers } from './server.js';

@@ -41,12 +41,12 @@ describe('the interop suite\'s Debian packages', () => {
     expect([r.status, r.stderr]).toEqual([0, '']);
   });
 
-  it('.ci/run runs exactly README\'s test command and installs nothing itself', () => {
+  it('.ci/run runs exactly README\'s test command (then npm test on more Nodes) and installs no Debian package itself', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const block = /^## Set-up \(two commands\)\n+```sh\n([\s\S]*?)```/m.exec(readme)![1]!.trim().split('\n');
+    const block = /^## Set-up \(two commands\)\n[\s\S]*?```sh\n([\s\S]*?)```/m.exec(readme)![1]!.trim().split('\n');
     const testCommand = block[1]!.replace(/\s+#.*$/, '');
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8').split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#'));
-    expect(ci.at(-1)).toBe(testCommand);
+    expect(ci).toContain(testCommand);
     expect(ci.join('\n')).not.toMatch(/apt-get/);
   });
 });

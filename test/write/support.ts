@@ -1,8 +1,9 @@
 // Helpers for the write-stage tests: throwaway projects, whole-tree snapshots, the CLI as a real process.
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { ROOT, tempDir } from '../helpers.js';
+import { cliReachableBy } from '../support/reachable-cli.js';
 
 /** A project folder holding copies of the named example specs under specs/ and a config, like a user's repo. */
 export function project(specs: readonly string[], dir = tempDir()): string {
@@ -35,10 +36,22 @@ export interface ProcessResult {
   readonly stderr: string;
 }
 
-/** bin/mcpgen.js in its own process (needs dist/: `npm test` builds it first). */
-export function runCli(args: readonly string[], cwd: string, env: Record<string, string> = {}, uid?: number): Promise<ProcessResult> {
+/**
+ * bin/mcpgen.js in its own process (needs dist/: `npm test` builds it first); as user `uid` when given,
+ * from a path that user can reach (support/reachable-cli.ts), removed after.
+ */
+export async function runCli(args: readonly string[], cwd: string, env: Record<string, string> = {}, uid?: number): Promise<ProcessResult> {
+  const cli = uid === undefined ? { bin: join(ROOT, 'bin/mcpgen.js'), copied: false } : cliReachableBy(uid);
+  try {
+    return await spawnCli(cli.bin, args, cwd, env, uid);
+  } finally {
+    if (cli.copied) rmSync(join(cli.bin, '../..'), { recursive: true, force: true });
+  }
+}
+
+function spawnCli(bin: string, args: readonly string[], cwd: string, env: Record<string, string>, uid: number | undefined): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin/mcpgen.js'), ...args], {
+    const child = spawn(process.execPath, [bin, ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

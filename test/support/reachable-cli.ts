@@ -1,0 +1,37 @@
+// The CLI at a path another user can reach. A test that runs it as `nobody` (root writes anywhere, so a real
+// permission error needs another user) fails on the wrong thing when the clone lives under a folder that user
+// cannot enter: a clone made by root inside a `mktemp -d` folder (mode 0700) is one.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, tempDir } from '../helpers.js';
+
+/** What the installed package holds (package.json `files`), the workspaces it depends on, and package.json. */
+const PACKAGE_FILES = ['package.json', 'bin', 'dist', 'schema', 'templates', 'packages/runtime', 'packages/runtime-client'];
+
+/** Whether `uid` can read `file` (asked of a process running as that user: the kernel decides, not a guess from modes). */
+function canRead(uid: number, file: string): boolean {
+  const r = spawnSync(process.execPath, ['-e', 'require("node:fs").accessSync(process.argv[1], 4)', file], { uid, gid: uid, stdio: 'ignore' });
+  return r.status === 0;
+}
+
+/**
+ * bin/mcpgen.js as `uid` can run it: this clone's when that user can read it, else a copy of the CLI and
+ * its production dependencies (package-lock entries not marked dev) in a fresh 0755 folder, made of hard
+ * links (a file's permissions are its own, not its folder's) or, across file systems, of copies.
+ */
+export function cliReachableBy(uid: number): { bin: string; copied: boolean } {
+  const bin = join(ROOT, 'bin/mcpgen.js');
+  if (canRead(uid, bin)) return { bin, copied: false };
+  const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+  const modules = Object.entries(lock.packages).filter(([path, entry]) => path.startsWith('node_modules/') && entry.dev !== true).map(([path]) => path);
+  const dest = tempDir('mcpgen-reachable-');
+  chmodSync(dest, 0o755);
+  const paths = [...PACKAGE_FILES, ...modules];
+  try {
+    execFileSync('cp', ['-al', '--parents', ...paths, dest], { cwd: ROOT, stdio: 'pipe' });
+  } catch {
+    execFileSync('cp', ['-a', '--parents', ...paths, dest], { cwd: ROOT, stdio: 'pipe' });
+  }
+  return { bin: join(dest, 'bin/mcpgen.js'), copied: true };
+}
