@@ -193,6 +193,8 @@ describe('code blocks in README and docs/', () => {
 function checkedHere(b: Block): boolean {
   if (b.lang === 'sh' || b.lang === 'yaml' || b.lang === 'markdown') return true;
   if (b.lang === 'ts') return findKey(b, PRELUDES) !== undefined;
+  // A package.json excerpt (docs/testing.md): it must at least be JSON a reader can paste.
+  if (b.lang === 'json' && b.page === 'docs/testing.md') return JSON.parse(b.text) !== undefined;
   if (b.lang === '') return b.text.startsWith('mcpgen ') || (b.page === 'docs/layout.md' && b.text.startsWith('src/'));
   return false;
 }

@@ -138,6 +138,13 @@ describe('the command synopses (docs/cli.md, docs/breaking-changes.md)', () => {
     expect(await lsp.close()).toBe(0);
   });
 
+  it('mcpgen test (docs/testing.md) compares a running server\'s lists with its spec and exits 0 when they match', async () => {
+    const server = ['--', process.execPath, join(ROOT, 'test/support/defect-server.mjs'), 'weather'];
+    const r = await mcpgen(['test', join(ROOT, 'specs/weather.yaml'), '--exclude', '*', '--reporter', 'json', ...server], WORK);
+    expect(`${r.code} ${r.stderr}`).toMatch(/^0 /);
+    expect((JSON.parse(r.stdout) as { cases: unknown[] }).cases.length).toBeGreaterThan(0);
+  });
+
   it('--help and --version exit 0, and every command --help lists was run by a test above', async () => {
     const help = await mcpgen(['--help'], WORK);
     expect(help.code).toBe(0);

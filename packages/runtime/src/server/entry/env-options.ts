@@ -45,6 +45,8 @@ export async function readOptions(serverName: string, env: NodeJS.ProcessEnv, de
   // First: every line written from here on (Redis state, refused settings) follows the format.
   configureLog(settings.log);
   const options: { -readonly [K in keyof ServerOptions]: ServerOptions[K] } = {};
+  if (settings.requestStateKeys !== undefined) options.requestStateKeys = settings.requestStateKeys;
+  else if (settings.requestStateTtlSeconds !== undefined) options.requestStateTtlSeconds = settings.requestStateTtlSeconds;
   const redis: RedisLayer | undefined = settings.redis === undefined ? undefined : openRedis(settings.redis);
   if (redis !== undefined) {
     // One client (and one subscriber) for every use, one health state, one line per state change (scale/redis-layer.ts).
