@@ -39,7 +39,7 @@ beforeAll(async () => {
   await Promise.all(['A', 'B', 'C'].map(async (id) => {
     const env = { INSTANCE_ID: id, REDIS_URL: redis.url, MCPGEN_TASK_LEASE_MS: String(LEASE_MS[id]), RETRY_MAX: '2', SNAPSHOT_TTL_MS: '120000', EVENT_LOG };
     instances[id] = await startScript(join(ROOT, 'test/support/retry-jobs-server.mjs'), [], { env });
-    await waitFor(() => instances[id]!.stderr().includes('redis task store connected'));
+    await waitFor(() => instances[id]!.stderr().includes('redis connected'));
   }));
   await new Promise((r) => setTimeout(r, LEASE_MS.C!)); // leases are judged after a whole lease period connected
 }, 60_000);
