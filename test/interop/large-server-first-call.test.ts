@@ -7,6 +7,7 @@
 // 6 s busy wait after tools/list, on top of the compile it really does), and the first call must answer.
 import { createRequire } from 'node:module';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { listAllTools } from '../support/list-tools.js';
 import { expect, it } from 'vitest';
 import { bundleSchema } from '../../src/common/json-schema.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
@@ -33,13 +34,7 @@ it('845 tools: the first tools/call after tools/list answers, however long the c
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
     const started = Date.now();
-    const listed = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
-      listed.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
+    const listed = await listAllTools(client);
     console.log(`tools/list of ${listed.length} tools, output schemas compiled by the client: ${Date.now() - started} ms`);
     const until = Date.now() + 6_000;
     while (Date.now() < until); // the event loop blocked past Node's 5 s keep-alive timeout

@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { listAllTools } from '../support/list-tools.js';
 import { stringify } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importOpenApi } from '../../src/import/openapi/index.js';
@@ -64,13 +65,7 @@ describe("GitHub's REST description through the proxy", () => {
     const failures: string[] = [];
     const refused: string[] = [];
     try {
-      const tools = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor === undefined ? {} : { cursor });
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor !== undefined);
+      const tools = await listAllTools(client);
       expect(tools).toHaveLength(specTools.length);
       for (const tool of tools) {
         const binding = bindings[tool.name]!;
