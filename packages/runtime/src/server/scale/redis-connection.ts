@@ -9,6 +9,8 @@ export interface RedisConnection {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
   /** PUBLISH (SPUBLISH in a cluster): the number of subscribers reached. */
   publish(channel: string, message: string): Promise<number>;
+  /** WAIT: how many replicas acknowledged this connection's writes (on `key`'s master) within `ms`. */
+  wait(key: string, replicas: number, ms: number): Promise<number>;
   /** Redis answered the last round trip in time (the health state, redis-layer.ts). */
   readonly isReady: boolean;
 }

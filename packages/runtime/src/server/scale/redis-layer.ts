@@ -33,6 +33,11 @@ export interface RedisLayer {
   /** `standalone redis://host:port`, `sentinel <name> via …`, `cluster via …` (no password). */
   readonly description: string;
   readonly topology: RedisSettings['topology'];
+  /**
+   * Sentinel or Cluster: a master may be replaced by a replica, losing the writes it had not replicated
+   * (asynchronous replication). Writes that must survive that are confirmed with `commands.wait`.
+   */
+  readonly failover: boolean;
   /** Commands that fail fast (RedisUnavailable) while Redis does not answer. */
   readonly commands: RedisConnection;
   readonly subscriber: RedisSubscriber;
@@ -97,6 +102,7 @@ export function openRedis(settings: RedisSettings, options: RedisLayerOptions = 
   return {
     description,
     topology: settings.topology,
+    failover: settings.topology !== 'standalone',
     commands,
     subscriber: {
       subscribe: async (channel, listener) => {
@@ -142,6 +148,7 @@ function commandsOf(command: Command, health: HealthState): RedisConnection {
     set: (key, value, o) => command((c) => c.client.set(key, value, o)),
     eval: (script, o) => command((c) => c.client.eval(script, o)),
     publish: (channel, message) => command((c) => c.publish(channel, message)),
+    wait: (key, replicas, ms) => command((c) => c.wait(key, replicas, ms)),
     get isReady() {
       return health.up();
     },

@@ -23,6 +23,8 @@ export interface RawClient {
   ping(): Promise<string>;
   duplicate(): RawClient;
   multi(): unknown;
+  /** Standalone: (args); sentinel: (isReadonly, args); cluster: (firstKey, isReadonly, args). */
+  sendCommand(...args: unknown[]): Promise<unknown>;
   // Cluster only.
   sPublish?(channel: string, message: string): Promise<number>;
   sSubscribe?(channel: string, listener: (message: string) => void): Promise<unknown>;
@@ -49,6 +51,12 @@ export interface TopologyClients {
   publish(channel: string, message: string): Promise<number>;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   unsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
+  /**
+   * WAIT on the connection that wrote `key` (the master of its slot): how many replicas acknowledged this
+   * connection's writes so far within `ms`. A sentinel client keeps one master connection (node-redis'
+   * default pool of 1) and a cluster one per node, so the write and its WAIT share a connection.
+   */
+  wait(key: string, replicas: number, ms: number): Promise<number>;
   /** Connects what exists (rejects when no node could be reached). */
   connect(): Promise<void>;
   destroy(): Promise<void>;
@@ -98,6 +106,7 @@ export function makeClients(lib: RedisLib, settings: RedisSettings, onError: (er
       publish: (channel, message) => client.publish(channel, message),
       subscribe: (channel, listener) => sub.subscribe(channel, listener),
       unsubscribe: (channel, listener) => sub.unsubscribe(channel, listener),
+      wait: async (_key, replicas, ms) => Number(await client.sendCommand(['WAIT', String(replicas), String(ms)])),
       connect: async () => void (await Promise.all([client.connect(), sub.connect()])),
       destroy: async () => void (await Promise.allSettled([sub.close(), client.close()])),
     };
@@ -141,6 +150,10 @@ export function makeClients(lib: RedisLib, settings: RedisSettings, onError: (er
     publish: (channel, message) => (cluster ? client.sPublish!(channel, message) : client.publish(channel, message)),
     subscribe: (channel, listener) => (cluster ? client.sSubscribe!(channel, listener) : client.subscribe(channel, listener)),
     unsubscribe: (channel, listener) => (cluster ? client.sUnsubscribe!(channel, listener) : client.unsubscribe(channel, listener)),
+    wait: async (key, replicas, ms) => {
+      const args = ['WAIT', String(replicas), String(ms)];
+      return Number(await (cluster ? client.sendCommand(key, false, args) : client.sendCommand(false, args)));
+    },
     connect: async () => void (await client.connect()),
     destroy: async () => void (await Promise.allSettled([Promise.resolve(client.destroy())])),
   };

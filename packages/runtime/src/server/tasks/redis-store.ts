@@ -17,9 +17,10 @@
 import { randomUUID } from 'node:crypto';
 import { describeRedisError, type RedisConnection } from '../scale/redis-connection.js';
 import { useRedis, type RedisLayer, type RedisUseOptions } from '../scale/redis-layer.js';
+import { COMPARE_AND_SET, confirmOutcome } from './redis-confirm.js';
 import { redisTaskLiveness } from './redis-liveness.js';
 import { redisTaskQueue } from './redis-queue.js';
-import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore } from './store.js';
+import { TERMINAL_STATUSES, type TaskEvent, type TaskPatch, type TaskRecord, type TaskStatus, type TaskStore, type TaskUpdateOptions } from './store.js';
 
 /** Wire format version of records and channel messages; anything of another version is ignored. */
 export const REDIS_TASK_FORMAT_VERSION = 1;
@@ -28,8 +29,6 @@ const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 const MAX_CAS_ATTEMPTS = 32;
 const STATUSES: ReadonlySet<string> = new Set<TaskStatus>(['working', 'input_required', 'completed', 'failed', 'cancelled']);
 
-// KEYS[1] = the task key; ARGV[1] = the JSON read; ARGV[2] = the patched JSON. 1 = written, 0 = changed or gone.
-const COMPARE_AND_SET = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL') return 1 end return 0`;
 
 export interface RedisTaskStoreOptions extends RedisUseOptions {
   /**
@@ -63,6 +62,7 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
   const channel = `${prefix}:events`;
   const keyOf = (taskId: string) => `${prefix}:task:${taskId}`;
   const origin = randomUUID();
+  let closed = false;
   const listeners = new Set<(event: TaskEvent) => void>();
 
   const deliver = (event: TaskEvent) => {
@@ -103,25 +103,10 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
     async get(taskId) {
       return (await read(taskId))?.record;
     },
-    async update(taskId, patch: TaskPatch) {
-      for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-        const current = await read(taskId);
-        if (current === undefined || TERMINAL_STATUSES.has(current.record.status)) return undefined;
-        const next: TaskRecord = { ...current.record, ...patch, lastUpdatedAt: new Date().toISOString() };
-        const json = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, record: next });
-        if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
-        const written = await command((c) => c.eval(COMPARE_AND_SET, { keys: [keyOf(taskId)], arguments: [current.json, json] }));
-        if (written !== 1) continue; // another instance wrote in between (or it expired): read again
-        if (patch.status !== undefined && patch.status !== current.record.status) {
-          // The record is durable already; a lost status event only delays notifications, pollers still see it.
-          await publish({ type: 'status', record: next }).catch(() => {});
-        }
-        return next;
-      }
-      throw new Error(`task ${taskId}: too many concurrent updates`);
-    },
+    update: (taskId, patch, options) => updateRecord({ read, command, publish, keyOf }, taskId, patch, options),
     publish,
     lossNote: () => lossNote(layer()?.recoveredAt()),
+    confirm: (record) => confirmOutcome({ layer, keyOf, read, command, entry: entryOf, publish, closed: () => closed }, record),
     liveness: redisTaskLiveness(client, prefix, origin),
     queue: redisTaskQueue({ prefix, workerId: origin, command, entry: entryOf, keyOf, publish }),
     subscribe(listener) {
@@ -131,10 +116,37 @@ export async function createRedisTaskStore(options: RedisTaskStoreOptions): Prom
     },
     ready: () => open().connected,
     async close() {
+      closed = true;
       listeners.clear();
       await close();
     },
   };
+}
+
+interface UpdateDeps {
+  readonly read: (taskId: string) => Promise<{ json: string; record: TaskRecord } | undefined>;
+  readonly command: <T>(run: (c: RedisConnection) => Promise<T>) => Promise<T>;
+  readonly publish: (event: TaskEvent) => Promise<void>;
+  readonly keyOf: (taskId: string) => string;
+}
+
+/** TaskStore.update: read, patch in JS, compare-and-set; retried when another instance wrote in between. */
+async function updateRecord(d: UpdateDeps, taskId: string, patch: TaskPatch, options: TaskUpdateOptions | undefined): Promise<TaskRecord | undefined> {
+  for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+    const current = await d.read(taskId);
+    if (current === undefined || TERMINAL_STATUSES.has(current.record.status)) return undefined;
+    const next: TaskRecord = { ...current.record, ...patch, lastUpdatedAt: new Date().toISOString() };
+    const json = JSON.stringify({ v: REDIS_TASK_FORMAT_VERSION, record: next });
+    if (json.length > MAX_ENTRY_BYTES) throw new Error(`task record too large (${json.length} bytes)`);
+    const written = await d.command((c) => c.eval(COMPARE_AND_SET, { keys: [d.keyOf(taskId)], arguments: [current.json, json] }));
+    if (written !== 1) continue; // another instance wrote in between (or it expired): read again
+    if (patch.status !== undefined && patch.status !== current.record.status && options?.quiet !== true) {
+      // The record is durable already; a lost status event only delays notifications, pollers still see it.
+      await d.publish({ type: 'status', record: next }).catch(() => {});
+    }
+    return next;
+  }
+  throw new Error(`task ${taskId}: too many concurrent updates`);
 }
 
 // Connections open on first use: serverOptionsFromEnv hands every server a store when Redis is configured, but

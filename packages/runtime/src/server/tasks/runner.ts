@@ -173,9 +173,11 @@ export class TaskRunner {
     await (this.#leases?.stop(handOver) ?? Promise.resolve());
   }
 
-  /** A handler's outcome, written through store outages (settle.ts). */
-  #settle(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
-    return settleWithRetry(this.store, taskId, patch, this.#resultRetryMs, this.onError);
+  /** An outcome, written through store outages (settle.ts); a terminal one confirmed (store.confirm) while we still own the task. */
+  async #settle(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined> {
+    const terminal = patch.status !== undefined && TERMINAL_STATUSES.has(patch.status) && this.store.confirm !== undefined;
+    const written = await settleWithRetry(this.store, taskId, patch, this.#resultRetryMs, this.onError, terminal ? { quiet: true } : undefined);
+    return terminal && written !== undefined ? this.store.confirm!(written) : written;
   }
 
   /**

@@ -42,6 +42,11 @@ export interface TaskReplay {
 
 export type TaskPatch = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'attempt'>>;
 
+export interface TaskUpdateOptions {
+  /** No status event: the caller publishes it through confirm() once the write is durable. */
+  readonly quiet?: boolean;
+}
+
 /** Signals that must reach whichever instance runs the task's handler, and status changes for notifications/tasks. */
 export type TaskEvent =
   | { readonly type: 'status'; readonly record: TaskRecord }
@@ -58,7 +63,13 @@ export interface TaskStore {
   /** Compare-and-set: applies the patch (and sets lastUpdatedAt) only while the task is not terminal; returns the
    *  record after the patch, or undefined when unknown, expired or already terminal. A status change publishes a
    *  'status' event to every instance's subscribers (this one included). */
-  update(taskId: string, patch: TaskPatch): Promise<TaskRecord | undefined>;
+  update(taskId: string, patch: TaskPatch, options?: TaskUpdateOptions): Promise<TaskRecord | undefined>;
+  /**
+   * A terminal record the runner wrote (update with `quiet`): resolves once it is as durable as the store
+   * allows — on Sentinel or Cluster, acknowledged by a replica (WAIT), written again when a failover lost it —
+   * then publishes its status event; resolves with the record that stands (tasks/redis-confirm.ts).
+   */
+  confirm?(record: TaskRecord): Promise<TaskRecord>;
   /** Delivers an event to every instance's subscribers (this one included). */
   publish(event: TaskEvent): Promise<void>;
   subscribe(listener: (event: TaskEvent) => void): () => void;
