@@ -6,7 +6,6 @@
 // anonymous: everyone shares one enabled set, in Redis. Behind auth (two in-process instances with a test
 // verifier, the same Redis and nginx) the set and the notification are the principal's alone.
 import { join } from 'node:path';
-import { createClient } from '@redis/client';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpgenServer, createRedisDiscoveryStore, createRedisEventBus, InvalidTokenError, type AuthPrincipal, type ServerDefinition } from '../../packages/runtime/src/server/index.js';
@@ -15,6 +14,8 @@ import { generateAndCompile } from '../support/generated-package.js';
 import { startNginx, type Nginx } from '../support/nginx.js';
 import { freePort, waitFor } from '../support/ports.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
+import { redisCli } from '../support/redis-topologies.js';
+import { sharedTopology } from '../support/shared-redis.js';
 import { ROOT, startScript, type HttpProcess } from '../support/servers.js';
 
 const DIR = join(ROOT, '.tmp/discovery-interop');
@@ -87,44 +88,51 @@ afterAll(async () => {
   await redis?.kill();
 });
 
+/**
+ * Enabled through A, heard on B's listen stream once, listed and called through B and round robin; the set in
+ * Redis (one key, with a TTL; `ports`: the topology's nodes); disabled through B, gone for A's callers.
+ */
+async function enableThroughA(ports: readonly number[]): Promise<void> {
+  const onA = await client({ 'x-instance': 'A' });
+  const onB = await client({ 'x-instance': 'B' });
+  const anywhere = await client({});
+  await onB.client.listen({ toolsListChanged: true });
+  expect(await toolNames(onB.client)).toEqual(INITIAL_TOOLS);
+  await expect(onB.client.callTool({ name: 'list_repos', arguments: {} })).rejects.toThrow('Unknown tool: list_repos');
+
+  const enabled = await onA.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'repos' } });
+  expect(enabled.structuredContent).toEqual({ toolset: 'repos', changed: true, tools: ['list_repos', 'delete_repo'] });
+  await waitFor(() => onB.heard() === 1);
+  await settle();
+  expect(onB.heard()).toBe(1); // once, though both instances' buses saw the event
+  expect(await toolNames(onB.client)).toEqual(WITH_REPOS);
+  expect(text(await onB.client.callTool({ name: 'list_repos', arguments: {} }))).toBe('list_repos ran on B');
+  // Round robin: whichever instance answers, the same list and the call works.
+  const served = new Set<string>();
+  // (nginx alternates per request: lists and calls in separate runs, so each run reaches both instances.)
+  for (let i = 0; i < 4; i++) expect(await toolNames(anywhere.client)).toEqual(WITH_REPOS);
+  for (let i = 0; i < 4; i++) served.add(text(await anywhere.client.callTool({ name: 'delete_repo', arguments: {} }))!);
+  expect(served).toEqual(new Set(['delete_repo ran on A', 'delete_repo ran on B']));
+
+  // The set is in Redis (no instance holds it), with a TTL.
+  const keys = [...new Set(ports.flatMap((port) => redisCli(port, 'KEYS', 'mcpgen:discovery:hub:*').split('\n').filter(Boolean)))];
+  expect(keys).toHaveLength(1);
+  // On a cluster only the master of the key's slot answers (the others say MOVED).
+  const ask = (...args: string[]) => ports.map((port) => redisCli(port, ...args)).find((out) => !out.startsWith('MOVED'));
+  expect(ask('SMEMBERS', keys[0]!)).toBe('repos');
+  expect(Number(ask('TTL', keys[0]!))).toBeGreaterThan(0);
+
+  // Disable through B: A's callers lose the tools at once.
+  await onA.client.listen({ toolsListChanged: true });
+  expect((await onB.client.callTool({ name: 'disable_toolset', arguments: { toolset: 'repos' } })).structuredContent).toMatchObject({ changed: true });
+  await waitFor(() => onA.heard() === 1 && onB.heard() === 2);
+  expect(await toolNames(onA.client)).toEqual(INITIAL_TOOLS);
+  await expect(onA.client.callTool({ name: 'list_repos', arguments: {} })).rejects.toThrow('Unknown tool: list_repos');
+}
+
 describe('dynamic discovery across two instances behind nginx with Redis', () => {
   it('enable through A: the listen stream on B hears list_changed, B lists and calls the new tools', async () => {
-    const onA = await client({ 'x-instance': 'A' });
-    const onB = await client({ 'x-instance': 'B' });
-    const anywhere = await client({});
-    await onB.client.listen({ toolsListChanged: true });
-    expect(await toolNames(onB.client)).toEqual(INITIAL_TOOLS);
-    await expect(onB.client.callTool({ name: 'list_repos', arguments: {} })).rejects.toThrow('Unknown tool: list_repos');
-
-    const enabled = await onA.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'repos' } });
-    expect(enabled.structuredContent).toEqual({ toolset: 'repos', changed: true, tools: ['list_repos', 'delete_repo'] });
-    await waitFor(() => onB.heard() === 1);
-    await settle();
-    expect(onB.heard()).toBe(1); // once, though both instances' buses saw the event
-    expect(await toolNames(onB.client)).toEqual(WITH_REPOS);
-    expect(text(await onB.client.callTool({ name: 'list_repos', arguments: {} }))).toBe('list_repos ran on B');
-    // Round robin: whichever instance answers, the same list and the call works.
-    const served = new Set<string>();
-    // (nginx alternates per request: lists and calls in separate runs, so each run reaches both instances.)
-    for (let i = 0; i < 4; i++) expect(await toolNames(anywhere.client)).toEqual(WITH_REPOS);
-    for (let i = 0; i < 4; i++) served.add(text(await anywhere.client.callTool({ name: 'delete_repo', arguments: {} }))!);
-    expect(served).toEqual(new Set(['delete_repo ran on A', 'delete_repo ran on B']));
-
-    // The set is in Redis (no instance holds it), with a TTL.
-    const raw = createClient({ url: redis.url });
-    await raw.connect();
-    const keys = await raw.keys('mcpgen:discovery:hub:*');
-    expect(keys).toHaveLength(1);
-    expect(await raw.sMembers(keys[0]!)).toEqual(['repos']);
-    expect(await raw.ttl(keys[0]!)).toBeGreaterThan(0);
-    await raw.close();
-
-    // Disable through B: A's callers lose the tools at once.
-    await onA.client.listen({ toolsListChanged: true });
-    expect((await onB.client.callTool({ name: 'disable_toolset', arguments: { toolset: 'repos' } })).structuredContent).toMatchObject({ changed: true });
-    await waitFor(() => onA.heard() === 1 && onB.heard() === 2);
-    expect(await toolNames(onA.client)).toEqual(INITIAL_TOOLS);
-    await expect(onA.client.callTool({ name: 'list_repos', arguments: {} })).rejects.toThrow('Unknown tool: list_repos');
+    await enableThroughA([redis.port]);
   }, 60_000);
 
   it('behind auth: alice enables through C; her stream on D hears it and D serves her the tools; bob on D neither', async () => {
@@ -157,5 +165,34 @@ describe('dynamic discovery across two instances behind nginx with Redis', () =>
     expect(await toolNames(onA.client)).toEqual(INITIAL_TOOLS);
     expect((await onA.client.callTool({ name: 'enable_toolset', arguments: { toolset: 'repos' } })).structuredContent).toMatchObject({ changed: true });
     expect(await toolNames(onA.client)).toEqual(WITH_REPOS);
+  }, 60_000);
+});
+
+// The same on the topologies managed Redis runs (shared-redis.ts): A and B on Sentinel, then on a Cluster.
+describe.each(['sentinel', 'cluster'] as const)('dynamic discovery across two instances behind nginx, Redis on %s', (name) => {
+  let own: HttpProcess[] = [];
+  let ownNginx: Nginx | undefined;
+  let ports: readonly number[] = [];
+  let saved: Nginx;
+  beforeAll(async () => {
+    const topology = await sharedTopology(name);
+    ports = topology.ports;
+    const [a, b] = await Promise.all([freePort(), freePort()]);
+    own = await Promise.all([['A', a!], ['B', b!]].map(([id, port]) => startScript(MAIN, [], { port: port as number, env: { ...topology.env, INSTANCE_ID: id as string } })));
+    await waitFor(() => own.every((p) => p.stderr().includes('redis connected')), 20_000);
+    ownNginx = await startNginx({ upstreams: { a: [a!], b: [b!], pool: [a!, b!] }, backend: '$instance', extra: '  map $http_x_instance $instance { A a; B b; default pool; }' });
+    // client() goes through `nginx`: this block's, the file's own again after it.
+    saved = nginx;
+    nginx = ownNginx;
+  }, 120_000);
+  afterAll(async () => {
+    await Promise.allSettled(clients.splice(0).map((c) => c.close()));
+    nginx = saved;
+    ownNginx?.stop();
+    await Promise.allSettled(own.map((p) => p.stop('SIGKILL')));
+  });
+
+  it('enable through A: the listen stream on B hears list_changed, B lists and calls the new tools', async () => {
+    await enableThroughA(ports);
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 // Issue 30: rate limits hold across three instances behind nginx (round robin) when they count in one
-// redis-server: the total accepted is the limit. Without Redis each instance counts on its own, so the
+// redis-server — standalone, Sentinel or Cluster (shared-redis.ts): the total accepted is the limit. Without Redis each instance counts on its own, so the
 // same load gets three times the limit through: the reason for REDIS_URL. A limit of 200 or more is taken
 // from Redis in chunks (1 %: ops/rate-reserve.ts): the total stays within the limit, at most 3 × (chunk − 1)
 // below it (the points an instance reserved and did not spend), and far fewer Redis calls are made.
@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { startNginx } from '../support/nginx.js';
 import { rawCall } from '../support/raw-http.js';
 import { redisCommandCalls, startRedis } from '../support/redis.js';
+import { sharedTopology, TOPOLOGIES } from '../support/shared-redis.js';
 import { compiledMain, startScript, type HttpProcess } from '../support/servers.js';
 
 /** `n` calls, `concurrency` at a time. */
@@ -47,22 +48,23 @@ async function behindNginx(env: Record<string, string>, run: (url: string) => Pr
   }
 }
 
-describe('rate limits across three instances behind nginx', () => {
-  it('with Redis: 10 of 45 calls accepted in total (limit 10/min), each refusal 429 with Retry-After', async () => {
-    const redis = await startRedis();
-    try {
-      await behindNginx({ REDIS_URL: redis.url, MCPGEN_RATE_LIMIT_TOOLS: 'add=10/60' }, async (url) => {
-        const r = await burst(url, 45);
-        expect({ accepted: r.accepted, refused: r.refused }).toEqual({ accepted: 10, refused: 35 });
-        for (const v of r.retryAfter) expect(Number(v)).toBeGreaterThanOrEqual(1);
-      });
-      // Under 200 points a limit is counted exactly: the limiter's script once per call.
-      expect((await redisCommandCalls(redis.port)).eval).toBe(45);
-    } finally {
-      await redis.kill();
-    }
-  });
+/** How many scripts (EVAL) the topology's nodes ran since it was flushed. */
+const scripts = async (ports: readonly number[]) => (await Promise.all(ports.map(redisCommandCalls))).reduce((n, calls) => n + (calls.eval ?? 0), 0);
 
+describe.each(TOPOLOGIES)('a shared rate limit across three instances behind nginx, on %s', (name) => {
+  it('10 of 45 calls accepted in total (limit 10/min), each refusal 429 with Retry-After, one script per call', async () => {
+    const { env, ports } = await sharedTopology(name);
+    await behindNginx({ ...env, MCPGEN_RATE_LIMIT_TOOLS: 'add=10/60' }, async (url) => {
+      const r = await burst(url, 45);
+      expect({ accepted: r.accepted, refused: r.refused }).toEqual({ accepted: 10, refused: 35 });
+      for (const v of r.retryAfter) expect(Number(v)).toBeGreaterThanOrEqual(1);
+    });
+    // Under 200 points a limit is counted exactly: the limiter's script once per call.
+    expect(await scripts(ports)).toBe(45);
+  });
+});
+
+describe('rate limits across three instances behind nginx', () => {
   it('with Redis and a limit taken in chunks (300/min: 3 points at a time): 294 to 300 of 450 accepted, few Redis calls', async () => {
     const redis = await startRedis();
     try {

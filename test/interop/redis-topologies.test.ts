@@ -1,15 +1,14 @@
 // Every Redis use of an instance — the event bus, the task store (records, queue, owner leases), the discovery
 // store and the shared rate limit — on the three topologies managed Redis runs: a standalone server, a master
 // behind Sentinel (1 replica, 3 sentinels) and a Redis Cluster (3 masters, 3 replicas), each started here on
-// loopback ports. Two layers stand for two server instances; what one writes or publishes the other sees.
+// loopback ports once for the run (shared-redis.ts). Two layers stand for two server instances; what one writes or publishes the other sees.
 import type { ServerEvent } from '@modelcontextprotocol/server';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisDiscoveryStore, createRedisEventBus, createRedisTaskStore, openRedis, type RedisLayer, type RedisSettings } from '../../packages/runtime/src/server/index.js';
 import { createRateLimiter } from '../../packages/runtime/src/server/ops/rate-limit.js';
 import type { TaskRecord } from '../../packages/runtime/src/server/tasks/store.js';
 import { waitFor } from '../support/ports.js';
-import { startRedis } from '../support/redis.js';
-import { startRedisCluster, startRedisSentinel } from '../support/redis-topologies.js';
+import { sharedTopology, TOPOLOGIES, type TopologyName } from '../support/shared-redis.js';
 import { compiledMain, importCompiled, startScript } from '../support/servers.js';
 import type { JobsClient as JobsClientType } from '../../generated/jobs/client.js';
 
@@ -20,29 +19,7 @@ afterAll(async () => {
   for (const stop of stops.reverse()) await stop().catch(() => {});
 });
 
-const nodes = (list: string) => list.split(',').map((a) => ({ host: a.split(':')[0]!, port: Number(a.split(':')[1]) }));
-
-/** Each topology: the settings in code, and the same as the environment of a generated main.js. */
-type Started = { settings: RedisSettings; env: Record<string, string> };
-const topologies: Record<string, () => Promise<Started>> = {
-  standalone: async () => {
-    const redis = await startRedis();
-    stops.push(() => redis.kill());
-    return { settings: { topology: 'standalone', url: redis.url }, env: { REDIS_URL: redis.url } };
-  },
-  sentinel: async () => {
-    const s = await startRedisSentinel();
-    stops.push(() => s.stop());
-    return { settings: { topology: 'sentinel', sentinels: nodes(s.addresses), masterName: s.masterName }, env: { MCPGEN_REDIS_SENTINELS: s.addresses, MCPGEN_REDIS_MASTER_NAME: s.masterName } };
-  },
-  cluster: async () => {
-    const c = await startRedisCluster();
-    stops.push(() => c.stop());
-    return { settings: { topology: 'cluster', nodes: nodes(c.seeds) }, env: { MCPGEN_REDIS_CLUSTER: c.seeds } };
-  },
-};
-const started = new Map<string, Promise<Started>>();
-const start = (name: string) => started.get(name) ?? started.set(name, topologies[name]!()).get(name)!;
+const start = (name: TopologyName) => sharedTopology(name);
 
 function layer(settings: RedisSettings): RedisLayer {
   const l = openRedis(settings, { onStateChange: () => {} });
@@ -55,7 +32,7 @@ function record(taskId: string): TaskRecord {
   return { taskId, toolName: 'render', status: 'working', createdAt: now, lastUpdatedAt: now, ttlMs: 60_000 };
 }
 
-describe.each(Object.keys(topologies))('every Redis use on %s', (name) => {
+describe.each(TOPOLOGIES)('every Redis use on %s', (name) => {
   it('bus, task store, queue, leases, discovery and a shared rate limit across two instances', async () => {
     const { settings } = await start(name);
     const [a, b] = [layer(settings), layer(settings)];

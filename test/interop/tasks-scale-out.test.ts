@@ -1,5 +1,5 @@
 // Tasks across instances: two processes of the generated jobs server (its own main.js, configured only by
-// REDIS_URL) share a Redis task store behind nginx, which routes on the standard Mcp-Method header —
+// the environment) share a Redis task store — standalone, Sentinel and Cluster (shared-redis.ts) — behind nginx, which routes on the standard Mcp-Method header —
 // tools/call to instance A, everything else (tasks/get, tasks/update, tasks/cancel, discovery) to B. So a task
 // created and run on A is polled, answered and cancelled through B; the X-Served-By header nginx adds proves
 // which instance answered each leg.
@@ -8,12 +8,11 @@ import type { JobsClient as JobsClientType } from '../../generated/jobs/client.j
 import type { TaskState } from '../../packages/runtime-client/src/index.js';
 import { startNginx, type Nginx } from '../support/nginx.js';
 import { freePort, waitFor } from '../support/ports.js';
-import { startRedis, type RedisServer } from '../support/redis.js';
+import { sharedTopology, TOPOLOGIES } from '../support/shared-redis.js';
 import { compiledMain, importCompiled, startScript, type HttpProcess } from '../support/servers.js';
 
 const { JobsClient } = await importCompiled<{ JobsClient: typeof JobsClientType }>('jobs', 'client.js');
 
-let redis: RedisServer;
 let nginx: Nginx;
 const ports: Record<'A' | 'B', number> = { A: 0, B: 0 };
 const instances: HttpProcess[] = [];
@@ -36,29 +35,30 @@ async function connect(options: Parameters<typeof JobsClient.connect>[1] = {}): 
   return client;
 }
 
-beforeAll(async () => {
-  redis = await startRedis();
-  for (const id of ['A', 'B'] as const) {
-    ports[id] = await freePort();
-    const p = await startScript(compiledMain('jobs'), [], { port: ports[id], env: { INSTANCE_ID: id, REDIS_URL: redis.url } });
-    instances.push(p);
-    await waitFor(() => p.stderr().includes('redis connected'));
-  }
-  nginx = await startNginx({
-    upstreams: { a: [ports.A], b: [ports.B] },
-    backend: '$mcp_pool',
-    extra: ['  map $http_mcp_method $mcp_pool { "tools/call" a; default b; }', '  add_header X-Served-By $upstream_addr always;'].join('\n'),
+describe.each(TOPOLOGIES)('tasks across instances (Redis task store on %s)', (name) => {
+  beforeAll(async () => {
+    const { env } = await sharedTopology(name);
+    legs.length = 0;
+    instances.length = 0;
+    for (const id of ['A', 'B'] as const) {
+      ports[id] = await freePort();
+      const p = await startScript(compiledMain('jobs'), [], { port: ports[id], env: { ...env, INSTANCE_ID: id } });
+      instances.push(p);
+      await waitFor(() => p.stderr().includes('redis connected'));
+    }
+    nginx = await startNginx({
+      upstreams: { a: [ports.A], b: [ports.B] },
+      backend: '$mcp_pool',
+      extra: ['  map $http_mcp_method $mcp_pool { "tools/call" a; default b; }', '  add_header X-Served-By $upstream_addr always;'].join('\n'),
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.allSettled(clients.splice(0).map((c) => c.close()));
+    nginx?.stop();
+    await Promise.allSettled(instances.map((p) => p.stop('SIGKILL')));
   });
-});
 
-afterAll(async () => {
-  await Promise.allSettled(clients.map((c) => c.close()));
-  nginx?.stop();
-  await Promise.allSettled(instances.map((p) => p.stop('SIGKILL')));
-  await redis?.kill();
-});
-
-describe('tasks across instances (Redis task store)', () => {
   it('a task created and run on A is polled through B to its result', async () => {
     legs.length = 0;
     const client = await connect();

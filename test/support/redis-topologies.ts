@@ -18,8 +18,16 @@ export interface RedisNodeProcess {
   kill(): Promise<void>;
 }
 
+/** Processes outlive the test file that started them when `detached` (shared-redis.ts: one set per run). */
+let detached = false;
+export function startDetached<T>(start: () => Promise<T>): Promise<T> {
+  detached = true;
+  return start().finally(() => void (detached = false));
+}
+
 function startNode(args: readonly string[], port: number, program = find('redis-server')): RedisNodeProcess {
-  const child = spawn(program, args, { stdio: 'ignore' });
+  const child = spawn(program, args, { stdio: 'ignore', detached });
+  if (detached) child.unref();
   return {
     port,
     child,

@@ -16,20 +16,24 @@ export interface RedisServer {
   kill(): Promise<void>;
   /** Start it again on the same port. */
   start(): Promise<void>;
+  /** The process id now (shared-redis.ts stops a detached server by it). */
+  readonly pid: number;
   /** Send a signal: SIGSTOP freezes it (a stalled host: the socket stays open, nothing answers), SIGCONT thaws it. */
   signal(signal: NodeJS.Signals): void;
 }
 
 /** `persist`: append-only file with fsync always (data survives a kill); `extraArgs`: more redis-server options, e.g. `['--requirepass', 'secret']`. */
-export async function startRedis(options: { readonly persist?: boolean; readonly extraArgs?: readonly string[] } | readonly string[] = {}): Promise<RedisServer> {
+/** `detached`: the process outlives the test file (shared-redis.ts). */
+export async function startRedis(options: { readonly persist?: boolean; readonly extraArgs?: readonly string[]; readonly detached?: boolean } | readonly string[] = {}): Promise<RedisServer> {
   if (Array.isArray(options)) return startRedis({ extraArgs: options });
-  const { persist = false, extraArgs = [] } = options as { readonly persist?: boolean; readonly extraArgs?: readonly string[] };
+  const { persist = false, extraArgs = [], detached = false } = options as { readonly persist?: boolean; readonly extraArgs?: readonly string[]; readonly detached?: boolean };
   if (REDIS === undefined) throw new Error('redis-server is not installed (.ci/run installs the Debian package redis-server)');
   const port = await freePort();
   let child: ChildProcess | undefined;
   const persistence = persist ? ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', mkdtempSync(join(tmpdir(), 'mcpgen-redis-'))] : ['--appendonly', 'no'];
   const start = async () => {
-    child = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes', ...extraArgs], { stdio: 'ignore' });
+    child = spawn(REDIS, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes', ...extraArgs], { stdio: 'ignore', detached });
+    if (detached) child.unref();
     await waitFor(() => new Promise<boolean>((resolve) => {
       const s = connect(port, '127.0.0.1', () => {
         s.end();
@@ -42,6 +46,9 @@ export async function startRedis(options: { readonly persist?: boolean; readonly
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    get pid() {
+      return child!.pid!;
+    },
     start,
     signal: (signal) => void child?.kill(signal),
     kill: () => new Promise((resolve) => {
