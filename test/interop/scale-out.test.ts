@@ -8,6 +8,7 @@ import type { ChangeNotification, Subscription } from '../../packages/runtime-cl
 import { startNginx, type Nginx, type NginxOptions } from '../support/nginx.js';
 import { freePort, waitFor } from '../support/ports.js';
 import { startRedis, type RedisServer } from '../support/redis.js';
+import { sharedTopology } from '../support/shared-redis.js';
 import { compiledMain, importCompiled, startScript, type HttpProcess } from '../support/servers.js';
 import { mcpRequest } from '../support/mcp-request.js';
 
@@ -18,6 +19,8 @@ const IDS = ['A', 'B', 'C'] as const;
 const SKUS = Array.from({ length: 40 }, (_, i) => `SKU-${i}`);
 
 let redis: RedisServer;
+/** The instances' Redis settings (REDIS_URL, or a shared Sentinel or Cluster below). */
+let redisEnv: Record<string, string> = {};
 let nginx: Nginx;
 let ports: number[];
 const instances = new Map<string, HttpProcess>();
@@ -26,7 +29,7 @@ const clients: InventoryClientType[] = [];
 function start(id: string, port: number, keys: string): Promise<HttpProcess> {
   return startScript(compiledMain('inventory'), [], {
     port,
-    env: { INSTANCE_ID: id, REDIS_URL: redis.url, MCPGEN_REQUEST_STATE_KEYS: keys, MCPGEN_REQUEST_STATE_TTL_SECONDS: '3' },
+    env: { ...redisEnv, INSTANCE_ID: id, MCPGEN_REQUEST_STATE_KEYS: keys, MCPGEN_REQUEST_STATE_TTL_SECONDS: '3' },
   }).then(async (p) => {
     instances.set(id, p);
     // Listening comes first; the bus subscribes to the channel a moment later (it says so once).
@@ -63,6 +66,7 @@ const updates = (heard: readonly ChangeNotification[]) => heard.flatMap((n) => (
 
 beforeAll(async () => {
   redis = await startRedis();
+  redisEnv = { REDIS_URL: redis.url };
   ports = await Promise.all(IDS.map(() => freePort()));
   await Promise.all(IDS.map((id, i) => start(id, ports[i]!, K1)));
   nginx = await startNginx(pool());
@@ -148,26 +152,31 @@ describe('MRTR across instances (shared requestState keys)', () => {
   }, 240_000);
 });
 
+/** Listeners on different instances each hear every restock and one tools/list_changed, exactly once. */
+async function everyNotificationOnce(): Promise<void> {
+  // Three listeners land round-robin: with three instances, listeners sit on different instances.
+  const listeners = await Promise.all([listener(), listener(), listener()]);
+  const caller = await connect();
+  const served = new Set<string>();
+  const skus = SKUS.slice(0, 12);
+  for (const sku of skus) served.add((await caller.restock({ sku, units: 1 })).structuredContent!.servedBy);
+  expect(served).toEqual(new Set(IDS)); // the calls themselves landed on every instance
+  await waitFor(() => listeners.every((l) => updates(l.heard).length >= skus.length));
+  await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up
+  // Exactly once each; the order may differ (an instance's own events reach its listeners before Redis echoes others').
+  for (const l of listeners) expect(updates(l.heard).sort()).toEqual(skus.map((s) => `inventory://items/${s}`).sort());
+  // A tools/list_changed from the confirmed call reaches them too, once each.
+  const confirmer = await confirmingClient();
+  expect((await confirmer.discontinue({ sku: 'SKU-0' })).isError).toBe(false);
+  await waitFor(() => listeners.every((l) => l.heard.some((n) => n.method === 'notifications/tools/list_changed')));
+  await new Promise((r) => setTimeout(r, 300));
+  for (const l of listeners) expect(l.heard.filter((n) => n.method === 'notifications/tools/list_changed')).toHaveLength(1);
+  await Promise.all(listeners.map((l) => l.sub.close()));
+}
+
 describe('change notifications across instances (Redis bus)', () => {
   it('delivers every notification exactly once to every listener, whichever instance each is on', async () => {
-    // Three listeners land round-robin: with three instances, listeners sit on different instances.
-    const listeners = await Promise.all([listener(), listener(), listener()]);
-    const caller = await connect();
-    const served = new Set<string>();
-    const skus = SKUS.slice(0, 12);
-    for (const sku of skus) served.add((await caller.restock({ sku, units: 1 })).structuredContent!.servedBy);
-    expect(served).toEqual(new Set(IDS)); // the calls themselves landed on every instance
-    await waitFor(() => listeners.every((l) => updates(l.heard).length >= skus.length));
-    await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up
-    // Exactly once each; the order may differ (an instance's own events reach its listeners before Redis echoes others').
-    for (const l of listeners) expect(updates(l.heard).sort()).toEqual(skus.map((s) => `inventory://items/${s}`).sort());
-    // A tools/list_changed from the confirmed call reaches them too, once each.
-    const confirmer = await confirmingClient();
-    expect((await confirmer.discontinue({ sku: 'SKU-0' })).isError).toBe(false);
-    await waitFor(() => listeners.every((l) => l.heard.some((n) => n.method === 'notifications/tools/list_changed')));
-    await new Promise((r) => setTimeout(r, 300));
-    for (const l of listeners) expect(l.heard.filter((n) => n.method === 'notifications/tools/list_changed')).toHaveLength(1);
-    await Promise.all(listeners.map((l) => l.sub.close()));
+    await everyNotificationOnce();
   });
 
   it('drops garbage published on the channel: no client hears it, no server dies', async () => {
@@ -224,5 +233,31 @@ describe('change notifications across instances (Redis bus)', () => {
     // One line per state change, not one per request.
     expect(stderr.match(/redis disconnected/g)?.length ?? 0).toBeLessThanOrEqual(IDS.length * 2);
     await Promise.all(listeners.map((l) => l.sub.close()));
+  });
+});
+
+// The bus on the topologies managed Redis runs (shared-redis.ts): three fresh instances on Sentinel, then on a
+// Cluster (sharded pub/sub), behind their own nginx; the file's standalone instances wait meanwhile.
+describe.each(['sentinel', 'cluster'] as const)('change notifications across instances, Redis on %s', (name) => {
+  let saved: { instances: [string, HttpProcess][]; nginx: Nginx; ports: number[]; env: Record<string, string> };
+  let own: Nginx | undefined;
+  beforeAll(async () => {
+    saved = { instances: [...instances], nginx, ports, env: redisEnv };
+    instances.clear();
+    redisEnv = (await sharedTopology(name)).env;
+    ports = await Promise.all(IDS.map(() => freePort()));
+    await Promise.all(IDS.map((id, i) => start(id, ports[i]!, K1)));
+    own = nginx = await startNginx(pool());
+  }, 120_000);
+  afterAll(async () => {
+    own?.stop();
+    await Promise.allSettled([...instances.values()].map((p) => p.stop('SIGKILL')));
+    instances.clear();
+    for (const [id, p] of saved.instances) instances.set(id, p);
+    ({ nginx, ports, env: redisEnv } = saved);
+  });
+
+  it('delivers every notification exactly once to every listener, whichever instance each is on', async () => {
+    await everyNotificationOnce();
   });
 });
