@@ -2,29 +2,13 @@
 // schemas (through the subset engine), headers, scopes, task support and model-facing text.
 import type { PromptModel, ResourceModel, ResourceTemplateModel, ToolModel } from '../model/ir.js';
 import { compareExposure } from './exposure.js';
+import { Findings, type Sub } from './findings.js';
 import { removedProperties } from './removed-properties.js';
 import { RULES, schemaRule, type Rule } from './rules.js';
 import type { Schema } from './schema-canonical.js';
 import { subsetViolations, type ViolationKind } from './schema-subset.js';
 import { deepEqual } from './schema-values.js';
 import type { Finding, ItemKind, Side } from './types.js';
-
-type Sub = readonly (string | number)[];
-
-export class Findings {
-  readonly list: Finding[] = [];
-  constructor(readonly oldSide: Side, readonly newSide: Side) {}
-
-  add(rule: Rule, message: string, where: { kind: ItemKind; oldKey?: string | undefined; newKey?: string | undefined } | undefined, oldSub: Sub | undefined, newSub: Sub | undefined, subjects: readonly string[] = []): void {
-    const item = (key: string | undefined) => (where === undefined ? undefined : key === undefined ? null : { kind: where.kind, key });
-    const oi = item(where?.oldKey);
-    const ni = item(where?.newKey);
-    const oldPos = oldSub === undefined || oi === null ? undefined : this.oldSide.locate(oi, oldSub);
-    const newPos = newSub === undefined || ni === null ? undefined : this.newSide.locate(ni, newSub);
-    const about = [...new Set([...subjects, ...(where?.oldKey !== undefined ? [where.oldKey] : []), ...(where?.newKey !== undefined ? [where.newKey] : []), this.oldSide.model.name, this.newSide.model.name])];
-    this.list.push({ rule, message, ...(newPos ? { new: newPos } : {}), ...(oldPos ? { old: oldPos } : {}), subjects: about });
-  }
-}
 
 export function compareServers(oldSide: Side, newSide: Side): Finding[] {
   const f = new Findings(oldSide, newSide);

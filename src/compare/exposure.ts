@@ -2,7 +2,7 @@
 // toolsets removed, renamed or added, and members that a deployment exposed before and hides now — moved
 // to a non-default toolset, put into a toolset for the first time, or (read-only mode) no longer readOnlyHint.
 import type { ServerModel, ToolsetModel } from '../model/ir.js';
-import type { Findings } from './contract.js';
+import type { Findings } from './findings.js';
 import { RULES } from './rules.js';
 import { deepEqual } from './schema-values.js';
 import type { ItemKind } from './types.js';

@@ -5,7 +5,6 @@ import { stemNames } from '../common/names.js';
 import type { FileSink } from './file-builder.js';
 import type { ServerModel, ToolModel } from '../model/ir.js';
 import { docs, jsdoc, literal } from './doc.js';
-import { handlersInterfaceName } from './server-file.js';
 
 export function boundTools(model: ServerModel): ToolModel[] {
   return model.upstream === undefined ? [] : model.tools.filter((t) => t.http !== undefined);
@@ -42,7 +41,7 @@ export function emitUpstream(model: ServerModel, file: FileSink): void {
   );
   file.addImportDeclarations([
     { moduleSpecifier: '@mcpgen/runtime/server', namedImports: ['httpProxy', 'type HttpBinding', 'type HttpProxyOptions'] },
-    { moduleSpecifier: './server.js', isTypeOnly: true, namedImports: [handlersInterfaceName(model)] },
+    { moduleSpecifier: './server.js', isTypeOnly: true, namedImports: [stemNames(model.typeStem).handlers] },
   ]);
   file.addStatements([
     `/** The handler methods of the tools bound to an upstream operation (\`http:\` in the spec). */\nexport type ${names.boundMethod} = ${bound.map((t) => literal(t.method)).join(' | ')};`,
@@ -62,7 +61,7 @@ export function emitUpstream(model: ServerModel, file: FileSink): void {
     isExported: true,
     docs: docs(`Handlers for the bound tools that call the upstream. The server factory uses them for every bound tool your handlers leave out; \`options\` add to upstreamOptions() (an \`upstreamToken\` hook, a \`fetch\`): spread \`${names.proxy}({ … })\` into your handlers to use them.`),
     parameters: [{ name: 'options', type: 'Partial<HttpProxyOptions>', initializer: '{}' }],
-    returnType: `Pick<${handlersInterfaceName(model)}, ${names.boundMethod}>`,
-    statements: [`return httpProxy<Pick<${handlersInterfaceName(model)}, ${names.boundMethod}>>(httpBindings, { ...upstreamOptions(), ...options });`],
+    returnType: `Pick<${stemNames(model.typeStem).handlers}, ${names.boundMethod}>`,
+    statements: [`return httpProxy<Pick<${stemNames(model.typeStem).handlers}, ${names.boundMethod}>>(httpBindings, { ...upstreamOptions(), ...options });`],
   });
 }

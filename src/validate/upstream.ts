@@ -4,7 +4,7 @@
 // with a different value is a conflict the upstream rule reports (MCPG119).
 import type { SourceFile } from '../parse/source.js';
 import type { RawSpecFile, RawUpstream, RawUpstreamScheme } from './spec-types.js';
-import type { Located } from './view.js';
+import type { Located } from './located.js';
 
 const SETTINGS = ['baseUrl', 'timeoutMs', 'maxBytes', 'retries', 'retryDelayMs', 'maxRetryDelayMs'] as const;
 

@@ -1,14 +1,10 @@
 import type { JsonPath, SourceFile } from '../parse/source.js';
 import type { AppFile } from '../load/app-files.js';
 import { mergeUpstream, type MergedUpstream } from './upstream.js';
+import type { Located } from './located.js';
 import type { JsonSchema, RawApp, RawPrompt, RawResource, RawResourceTemplate, RawServer, RawSpecFile, RawTool } from './spec-types.js';
 
-/** A value from a spec file together with where it stands, so any rule can point at it. */
-export interface Located<T> {
-  readonly value: T;
-  readonly source: SourceFile;
-  readonly path: JsonPath;
-}
+export type { Located } from './located.js';
 
 /** One server as the rules see it: the root file's settings and every primitive from all its files. */
 export interface SpecView {

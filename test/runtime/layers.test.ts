@@ -2,10 +2,11 @@
 // imports only the folders below it, the packages import each other in one direction, and no file
 // imports itself back through others. A new file goes into a folder (only index.ts sits at the top).
 // Files stay under MAX_FILE_LINES and functions under MAX_FUNCTION_LINES, bar the SIZE_ALLOWED list.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { cycles, importGraph, sourceFiles, type Graph } from '../support/import-graph.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -32,28 +33,6 @@ const MAX_FUNCTION_LINES = 80;
 /** Files (`path`) or functions (`path:name`) allowed past the limits, each with the reason. Empty: none is. */
 const SIZE_ALLOWED: Readonly<Record<string, string>> = {};
 
-type Graph = ReadonlyMap<string, readonly string[]>;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
-    .map((e) => relative(root, join(e.parentPath, e.name)));
-}
-
-/** Every module a file names: static imports and re-exports, `import()` and `typeof import()`. */
-function specifiers(file: string): string[] {
-  const text = readFileSync(join(root, file), 'utf8');
-  // Statements at the start of a line only: emitters hold `from '…'` inside strings of generated code.
-  const statements = [...text.matchAll(/^(?:import|export)\b[^;'"]*?['"]([^'"]+)['"]/gm)].map((m) => m[1]!);
-  const dynamic = [...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!);
-  return [...statements, ...dynamic];
-}
-
-/** Relative imports as repo paths of .ts files; package imports left as written. */
-function importGraph(files: readonly string[]): Map<string, string[]> {
-  return new Map(files.map((f) => [f, specifiers(f).map((s) => (s.startsWith('.') ? relative(root, resolve(root, dirname(f), s)).replace(/\.js$/, '.ts') : s))]));
-}
-
 /** Imports that run upward (a folder importing a later one) or that leave a file outside every folder. */
 export function layerViolations(graph: Graph, base: string, layers: readonly string[]): string[] {
   const rank = (file: string): number | 'root' | undefined => {
@@ -79,23 +58,6 @@ export function layerViolations(graph: Graph, base: string, layers: readonly str
   return out;
 }
 
-/** One file of each import cycle found (depth-first, over relative imports only). */
-export function cycles(graph: Graph): string[][] {
-  const found: string[][] = [];
-  const state = new Map<string, 'open' | 'done'>();
-  const visit = (f: string, path: string[]): void => {
-    state.set(f, 'open');
-    for (const t of graph.get(f) ?? []) {
-      if (!graph.has(t)) continue;
-      if (state.get(t) === 'open') found.push([...path.slice(path.indexOf(t)), t]);
-      else if (state.get(t) === undefined) visit(t, [...path, t]);
-    }
-    state.set(f, 'done');
-  };
-  for (const f of graph.keys()) if (state.get(f) === undefined) visit(f, [f]);
-  return found;
-}
-
 /** Files longer than MAX_FILE_LINES and functions (of any kind, by their full extent) longer than MAX_FUNCTION_LINES. */
 export function oversized(file: string, text: string): string[] {
   const out: string[] = [];
@@ -115,8 +77,8 @@ export function oversized(file: string, text: string): string[] {
   return out;
 }
 
-const runtimeFiles = [...sourceFiles('packages/runtime/src'), ...sourceFiles('packages/runtime-client/src')];
-const graph = importGraph(runtimeFiles);
+const runtimeFiles = [...sourceFiles(root, 'packages/runtime/src'), ...sourceFiles(root, 'packages/runtime-client/src')];
+const graph = importGraph(root, runtimeFiles);
 
 describe('runtime layers', () => {
   for (const [base, layers] of Object.entries(LAYERS)) {
@@ -130,7 +92,7 @@ describe('runtime layers', () => {
   });
 
   it('packages import each other in one direction (generator → runtime/shared ← runtime-client)', () => {
-    const all = importGraph([...runtimeFiles, ...sourceFiles('src')]);
+    const all = importGraph(root, [...runtimeFiles, ...sourceFiles(root, 'src')]);
     const bad = [...all].flatMap(([file, targets]) =>
       FORBIDDEN.filter((r) => file.startsWith(`${r.tree}/`)).flatMap((r) =>
         targets.filter((t) => (r.prefix.startsWith('.') ? t.startsWith(relative(root, resolve(root, r.tree, r.prefix))) : t.startsWith(r.prefix))).map((t) => `${file} imports ${t}: ${r.why}`),
