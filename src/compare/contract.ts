@@ -68,6 +68,8 @@ function compareTools(f: Findings, olds: readonly ToolModel[], news: readonly To
 }
 
 function compareTool(f: Findings, a: ToolModel, b: ToolModel): void {
+  // The very same IR: the old version's check reused it (same tool text, same `$defs`; see runBreaking).
+  if (a === b) return;
   const where = { kind: 'tool' as const, oldKey: a.name, newKey: b.name };
   compareSchemas(f, a.label, 'input', a.inputSchema as Schema, b.inputSchema as Schema, where);
   removedPropertyFindings(f, a.label, 'input', a.inputSchema as Schema, b.inputSchema as Schema, where);
