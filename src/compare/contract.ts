@@ -85,10 +85,13 @@ function compareTool(f: Findings, a: ToolModel, b: ToolModel): void {
   for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint', 'title'] as const) {
     const x = a.annotations?.[k];
     const y = b.annotations?.[k];
-    if (x !== y) f.add(RULES.ANNOTATION_CHANGED, `${a.label}: annotation ${k} ${JSON.stringify(x) ?? 'unset'} → ${JSON.stringify(y) ?? 'unset'}`, where, ['annotations', k], ['annotations', k]);
+    if (x !== y && (x ?? HINT_DEFAULTS[k]) !== (y ?? HINT_DEFAULTS[k])) f.add(RULES.ANNOTATION_CHANGED, `${a.label}: annotation ${k} ${JSON.stringify(x) ?? 'unset'} → ${JSON.stringify(y) ?? 'unset'}`, where, ['annotations', k], ['annotations', k]);
   }
   compareText(f, a, b, where);
 }
+
+/** What a host assumes for a hint the tool leaves out (MCP ToolAnnotations): writing the default out is no change. */
+const HINT_DEFAULTS: Readonly<Record<string, boolean | undefined>> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
 function compareText(f: Findings, a: { label: string; title?: string; description?: string }, b: { title?: string; description?: string }, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
   if (a.title !== b.title) f.add(RULES.TITLE_CHANGED, `${a.label}: title changed`, where, ['title'], ['title']);
