@@ -2,8 +2,9 @@
 // (a) with one change (one tool's argument removed) and (b) with none. Each run is a fresh process with a
 // fresh cache folder (a CI job's cold start), the three commands alternated, median of BREAKING_RUNS
 // (default 5) after a warm-up. BREAKING_TOOLS (default 1000) tools. Target (issue 45 #9): breaking ≤ 1.5× check.
+// Wall time and CPU time (bench/cpu-usage.cjs) of each run, each ratio measured within this one run.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { syntheticSpec } from './synthetic-spec.mjs';
@@ -34,12 +35,14 @@ writeFileSync(changed, stringify(old));
 
 function time(args, expectCode) {
   const cache = mkdtempSync(join(WORK, 'cache-'));
+  const cpuFile = join(cache, 'cpu');
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [MCPGEN, ...args], { cwd: WORK, encoding: 'utf8', env: { ...process.env, MCPGEN_CACHE_DIR: cache, NO_COLOR: '1' } });
-  const seconds = Number(process.hrtime.bigint() - t) / 1e9;
-  rmSync(cache, { recursive: true, force: true });
+  const r = spawnSync(process.execPath, ['--require', join(ROOT, 'bench/cpu-usage.cjs'), MCPGEN, ...args], { cwd: WORK, encoding: 'utf8', env: { ...process.env, MCPGEN_CACHE_DIR: cache, NO_COLOR: '1', BENCH_CPU_FILE: cpuFile } });
+  const wall = Number(process.hrtime.bigint() - t) / 1e9;
   if (r.status !== expectCode) throw new Error(`${args.join(' ')}: exit ${r.status}\n${r.stderr}`);
-  return seconds;
+  const cpu = Number(readFileSync(cpuFile, 'utf8'));
+  rmSync(cache, { recursive: true, force: true });
+  return { wall, cpu };
 }
 
 const cases = [
@@ -55,8 +58,8 @@ for (let i = 0; i <= RUNS; i++) {
     if (i > 0) runs[c.name].push(s);
   }
 }
-const check = median(runs.check);
-const out = ['', `### \`breaking\` against \`check\` (${TOOLS} tools, cold cache, median of ${RUNS})`, '', '| run | wall time | ratio to check |', '| --- | --- | --- |'];
-for (const c of cases) out.push(`| ${c.name} | ${median(runs[c.name]).toFixed(2)} s | ${(median(runs[c.name]) / check).toFixed(2)}× |`);
+const of = (name, k) => median(runs[name].map((r) => r[k]));
+const out = ['', `### \`breaking\` against \`check\` (${TOOLS} tools, cold cache, median of ${RUNS})`, '', '| run | wall time | ratio to check | CPU time | ratio to check |', '| --- | --- | --- | --- | --- |'];
+for (const c of cases) out.push(`| ${c.name} | ${of(c.name, 'wall').toFixed(2)} s | ${(of(c.name, 'wall') / of('check', 'wall')).toFixed(2)}× | ${of(c.name, 'cpu').toFixed(2)} s | ${(of(c.name, 'cpu') / of('check', 'cpu')).toFixed(2)}× |`);
 out.push('', 'target: breaking ≤ 1.5× check');
 process.stdout.write(`${out.join('\n')}\n`);

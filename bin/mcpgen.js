@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Thin launcher: the CLI is compiled to dist/ by `npm run build` (run it after `npm ci`; `npm pack` runs it through `prepack`) and
-// bundled into two CommonJS files (scripts/bundle-cli.mjs): `check` runs from the smaller one, the other
+// bundled into two CommonJS files (scripts/bundle-cli.mjs): `check`, `breaking` and `diff` run from the smaller one, the other
 // commands from the one with everything. CommonJS (bin/package.json), so that no command starts Node's ES
 // module loader for the CLI itself.
 'use strict';
@@ -12,7 +12,8 @@ require('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
 // One bundled file (scripts/bundle-cli.mjs): loading ~100 small modules cost more than checking a small spec.
-const bundle = join(__dirname, args[0] === 'check' ? '../dist/cli/check-bundle.cjs' : '../dist/cli/cli-bundle.cjs');
+// `breaking` and `diff` run check's pipeline twice and nothing the smaller bundle leaves out.
+const bundle = join(__dirname, ['check', 'breaking', 'diff'].includes(args[0]) ? '../dist/cli/check-bundle.cjs' : '../dist/cli/cli-bundle.cjs');
 if (!existsSync(bundle)) {
   process.stderr.write('mcpgen: dist/ is missing; run `npm run build` first\n');
   process.exit(2);

@@ -1,6 +1,6 @@
 // The one place that runs every stage: load → validate → model (→ emit → write for `generate`).
 import { dirname, join, resolve } from 'node:path';
-import { enableEntryCache, sweepEntryCache } from './parse/entry-cache.js';
+import { enableEntryCache, readAsVersionOf, sweepEntryCache } from './parse/entry-cache.js';
 import { enableObjectCaches } from './common/context-stores.js';
 import { hasErrors, sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { isGlob } from './load/glob.js';
@@ -31,6 +31,15 @@ export function enableIncremental(): void {
   enableEntryCache();
   // validate's clean sets, model's tool IRs and emit's member texts: one switch.
   enableObjectCaches();
+}
+
+/**
+ * `mcpgen breaking`, after checking the new version with enableIncremental on: the old version's check
+ * reuses, per tool, what the new one made wherever the text is the same (each old spec file paired with its
+ * new counterpart), so only what changed is read, validated and modelled twice.
+ */
+export function reuseForOldVersion(pairs: readonly { readonly old: string; readonly new: string; readonly oldCwd: string; readonly newCwd: string }[]): void {
+  for (const p of pairs) readAsVersionOf(displayPath(p.old, p.oldCwd), displayPath(p.new, p.newCwd));
 }
 
 /** After a run: each cache drops what the run did not use. */

@@ -52,6 +52,8 @@ function compareTools(f: Findings, olds: readonly ToolModel[], news: readonly To
 }
 
 function compareTool(f: Findings, a: ToolModel, b: ToolModel): void {
+  // The very same IR: the old version's check reused it (same tool text, same `$defs`; see runBreaking).
+  if (a === b) return;
   const where = { kind: 'tool' as const, oldKey: a.name, newKey: b.name };
   compareSchemas(f, a.label, 'input', a.inputSchema as Schema, b.inputSchema as Schema, where);
   removedPropertyFindings(f, a.label, 'input', a.inputSchema as Schema, b.inputSchema as Schema, where);
@@ -67,10 +69,13 @@ function compareTool(f: Findings, a: ToolModel, b: ToolModel): void {
   for (const k of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint', 'title'] as const) {
     const x = a.annotations?.[k];
     const y = b.annotations?.[k];
-    if (x !== y) f.add(RULES.ANNOTATION_CHANGED, `${a.label}: annotation ${k} ${JSON.stringify(x) ?? 'unset'} → ${JSON.stringify(y) ?? 'unset'}`, where, ['annotations', k], ['annotations', k]);
+    if (x !== y && (x ?? HINT_DEFAULTS[k]) !== (y ?? HINT_DEFAULTS[k])) f.add(RULES.ANNOTATION_CHANGED, `${a.label}: annotation ${k} ${JSON.stringify(x) ?? 'unset'} → ${JSON.stringify(y) ?? 'unset'}`, where, ['annotations', k], ['annotations', k]);
   }
   compareText(f, a, b, where);
 }
+
+/** What a host assumes for a hint the tool leaves out (MCP ToolAnnotations): writing the default out is no change. */
+const HINT_DEFAULTS: Readonly<Record<string, boolean | undefined>> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
 function compareText(f: Findings, a: { label: string; title?: string; description?: string }, b: { title?: string; description?: string }, where: { kind: ItemKind; oldKey: string; newKey: string }): void {
   if (a.title !== b.title) f.add(RULES.TITLE_CHANGED, `${a.label}: title changed`, where, ['title'], ['title']);

@@ -58,8 +58,9 @@ export function compareExposure(f: Findings): void {
       if (lost.length > 0) f.add(RULES.TOOLSET_MEMBER_HIDDEN, `${noun} "${key}" is no longer exposed by ${lost.map((d) => d.label).join(', ')}`, { kind: itemKind, oldKey: key, newKey: key }, [], []);
     }
   }
+  const newTools = new Map(b.tools.map((x) => [x.name, x]));
   for (const t of a.tools) {
-    const n = b.tools.find((x) => x.name === t.name);
+    const n = newTools.get(t.name);
     if (n !== undefined && t.annotations?.readOnlyHint === true && n.annotations?.readOnlyHint !== true) {
       f.add(RULES.READ_ONLY_TOOL_HIDDEN, `${t.label}: no longer readOnlyHint, so read-only deployments (--read-only) stop exposing it`, { kind: 'tool', oldKey: t.name, newKey: n.name }, ['annotations', 'readOnlyHint'], ['annotations']);
     }

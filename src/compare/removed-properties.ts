@@ -26,16 +26,32 @@ export function removedProperties(a: Schema, b: Schema): RemovedProperty[] {
 
 function walk(rawA: Schema, rawB: Schema, rootA: { root: Schema }, rootB: { root: Schema }, path: Path, depth: number, out: RemovedProperty[]): void {
   if (depth > MAX_DEPTH) return;
-  const a = canonical(rawA, rootA);
-  const b = canonical(rawB, rootB);
-  if (typeof a !== 'object' || typeof b !== 'object') return;
-  const ap = (a.properties ?? {}) as Obj;
-  const bp = (b.properties ?? {}) as Obj;
-  for (const k of Object.keys(ap)) {
-    if (!Object.hasOwn(bp, k)) out.push({ path, name: k, closed: b.additionalProperties === false });
-    else walk(ap[k] as Schema, bp[k] as Schema, rootA, rootB, [...path, 'properties', k], depth + 1, out);
+  // A schema's object forms: itself and its `anyOf`/`oneOf` branches (notion-mcp-server 2.4.0 wrapped object
+  // arguments in `anyOf: [object, string]`): a property is removed when no form of the new schema declares it.
+  const as = forms(rawA, rootA, 0);
+  const bs = forms(rawB, rootB, 0);
+  if (as.length === 0 || bs.length === 0) return;
+  const closed = bs.every((b) => b.additionalProperties === false);
+  const seen = new Set<string>();
+  for (const a of as) {
+    for (const [k, schema] of Object.entries((a.properties ?? {}) as Obj)) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+      const b = bs.find((x) => Object.hasOwn((x.properties ?? {}) as Obj, k));
+      if (b === undefined) out.push({ path, name: k, closed });
+      else walk(schema as Schema, (b.properties as Obj)[k] as Schema, rootA, rootB, [...path, 'properties', k], depth + 1, out);
+    }
   }
-  if (isSchema(a.items) && isSchema(b.items)) walk(a.items, b.items, rootA, rootB, [...path, 'items'], depth + 1, out);
+  const ai = as.find((x) => isSchema(x.items));
+  const bi = bs.find((x) => isSchema(x.items));
+  if (ai !== undefined && bi !== undefined) walk(ai.items as Schema, bi.items as Schema, rootA, rootB, [...path, 'items'], depth + 1, out);
+}
+
+function forms(raw: Schema, root: { root: Schema }, depth: number): Obj[] {
+  const s = canonical(raw, root);
+  if (typeof s !== 'object' || depth > MAX_DEPTH) return [];
+  const branches = [...(Array.isArray(s.anyOf) ? s.anyOf : []), ...(Array.isArray(s.oneOf) ? s.oneOf : [])].filter(isSchema);
+  return [s, ...branches.flatMap((b) => forms(b, root, depth + 1))];
 }
 
 function isSchema(x: unknown): x is Schema {

@@ -145,7 +145,28 @@ export interface Bound {
   readonly exclusive: boolean;
 }
 
+/**
+ * Integers beyond ±(2^53−1) do not interoperate (I-JSON, RFC 7493 §2.2: JSON parsers read them as doubles),
+ * and zod 4 writes those limits on every `.int()`: on a schema that admits integers only (or null), such a
+ * bound is no bound.
+ */
+function safeIntegerLimit(s: Obj, value: number): boolean {
+  if (Math.abs(value) < Number.MAX_SAFE_INTEGER) return false;
+  const types = (Array.isArray(s.type) ? s.type : [s.type]).filter((t) => t !== 'null');
+  return types.length > 0 && types.every((t) => t === 'integer');
+}
+
 export function lowerBound(s: Obj): Bound | undefined {
+  const b = declaredLowerBound(s);
+  return b !== undefined && b.value <= -Number.MAX_SAFE_INTEGER && safeIntegerLimit(s, b.value) ? undefined : b;
+}
+
+export function upperBound(s: Obj): Bound | undefined {
+  const b = declaredUpperBound(s);
+  return b !== undefined && b.value >= Number.MAX_SAFE_INTEGER && safeIntegerLimit(s, b.value) ? undefined : b;
+}
+
+function declaredLowerBound(s: Obj): Bound | undefined {
   const inc = typeof s.minimum === 'number' ? s.minimum : undefined;
   const exc = typeof s.exclusiveMinimum === 'number' ? s.exclusiveMinimum : undefined;
   if (inc === undefined && exc === undefined) return undefined;
@@ -153,7 +174,7 @@ export function lowerBound(s: Obj): Bound | undefined {
   return { value: inc!, exclusive: false };
 }
 
-export function upperBound(s: Obj): Bound | undefined {
+function declaredUpperBound(s: Obj): Bound | undefined {
   const inc = typeof s.maximum === 'number' ? s.maximum : undefined;
   const exc = typeof s.exclusiveMaximum === 'number' ? s.exclusiveMaximum : undefined;
   if (inc === undefined && exc === undefined) return undefined;

@@ -158,8 +158,8 @@ function compareObjects(a: Obj, b: Obj, ctx: Ctx, path: Path): void {
   for (const r of (b.required ?? []) as string[]) if (!aReq.includes(r)) push(ctx, 'required', [...path, 'properties', r], `property ${JSON.stringify(r)} is now required`);
   const aProps = (a.properties ?? {}) as Obj;
   const bProps = (b.properties ?? {}) as Obj;
-  const aAdd = (a.additionalProperties ?? true) as Schema;
-  const bAdd = (b.additionalProperties ?? true) as Schema;
+  const aAdd = openAsTrue(a.additionalProperties);
+  const bAdd = openAsTrue(b.additionalProperties);
   for (const [k, ap] of Object.entries(aProps)) {
     const bp = (Object.hasOwn(bProps, k) ? bProps[k] : bAdd) as Schema;
     if (!Object.hasOwn(bProps, k) && bAdd === false) push(ctx, 'property', [...path, 'properties', k], `property ${JSON.stringify(k)} is no longer allowed`);
@@ -170,4 +170,10 @@ function compareObjects(a: Obj, b: Obj, ctx: Ctx, path: Path): void {
   if (bAdd === false && aAdd !== false) push(ctx, 'additionalProperties', [...path, 'additionalProperties'], 'undeclared properties are no longer allowed');
   else if (bAdd !== true && aAdd !== false) subset(aAdd, bAdd, ctx, [...path, 'additionalProperties']);
   count(a, b, 'minProperties', 'maxProperties', ctx, path, ['propertyCount', 'propertyCount']);
+}
+
+/** `additionalProperties` absent, `true` or `{}` (zod 4's passthrough writes `{}`) alike: open. */
+function openAsTrue(x: unknown): Schema {
+  if (x === undefined || (typeof x === 'object' && x !== null && Object.keys(x).length === 0)) return true;
+  return x as Schema;
 }

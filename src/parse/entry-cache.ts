@@ -69,3 +69,14 @@ export function keepUnchangedValues(file: string, record: Record<string, unknown
   }
   skeletonValues.set(file, next);
 }
+
+/**
+ * `mcpgen breaking`: the old version of a spec reads its skeleton against the new version's values (read
+ * first), so `$defs` equal on both sides are the same objects, and an unchanged tool gets the new version's
+ * very IR (model/tool-cache.ts) which the compare stage skips. No emit runs on these models (emit tells a
+ * bundled copy by identity, why watch keeps each file's values apart).
+ */
+export function readAsVersionOf(oldFile: string, newFile: string): void {
+  const values = skeletonValues.get(newFile);
+  if (values !== undefined && !skeletonValues.has(oldFile)) skeletonValues.set(oldFile, values);
+}

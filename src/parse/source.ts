@@ -148,6 +148,7 @@ export function piecewiseValue(text: string, file = ''): unknown {
 function valueOfPieces(text: string, file: string): unknown {
   const split = splitLongSequences(text);
   if (split === undefined) return undefined;
+  if (entryCacheEnabled()) noteEntryStarts(text, split);
   const read = (piece: string): unknown => {
     const fast = fastValue(piece);
     if (fast !== NOT_FAST) return fast;
@@ -321,33 +322,37 @@ function offsetIn(contents: unknown, path: JsonPath, target: 'value' | 'key'): n
 // A large spec's positions inside one entry of a long list (`tools[412].input…`, what `mcpgen breaking`
 // asks for) come from that entry's text alone: parsing the whole document for one position cost ~1 s
 // on a 1,000-tool spec. The cut (long-sequences.ts) keeps each entry's exact text, contiguous in order.
-const ENTRY_STARTS = new Map<string, Map<string, { entries: readonly string[]; starts: number[] } | undefined>>();
+type EntryStarts = Map<string, { entries: readonly string[]; starts: number[] } | undefined>;
+const ENTRY_STARTS = new Map<string, EntryStarts>();
 
 function entryOffset(source: SourceFile, path: JsonPath, target: 'value' | 'key'): number | undefined {
   const text = source.text;
   if (text.length < PIECEWISE_MIN_CHARS || path.length < 2 || typeof path[0] !== 'string' || typeof path[1] !== 'number') return undefined;
-  let byKey = ENTRY_STARTS.get(text);
-  if (byKey === undefined) {
-    if (ENTRY_STARTS.size >= 4) ENTRY_STARTS.clear();
-    byKey = new Map();
-    for (const seq of splitLongSequences(text)?.sequences ?? []) {
-      const first = text.indexOf(seq.entries[0] ?? '\u0000', Math.max(0, text.search(new RegExp(`^${seq.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:`, 'm'))));
-      const starts: number[] = [];
-      let at = first;
-      for (const e of seq.entries) {
-        starts.push(at);
-        at += e.length;
-      }
-      byKey.set(seq.key, first < 0 || seq.entries.some((e, i) => !text.startsWith(e, starts[i]!)) ? undefined : { entries: seq.entries, starts });
-    }
-    ENTRY_STARTS.set(text, byKey);
-  }
+  const byKey = ENTRY_STARTS.get(text) ?? noteEntryStarts(text, splitLongSequences(text));
   const seq = byKey.get(path[0]);
   const index = path[1];
   if (seq === undefined || index >= seq.entries.length) return undefined;
   const doc = parseDocument(seq.entries[index]!, PARSE_OPTIONS);
   if (doc.errors.length > 0) return undefined;
   return seq.starts[index]! + offsetIn(doc.contents, [0, ...path.slice(2)], target);
+}
+
+/** Where each entry of the text's long lists starts; kept for entryOffset (a text read in pieces notes its cut as it is read). */
+function noteEntryStarts(text: string, split: ReturnType<typeof splitLongSequences>): EntryStarts {
+  if (ENTRY_STARTS.size >= 4) ENTRY_STARTS.clear();
+  const byKey: EntryStarts = new Map();
+  for (const seq of split?.sequences ?? []) {
+    const first = text.indexOf(seq.entries[0] ?? '\u0000', Math.max(0, text.search(new RegExp(`^${seq.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:`, 'm'))));
+    const starts: number[] = [];
+    let at = first;
+    for (const e of seq.entries) {
+      starts.push(at);
+      at += e.length;
+    }
+    byKey.set(seq.key, first < 0 || seq.entries.some((e, i) => !text.startsWith(e, starts[i]!)) ? undefined : { entries: seq.entries, starts });
+  }
+  ENTRY_STARTS.set(text, byKey);
+  return byKey;
 }
 
 function linePos(text: string, offset: number): { line: number; column: number } {

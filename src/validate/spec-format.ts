@@ -2,7 +2,10 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diagnosticAt, type JsonPath, type SourceFile } from '../parse/source.js';
 import { configSchema, specSchema } from './precompiled-validators.js';
+import { cleanUnderDefs } from './rules/schema-check-cache.js';
 import { quotedPath, taskHint, unknownKeyHint, withFix } from './teach.js';
+
+const NO_DEFS: ReadonlyMap<string, unknown> = new Map();
 
 /**
  * The packaged schemas, compiled at build time (scripts/precompile-validators.mjs): compiling the spec
@@ -163,8 +166,21 @@ export const MAX_ARRAY_NESTING = 12;
 function tooDeep(value: unknown): { path: (string | number)[]; message: string }[] {
   const found: { path: (string | number)[]; message: string }[] = [];
   const path: (string | number)[] = [];
+  // An entry of a top-level list (a tool…) found shallow enough stays so wherever it stands (watch, and
+  // the old version `breaking` reads after the new one: the same objects for unchanged entries).
+  const shallow = cleanUnderDefs('shallow entries', NO_DEFS);
   const visit = (v: unknown, arrays: number): void => {
     if (typeof v !== 'object' || v === null) return;
+    if (path.length === 2) {
+      if (shallow.has(v)) return;
+      const before = found.length;
+      visitNode(v, arrays);
+      if (found.length === before) shallow.add(v);
+      return;
+    }
+    visitNode(v, arrays);
+  };
+  const visitNode = (v: object, arrays: number): void => {
     if (path.length >= MAX_NESTING) found.push({ path: [...path], message: `nesting deeper than ${MAX_NESTING} levels is not supported` });
     else if (Array.isArray(v)) {
       if (arrays >= MAX_ARRAY_NESTING) found.push({ path: [...path], message: `lists nested deeper than ${MAX_ARRAY_NESTING} levels are not supported` });
