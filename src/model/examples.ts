@@ -1,0 +1,26 @@
+// Tools' and prompts' `examples:` in the IR: labels settled, defaults filled in (no arguments: `{}`;
+// no `isError`: a result is expected), so the tester and the README read them as they are.
+import type { RawPromptExample, RawToolExample } from '../validate/spec-types.js';
+import { exampleLabel } from '../validate/rules/examples.js';
+import type { PromptExampleModel, ToolExampleModel } from './ir.js';
+
+export function toolExamples(raw: readonly RawToolExample[] | undefined): ToolExampleModel[] {
+  return (raw ?? []).map((e, i) => ({
+    label: exampleLabel(e.name, i),
+    ...(e.name === undefined ? {} : { name: e.name }),
+    ...(e.description === undefined ? {} : { description: e.description }),
+    arguments: e.arguments ?? {},
+    ...(e.result === undefined ? {} : { result: e.result }),
+    isError: e.isError ?? false,
+  }));
+}
+
+export function promptExamples(raw: readonly RawPromptExample[] | undefined): PromptExampleModel[] {
+  return (raw ?? []).map((e, i) => ({
+    label: exampleLabel(e.name, i),
+    ...(e.name === undefined ? {} : { name: e.name }),
+    ...(e.description === undefined ? {} : { description: e.description }),
+    arguments: e.arguments ?? {},
+    ...(e.messages === undefined ? {} : { messages: e.messages }),
+  }));
+}
