@@ -39,9 +39,10 @@ export function readme(model: ServerModel, options: { readonly packageFiles?: bo
     clientInstall: clientInstallLine(),
     vendoredInstall: vendoredInstallLine(generatedRuntimeDependencies().server),
     vendoredClientInstall: vendoredInstallLine(generatedRuntimeDependencies().client, true),
-    tools: model.tools.map((t) => ({ name: codeSpan(t.name), summary: summary(t.title ?? t.description), headers: t.headers.map((h) => codeSpan(`Mcp-Param-${h.header}`)).join(', ') })),
+    tools: model.tools.map((t) => ({ name: codeSpan(t.name), summary: summary(t.title ?? t.description), headers: t.headers.map((h) => codeSpan(`Mcp-Param-${h.header}`)).join(', '), examples: t.examples.map((e) => ({ ...exampleText(e), isError: e.isError, ...(e.result === undefined ? {} : { result: jsonSpan(e.result) }) })) })),
+    hasExamples: model.tools.some((t) => t.examples.length > 0) || model.prompts.some((p) => p.examples.length > 0),
     resources: [...model.resources.map((r) => ({ uri: codeSpan(r.uri), summary: summary(r.title ?? r.description) })), ...model.resourceTemplates.map((t) => ({ uri: codeSpan(t.uriTemplate), summary: summary(t.title ?? t.description) }))],
-    prompts: model.prompts.map((p) => ({ name: codeSpan(p.name), summary: summary(p.title ?? p.description) })),
+    prompts: model.prompts.map((p) => ({ name: codeSpan(p.name), summary: summary(p.title ?? p.description), examples: p.examples.map((e) => ({ ...exampleText(e), ...(e.messages === undefined ? {} : { messages: jsonSpan(e.messages) }) })) })),
     fileTemplates: model.resourceTemplates.some((t) => t.uriTemplate.startsWith('file://')),
     // What each deployment can choose (docs/toolsets.md): the same membership the runtime filters by. With
     // discovery a deployment that chooses none offers every toolset, so `default` marks nothing; what each
@@ -49,6 +50,15 @@ export function readme(model: ServerModel, options: { readonly packageFiles?: bo
     toolsets: model.toolsets.map((t) => ({ name: codeSpan(t.name), isDefault: model.discovery === undefined && t.default, isInitial: model.discovery?.initial.includes(t.name) === true, summary: summary(t.description), members: [...t.tools, ...t.resources, ...t.resourceTemplates, ...t.prompts].map(codeSpan).join(', ') })),
     ...(model.discovery !== undefined ? { discovery: { initial: model.discovery.initial.length > 0 ? model.discovery.initial.map(codeSpan).join(', ') : 'none' } } : {}),
   });
+}
+
+/** An example's name, description and arguments as README text (the values as one-line JSON code spans). */
+function exampleText(e: { readonly name?: string; readonly description?: string; readonly arguments: unknown }): { name?: string; description?: string; arguments: string } {
+  return { ...(e.name === undefined ? {} : { name: markdown(e.name) }), ...(e.description === undefined ? {} : { description: markdown(e.description) }), arguments: jsonSpan(e.arguments) };
+}
+
+function jsonSpan(value: unknown): string {
+  return codeSpan(JSON.stringify(value));
 }
 
 /** The exact `npm install` line for what the generated server loads (also printed by `generate` when missing). */
