@@ -5,22 +5,19 @@ import { exampleLabel } from '../validate/rules/examples.js';
 import type { PromptExampleModel, ToolExampleModel } from './ir.js';
 
 export function toolExamples(raw: readonly RawToolExample[] | undefined): ToolExampleModel[] {
-  return (raw ?? []).map((e, i) => ({
-    label: exampleLabel(e.name, i),
-    ...(e.name === undefined ? {} : { name: e.name }),
-    ...(e.description === undefined ? {} : { description: e.description }),
-    arguments: e.arguments ?? {},
-    ...(e.result === undefined ? {} : { result: e.result }),
-    isError: e.isError ?? false,
-  }));
+  return (raw ?? []).map((e, i) => ({ ...common(e, i), ...(e.result === undefined ? {} : { result: e.result }), isError: e.isError ?? false }));
 }
 
 export function promptExamples(raw: readonly RawPromptExample[] | undefined): PromptExampleModel[] {
-  return (raw ?? []).map((e, i) => ({
-    label: exampleLabel(e.name, i),
+  return (raw ?? []).map((e, i) => ({ ...common(e, i), ...(e.messages === undefined ? {} : { messages: e.messages }) }));
+}
+
+/** What every example has: its label, name and description as written, its arguments (`{}` when none). */
+function common<A>(e: { readonly name?: string; readonly description?: string; readonly arguments?: A }, index: number) {
+  return {
+    label: exampleLabel(e.name, index),
     ...(e.name === undefined ? {} : { name: e.name }),
     ...(e.description === undefined ? {} : { description: e.description }),
-    arguments: e.arguments ?? {},
-    ...(e.messages === undefined ? {} : { messages: e.messages }),
-  }));
+    arguments: e.arguments ?? ({} as A),
+  };
 }
