@@ -38,7 +38,8 @@ Usage:
               [--include-destructive] [--read-only-only] [--allow-tool-errors]
               [--exclude NAME,..] [--save FILE] [--replay FILE]
       Contract-test a running server (any MCP server, over Streamable HTTP or a command over
-      stdio) against the spec: its lists, then per tool valid inputs (fast-check, from the input
+      stdio) against the spec: its lists, then the spec's examples (each answer must contain what
+      its example shows), then per tool valid inputs (fast-check, from the input
       schema) must give results the output schema accepts, invalid ones must be refused as
       invalid params, and over HTTP mismatched Mcp-Name / Mcp-Param-* headers must be refused.
       Failures are shrunk, saved (--save, default mcpgen-test-failures.json) and sent again with

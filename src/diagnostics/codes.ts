@@ -94,6 +94,9 @@ export const CODES = {
   MCPG168: { severity: 'warning', title: '`check --target anthropic`: Anthropic refuses part of a tool\'s input schema, or the bridge changes it (docs/providers.md)' },
   MCPG169: { severity: 'warning', title: '`check --target gemini`: Gemini refuses part of a tool\'s input schema, or the bridge changes it (docs/providers.md)' },
   MCPG170: { severity: 'warning', title: '`check --target`: a provider refuses a tool\'s name; the bridge sends a mapped name and maps it back (docs/providers.md)' },
+  MCPG200: { severity: 'error', title: 'a tool or prompt example\'s arguments are not a call it accepts (the input schema; a prompt\'s declared and required arguments)' },
+  MCPG201: { severity: 'error', title: 'a tool example\'s expected `result` is invalid against the output schema where it gives a value' },
+  MCPG202: { severity: 'error', title: 'two examples of one tool or prompt have the same name' },
   MCPG190: { severity: 'warning', title: 'valid JSON Schema 2020-12 that strict ajv flags (a keyword with no `type` beside it, `if` without `then`/`else`, a tuple without item bounds, `enum: []`): served as written' },
   MCPG191: { severity: 'warning', title: '`import openapi` repaired or dropped a schema keyword of the description that the spec format cannot take (the tool is still served)' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;

@@ -1,4 +1,5 @@
 import { generatedRuntimeDependencies, npmInstallLine, vendoredInstallLine } from '../common/package-files.js';
+import { codeSpan, exampleText, jsonSpan, markdown, visible } from '../common/markdown.js';
 import { renderTemplate } from '../common/templates.js';
 import type { ServerModel } from '../model/ir.js';
 import { clientClassName } from './client-file.js';
@@ -39,9 +40,10 @@ export function readme(model: ServerModel, options: { readonly packageFiles?: bo
     clientInstall: clientInstallLine(),
     vendoredInstall: vendoredInstallLine(generatedRuntimeDependencies().server),
     vendoredClientInstall: vendoredInstallLine(generatedRuntimeDependencies().client, true),
-    tools: model.tools.map((t) => ({ name: codeSpan(t.name), summary: summary(t.title ?? t.description), headers: t.headers.map((h) => codeSpan(`Mcp-Param-${h.header}`)).join(', ') })),
+    tools: model.tools.map((t) => ({ name: codeSpan(t.name), summary: summary(t.title ?? t.description), headers: t.headers.map((h) => codeSpan(`Mcp-Param-${h.header}`)).join(', '), examples: t.examples.map((e) => ({ ...exampleText(e), isError: e.isError, ...(e.result === undefined ? {} : { result: jsonSpan(e.result) }) })) })),
+    hasExamples: model.tools.some((t) => t.examples.length > 0) || model.prompts.some((p) => p.examples.length > 0),
     resources: [...model.resources.map((r) => ({ uri: codeSpan(r.uri), summary: summary(r.title ?? r.description) })), ...model.resourceTemplates.map((t) => ({ uri: codeSpan(t.uriTemplate), summary: summary(t.title ?? t.description) }))],
-    prompts: model.prompts.map((p) => ({ name: codeSpan(p.name), summary: summary(p.title ?? p.description) })),
+    prompts: model.prompts.map((p) => ({ name: codeSpan(p.name), summary: summary(p.title ?? p.description), examples: p.examples.map((e) => ({ ...exampleText(e), ...(e.messages === undefined ? {} : { messages: jsonSpan(e.messages) }) })) })),
     fileTemplates: model.resourceTemplates.some((t) => t.uriTemplate.startsWith('file://')),
     // What each deployment can choose (docs/toolsets.md): the same membership the runtime filters by. With
     // discovery a deployment that chooses none offers every toolset, so `default` marks nothing; what each
@@ -61,29 +63,6 @@ export function clientInstallLine(): string {
   return npmInstallLine(generatedRuntimeDependencies().client.packages, true);
 }
 
-/** Spec text in Markdown: one line, no HTML, no accidental formatting, invisible characters made visible. */
-export function markdown(text: string): string {
-  return visible(text.replace(/\s+/g, ' ').replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!).replace(/([\\`*_[\]|~])/g, '\\$1').trim());
-}
-
-/**
- * Spec text as one Markdown code span (names, URIs, headers): the fence is longer than any run of
- * backticks inside, padded when the text starts or ends with one (CommonMark 6.1). HTML and
- * formatting are literal inside a code span; line breaks and invisible characters are not kept.
- */
-export function codeSpan(text: string): string {
-  const t = visible(text.replace(/[\r\n]+/g, ' '));
-  const longest = Math.max(0, ...(t.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = t.startsWith('`') || t.endsWith('`') || (t.startsWith(' ') && t.endsWith(' ') && t.trim() !== '') ? ' ' : '';
-  return `${fence}${pad}${t}${pad}${fence}`;
-}
-
-/** Control characters (C0, DEL, C1) and bidi/line-separator controls as visible `\u` escapes. */
-function visible(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 /** Text inside an HTML comment: `-->` would end it early. */
 function commentText(text: string): string {
   return visible(text).replace(/--/g, '-\\-');
@@ -92,3 +71,5 @@ function commentText(text: string): string {
 function summary(text: string | undefined): string | undefined {
   return text === undefined ? undefined : markdown(text);
 }
+
+export { codeSpan, markdown };

@@ -1,6 +1,7 @@
 import type { Hover } from 'vscode-languageserver';
 import { toolMethodName, typeName } from '../common/names.js';
 import type { SourceFile } from '../parse/source.js';
+import { examplesHover } from './hover-examples.js';
 import { lspRange } from './navigation.js';
 import { describeKey, placeAt } from './schema-docs.js';
 import type { SpecIndex } from './spec-index.js';
@@ -9,7 +10,7 @@ import { spotAt } from './spots.js';
 /**
  * Hover: the spec key's documentation (the spec format's JSON Schema descriptions, JSON Schema keywords
  * inside schemas), the `$defs` entry a `$ref` resolves to, the header an `x-mcp-header` puts on the wire,
- * and a tool's generated method and types.
+ * and a tool's generated method and types, and its examples.
  */
 export function hover(source: SourceFile, offset: number, index: SpecIndex | undefined): Hover | undefined {
   const spot = spotAt(source.doc, offset);
@@ -34,9 +35,9 @@ export function hover(source: SourceFile, offset: number, index: SpecIndex | und
 }
 
 function toolFacts(name: string, tool: unknown): string {
-  const t = (tool ?? {}) as { output?: unknown };
+  const t = (tool ?? {}) as { output?: unknown; examples?: unknown };
   const types = [typeName(name, 'Input'), typeName(name, 'Arguments'), ...(t.output !== undefined ? [typeName(name, 'Output')] : [])];
-  return `Tool \`${name}\`: handler method \`${toolMethodName(name)}\` (server and client), types ${types.map((x) => `\`${x}\``).join(', ')}.`;
+  return `Tool \`${name}\`: handler method \`${toolMethodName(name)}\` (server and client), types ${types.map((x) => `\`${x}\``).join(', ')}.${examplesHover(t.examples)}`;
 }
 
 function refTarget(ref: string, index: SpecIndex | undefined): string {

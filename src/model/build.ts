@@ -9,6 +9,7 @@ import type { SpecView } from '../validate/view.js';
 import { shapeFacts, type ShapeFacts } from './shape-facts.js';
 import { toolModelCached } from './tool-cache.js';
 import { httpBindingModel, upstreamModel } from './http.js';
+import { promptExamples, toolExamples } from './examples.js';
 import type { AppModel, AuthModel, CacheHintModel, CapabilitiesModel, RateLimitsModel, ServerModel, SkillFileModel, TaskModel, ToolModel, ToolsetModel } from './ir.js';
 
 /** Defaults when the spec gives no `cache:`: list answers come from the spec, so they are the same for everyone. */
@@ -75,6 +76,7 @@ export function buildModel(view: SpecView, skills?: readonly SkillFile[]): Serve
     argsType: typeName(p.name, 'PromptArgs'),
     arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...opt('title', a.title), ...opt('description', a.description), required: a.required ?? false, ...opt('requiredWritten', a.required) })),
     scopes: p.scopes ?? [],
+    examples: promptExamples(p.examples),
   }));
   const apps = buildApps(view);
   const model: ServerModel = {
@@ -196,6 +198,7 @@ function buildTool(t: RawTool, facts: ShapeFacts): ToolModel {
     ...opt('ui', t.ui === undefined ? undefined : typeof t.ui === 'string' ? { resourceUri: t.ui } : { resourceUri: t.ui.resource, ...opt('visibility', t.ui.visibility) }),
     ...opt('task', taskOf(t.task)),
     ...opt('http', httpBindingModel(t)),
+    examples: toolExamples(t.examples),
   };
 }
 

@@ -211,6 +211,30 @@ export interface ToolModel {
   readonly task?: TaskModel;
   /** Answered by the upstream proxy (`http:`): no handler needed, a written one wins. */
   readonly http?: HttpBindingModel;
+  /** The spec's `examples:`, in spec order (validated: MCPG200–202). */
+  readonly examples: readonly ToolExampleModel[];
+}
+
+/** A tool example: a call and what its answer must hold (`mcpgen test` runs it first; the README shows it). */
+export interface ToolExampleModel {
+  /** `example "name"`, or `example 2` by position: how reports name it. */
+  readonly label: string;
+  readonly name?: string;
+  readonly description?: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** The part of structuredContent the answer must contain (objects key by key, arrays item by item). */
+  readonly result?: Readonly<Record<string, unknown>>;
+  /** The answer must be a tool error (true), or a result that is not one (false, the default). */
+  readonly isError: boolean;
+}
+
+/** A prompt example: string arguments and, when given, what each message of the answer must contain. */
+export interface PromptExampleModel {
+  readonly label: string;
+  readonly name?: string;
+  readonly description?: string;
+  readonly arguments: Readonly<Record<string, string>>;
+  readonly messages?: readonly Readonly<Record<string, unknown>>[];
 }
 
 export interface TaskModel {
@@ -280,6 +304,8 @@ export interface PromptModel {
   readonly argsType: string;
   readonly arguments: readonly PromptArgumentModel[];
   readonly scopes: readonly string[];
+  /** The spec's `examples:`, in spec order. */
+  readonly examples: readonly PromptExampleModel[];
 }
 
 export interface DefModel {

@@ -1,5 +1,7 @@
 // What each call must give back (the contract the spec states), as a verdict: undefined when it passed,
 // else one line saying what the server did wrong.
+import type { PromptExampleModel, ToolExampleModel } from '../model/ir.js';
+import { missingPart } from './contains.js';
 import type { Outcome } from './session.js';
 
 /** JSON-RPC Invalid params: the refusal the spec asks for on arguments the input schema rejects. */
@@ -85,4 +87,27 @@ export function judgeResource(outcome: Outcome, timeoutMs: number): Verdict {
   if (outcome.kind === 'error') return outcome.code === RESOURCE_NOT_FOUND || outcome.code === INVALID_PARAMS ? undefined : `protocol error ${outcome.code}: ${clip(outcome.message)}`;
   if (outcome.kind === 'result' && !Array.isArray(outcome.result.contents)) return 'the result has no contents array';
   return undefined;
+}
+
+/** A tool example: the answer its `isError` names (a result by default, valid against the output schema), containing its `result`. */
+export function judgeToolExample(outcome: Outcome, timeoutMs: number, example: ToolExampleModel, output: OutputCheck | undefined): Verdict {
+  const gone = notAnswered(outcome, timeoutMs) ?? untestable(outcome);
+  if (gone !== undefined) return gone;
+  if (outcome.kind === 'error') return `protocol error ${outcome.code} where the example expects ${example.isError ? 'a tool error (isError: true)' : 'a result'}: ${clip(outcome.message)}`;
+  if (outcome.kind !== 'result') return undefined;
+  const result = outcome.result;
+  if (example.isError && result.isError !== true) return 'a result where the example expects a tool error (isError: true)';
+  if (!example.isError) {
+    if (result.isError === true) return `a tool error where the example expects a result: ${clip(toolText(result)) || '(no text)'}`;
+    const invalid = judgeValid(outcome, timeoutMs, output, false);
+    if (invalid !== undefined) return invalid;
+  }
+  return example.result === undefined ? undefined : missingPart(example.result, result.structuredContent, ['structuredContent']);
+}
+
+/** A prompt example: messages, as many as it shows, each containing what it shows. */
+export function judgePromptExample(outcome: Outcome, timeoutMs: number, example: PromptExampleModel): Verdict {
+  const problem = judgePrompt(outcome, timeoutMs);
+  if (problem !== undefined || example.messages === undefined || outcome.kind !== 'result') return problem;
+  return missingPart(example.messages, outcome.result.messages, ['messages']);
 }

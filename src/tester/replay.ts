@@ -2,8 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import type { ServerTarget } from '../import/mcp/connect.js';
-import type { ServerModel } from '../model/ir.js';
+import type { PromptExampleModel, ServerModel, ToolExampleModel } from '../model/ir.js';
 import { NotTestable, type Verdict } from './judge.js';
+import { callPromptExample, callToolExample } from './example-checks.js';
 import { callPrompt, callPromptMissing, callResource } from './prompt-checks.js';
 import { Budget } from './property.js';
 import { loadFastCheck } from './run.js';
@@ -45,10 +46,18 @@ export async function runReplay(model: ServerModel, target: ServerTarget, cases:
 async function replayOne(ctx: ToolContext, model: ServerModel, target: ServerTarget, c: ReplayCase): Promise<CaseResult> {
   const item = c.kind === 'tool' ? `tool ${c.name}` : c.kind === 'prompt' ? `prompt ${c.name}` : `resource template ${c.name}`;
   const done = (problem: Verdict): CaseResult => {
-    if (problem === undefined) return { item, check: c.check, status: 'passed', calls: 1 };
-    if (problem instanceof NotTestable) return { item, check: c.check, status: 'skipped', calls: 1, message: problem.reason };
-    return { item, check: c.check, status: 'failed', calls: 1, message: problem, replay: c };
+    const base = { item, check: c.check, ...(c.example === undefined ? {} : { example: c.example }) };
+    if (problem === undefined) return { ...base, status: 'passed', calls: 1 };
+    if (problem instanceof NotTestable) return { ...base, status: 'skipped', calls: 1, message: problem.reason };
+    return { ...base, status: 'failed', calls: 1, message: problem, replay: c };
   };
+  // An example is sent again as the spec now writes it (found by its label): its expectations may have changed.
+  if (c.check === 'example') {
+    const owner = c.kind === 'tool' ? model.tools.find((t) => t.name === c.name) : model.prompts.find((p) => p.name === c.name);
+    const example = owner?.examples.find((e) => e.label === c.example);
+    if (owner === undefined || example === undefined) return { item, check: c.check, ...(c.example === undefined ? {} : { example: c.example }), status: 'skipped', calls: 0, message: 'the spec no longer has this example' };
+    return done(owner.kind === 'tool' ? await callToolExample(ctx, prepareTool(owner), example as ToolExampleModel) : await callPromptExample(ctx, owner, example as PromptExampleModel));
+  }
   if (c.kind === 'tool') {
     const tool = model.tools.find((t) => t.name === c.name);
     if (tool === undefined) return { item, check: c.check, status: 'skipped', calls: 0, message: 'the spec no longer has this tool' };

@@ -1,5 +1,5 @@
 // `mcpgen test` reporters: text (people), json (scripts), junit (CI test views).
-import { CHECK_TITLES, type CaseResult } from './types.js';
+import { caseTitle, type CaseResult } from './types.js';
 
 export type Reporter = 'text' | 'json' | 'junit';
 
@@ -33,7 +33,7 @@ function text(input: ReportInput): string {
   const lines: string[] = [];
   for (const c of input.cases) {
     const mark = c.status === 'passed' ? 'ok  ' : c.status === 'failed' ? 'FAIL' : 'skip';
-    lines.push(`${mark} ${c.item}: ${CHECK_TITLES[c.check]}${c.calls > 0 ? ` (${c.calls} calls)` : ''}`);
+    lines.push(`${mark} ${c.item}: ${caseTitle(c)}${c.calls > 0 ? ` (${c.calls} calls)` : ''}`);
     if (c.message !== undefined && c.status !== 'passed') lines.push(...c.message.split('\n').map((l) => `       ${l}`));
     if (c.replay !== undefined) {
       const input = c.replay.uri ?? c.replay.arguments;
@@ -56,7 +56,7 @@ function xml(s: string): string {
 function junit(input: ReportInput): string {
   const s = summarize(input.cases);
   const cases = input.cases.map((c) => {
-    const open = `    <testcase classname="${xml(c.item)}" name="${xml(CHECK_TITLES[c.check])}" time="0">`;
+    const open = `    <testcase classname="${xml(c.item)}" name="${xml(caseTitle(c))}" time="0">`;
     if (c.status === 'passed') return `${open}</testcase>`;
     if (c.status === 'skipped') return `${open}<skipped message="${xml(c.message ?? '')}"/></testcase>`;
     const detail = [c.message ?? '', c.replay === undefined ? '' : `minimal input: ${JSON.stringify(c.replay.uri ?? c.replay.arguments)}`, input.replayCommand ?? ''].filter((l) => l !== '').join('\n');

@@ -1,8 +1,9 @@
-// `mcpgen test`: the whole run against one server — lists, then per tool, prompt and resource template its
-// property checks, a few at a time (--concurrency), within one call budget (--max-calls).
+// `mcpgen test`: the whole run against one server — lists, then the spec's examples, then per tool, prompt
+// and resource template its property checks, a few at a time (--concurrency), within one call budget (--max-calls).
 import type { Side } from '../compare/index.js';
 import { describeTarget, type ServerTarget } from '../import/mcp/connect.js';
 import type { ServerModel } from '../model/ir.js';
+import { promptExampleCases, toolExampleCases } from './example-checks.js';
 import { listsCase } from './lists.js';
 import { promptChecks, templateCheck } from './prompt-checks.js';
 import { Budget } from './property.js';
@@ -21,6 +22,9 @@ export async function runTests(spec: Side, target: ServerTarget, options: TestOp
   try {
     const ctx: ToolContext = { fc, session, options, budget: new Budget(options.maxCalls) };
     const results: CaseResult[] = [listsCase(spec, await session.dump(), describeTarget(target))];
+    // Examples first: the calls the spec's authors wrote down say most about a broken handler.
+    const examples = [...spec.model.tools.filter((t) => t.examples.length > 0).map((t) => () => toolExampleCases(ctx, t)), ...spec.model.prompts.filter((p) => p.examples.length > 0).map((p) => () => promptExampleCases(ctx, p))];
+    results.push(...(await pool(examples, options.concurrency)).flat());
     const jobs = itemJobs(ctx, spec.model, target);
     results.push(...(await pool(jobs, options.concurrency)).flat());
     return results;

@@ -1,6 +1,6 @@
 // What `mcpgen test` runs with and what it reports: one case per check of a tool, prompt or template.
 
-export type CheckKind = 'lists' | 'valid' | 'invalid' | 'wire' | 'prompt' | 'prompt-missing' | 'resource';
+export type CheckKind = 'lists' | 'example' | 'valid' | 'invalid' | 'wire' | 'prompt' | 'prompt-missing' | 'resource';
 
 export interface TestOptions {
   /** fast-check's seed: the same seed sends the same calls. */
@@ -38,12 +38,16 @@ export interface ReplayCase {
   /** For `invalid`: the argument broken and how (the arguments are already broken). */
   readonly argument?: string;
   readonly what?: string;
+  /** For `example`: the example's label (`example "name"`, `example 2`), found again in the spec by it. */
+  readonly example?: string;
 }
 
 export interface CaseResult {
   /** `tool get_forecast`, `prompt greet`, `resource template notes://{id}`, `server`. */
   readonly item: string;
   readonly check: CheckKind;
+  /** For `example`: which one (its label). */
+  readonly example?: string;
   readonly status: 'passed' | 'failed' | 'skipped';
   readonly calls: number;
   /** Why it failed or was skipped. */
@@ -55,6 +59,7 @@ export interface CaseResult {
 
 export const CHECK_TITLES: Readonly<Record<CheckKind, string>> = {
   lists: 'lists match the spec',
+  example: 'answers as the spec shows',
   valid: 'valid inputs give results the output schema accepts',
   invalid: 'invalid inputs are refused as invalid params',
   wire: 'Mcp-Name / Mcp-Param-* headers: mirrored accepted, mismatched refused',
@@ -62,3 +67,8 @@ export const CHECK_TITLES: Readonly<Record<CheckKind, string>> = {
   'prompt-missing': 'prompts/get without a required argument is refused',
   resource: 'resources/read of matching URIs answers',
 };
+
+/** A case's title in reports: the check, and for an example which one. */
+export function caseTitle(c: Pick<CaseResult, 'check' | 'example'>): string {
+  return c.example === undefined ? CHECK_TITLES[c.check] : `${c.example} ${CHECK_TITLES[c.check]}`;
+}

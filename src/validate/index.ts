@@ -5,6 +5,7 @@ import { checkApps } from './rules/apps.js';
 import { checkAuth } from './rules/auth.js';
 import { checkCapabilities } from './rules/capabilities.js';
 import { checkElicit } from './rules/elicit.js';
+import { checkExamples } from './rules/examples.js';
 import { checkIcons } from './rules/icons.js';
 import { checkJsonSchemas } from './rules/json-schema.js';
 import { checkAnnotations, checkMeta } from './rules/meta.js';
@@ -45,6 +46,7 @@ const RULES: readonly ((view: SpecView) => Diagnostic[])[] = [
   checkDiscovery,
   checkHttpBindings,
   checkUpstream,
+  checkExamples,
 ];
 
 export interface ValidationResult {

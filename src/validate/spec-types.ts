@@ -1,6 +1,8 @@
 // The shape of a spec once it has passed schema/mcpgen.schema.json. Kept in step with that file.
 export type JsonSchema = { readonly [key: string]: unknown } | boolean;
 export type JsonObjectSchema = { readonly [key: string]: unknown };
+/** A JSON object value (arguments, a result), not a schema. */
+export type JsonObject = { readonly [key: string]: unknown };
 
 export interface RawIcon {
   readonly src: string;
@@ -66,6 +68,25 @@ export interface RawTool {
   readonly task?: RawTaskSupport | RawTask;
   /** Answered by calling an operation of the spec's `upstream:` HTTP API (no handler needed). */
   readonly http?: RawHttpBinding;
+  /** Calls and what they answer (MCPG200–202; run first by `mcpgen test`). */
+  readonly examples?: readonly RawToolExample[];
+}
+
+/** A tool's `examples:` entry: `result` is a part of structuredContent the answer must contain. */
+export interface RawToolExample {
+  readonly name?: string;
+  readonly description?: string;
+  readonly arguments?: JsonObject;
+  readonly result?: JsonObject;
+  readonly isError?: boolean;
+}
+
+/** A prompt's `examples:` entry: `messages` is what prompts/get must answer, message by message a part of each. */
+export interface RawPromptExample {
+  readonly name?: string;
+  readonly description?: string;
+  readonly arguments?: { readonly [name: string]: string };
+  readonly messages?: readonly JsonObject[];
 }
 
 export type HttpMethod = 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
@@ -194,6 +215,7 @@ export interface RawPrompt {
   readonly icons?: readonly RawIcon[];
   readonly arguments?: readonly RawPromptArgument[];
   readonly scopes?: readonly string[];
+  readonly examples?: readonly RawPromptExample[];
 }
 
 export type RawCapabilityFlag<T> = boolean | T;

@@ -87,4 +87,39 @@ describe('generated README', () => {
     expect(title).toContain('\\*em\\* \\[x\\](javascript:1) \\~\\~s\\~\\~ \\|');
     expect(codeSpans(title)).toEqual([]);
   });
+
+  it('shows each example under its tool and prompt: prose escaped, values one JSON code span each', () => {
+    const spec = {
+      mcpgen: 1,
+      server: { name: 'ex', version: '1.0.0' },
+      tools: [{
+        name: 'echo',
+        input: { type: 'object', properties: { v: { type: 'string' } } },
+        output: { type: 'object', properties: { v: { type: 'string' } } },
+        examples: [{ name: NASTY, description: NASTY, arguments: { v: NASTY }, result: { v: '``' } }, { arguments: { v: '' }, isError: true }, {}],
+      }],
+      prompts: [{ name: 'p', arguments: [{ name: 'a' }], examples: [{ name: 'one', arguments: { a: 'x`y' }, messages: [{ role: 'user' }] }] }],
+    };
+    const result = checkText(stringify(spec).replace(/\u007f/g, '\\x7f'));
+    expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const text = readme(result.models[0]!);
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f\u2028\u2029\u202e]/);
+    const lines = text.split('\n');
+    const examples = lines.filter((l) => l.startsWith('  - example'));
+    expect(examples).toHaveLength(4);
+    const [nasty, error, bare, prompt] = examples as [string, string, string, string];
+    // The name and description are prose: no HTML, no formatting, no code span of their own.
+    expect(nasty).toMatch(/^  - example \*\*a\\`b\\`\\`c &lt;img src=x onerror=alert\(1\)&gt; \\\*em\\\* /);
+    const spans = codeSpans(nasty);
+    expect(spans).toHaveLength(3);
+    // The values come back exactly as JSON (invisible characters as \uXXXX escapes, which JSON reads back).
+    expect(JSON.parse(spans[0]!)).toEqual({ v: NASTY });
+    expect(spans[1]).toBe('structuredContent');
+    expect(JSON.parse(spans[2]!)).toEqual({ v: '``' });
+    expect(error).toBe('  - example: `{"v":""}` → a tool error (`isError: true`)');
+    expect(bare).toBe('  - example: `{}` → a result, not a tool error');
+    expect(prompt).toBe('  - example **one**: ``{"a":"x`y"}`` → messages contain `[{"role":"user"}]`');
+    expect(text).toContain('`npx mcpgen test` calls each one first');
+  });
 });
+

@@ -1,7 +1,8 @@
 // Generated example servers (compiled by the global setup) with handlers seeded with defects, for
 // test/tester/defects.test.ts: `node defect-server.mjs weather|sql [--http --port 0]`.
 //   weather get_forecast: no `temperature` (required output) when units is imperial
-//   weather get_alerts:   a severity outside the output enum when the state code has a Z
+//   weather get_alerts:   a severity outside the output enum when the state code has a Z; otherwise one
+//                         Wind alert for every state (valid, but not what the spec's examples show)
 //   weather add:          never answers when a > 100
 //   sql list_tables:      throws on an empty region
 import { join } from 'node:path';

@@ -1,6 +1,7 @@
 // `mcpgen test` against generated servers whose handlers are seeded with defects (test/support/defect-server.mjs):
 // each defect is found, shrunk to a minimal input, saved, and found again by --replay; the same replay
-// against the correct server passes.
+// against the correct server passes. A handler that answers valid results, but not the ones the spec's
+// `examples:` show, fails those examples.
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { ROOT, startScript, compiledMain, type HttpProcess } from '../support/se
 
 const DEFECTS = join(ROOT, 'test/support/defect-server.mjs');
 
-interface Case { item: string; check: string; status: string; message?: string; replay?: { arguments?: unknown } }
+interface Case { item: string; check: string; example?: string; status: string; message?: string; replay?: { arguments?: unknown } }
 
 async function run(argv: string[]): Promise<{ code: number; cases: Case[]; stdout: string }> {
   const r = await cli(['test', '--reporter', 'json', ...argv]);
@@ -20,7 +21,7 @@ async function run(argv: string[]): Promise<{ code: number; cases: Case[]; stdou
   return { code: r.code, cases: report.cases, stdout: r.stdout };
 }
 
-const failed = (cases: Case[], item: string) => cases.find((c) => c.item === item && c.status === 'failed');
+const failed = (cases: Case[], item: string) => cases.find((c) => c.item === item && c.status === 'failed' && c.check !== 'example');
 
 describe('seeded defects over stdio', () => {
   const dir = tempDir();
@@ -47,13 +48,22 @@ describe('seeded defects over stdio', () => {
     expect(a).toBeGreaterThan(100);
     expect(a).toBeLessThan(101);
     expect(b).toBe(0);
-    expect(r.cases.filter((c) => c.status === 'failed')).toHaveLength(3);
+    // The spec's examples run first: the alerts handler answers a valid result, but not the one they show.
+    expect(r.cases.filter((c) => c.check === 'example').map((c) => [c.item, c.example, c.status, c.message])).toEqual([
+      ['tool get_forecast', 'example "Paris, tomorrow"', 'passed', undefined],
+      ['tool get_alerts', 'example "California"', 'failed', 'structuredContent.alerts[0].event is "Wind", the example expects "Heat Advisory"'],
+      ['tool get_alerts', 'example "no alerts"', 'failed', 'structuredContent.alerts has 1 item(s), the example expects 0'],
+      ['tool add', 'example 1', 'passed', undefined],
+    ]);
+    expect(r.cases.findIndex((c) => c.check === 'valid')).toBeGreaterThan(r.cases.findLastIndex((c) => c.check === 'example'));
+    expect(r.cases.filter((c) => c.status === 'failed')).toHaveLength(5);
 
     const saved = JSON.parse(readFileSync(save, 'utf8'));
-    expect(saved.failures).toHaveLength(3);
+    expect(saved.failures).toHaveLength(5);
+    expect(saved.failures[0]).toMatchObject({ kind: 'tool', name: 'get_alerts', check: 'example', example: 'example "California"', arguments: { state: 'CA' } });
     const again = await run(['specs/weather.yaml', '--timeout', '300', '--replay', save, ...server]);
     expect(again.code).toBe(1);
-    expect(again.cases.map((c) => [c.item, c.status])).toEqual([['tool get_forecast', 'failed'], ['tool get_alerts', 'failed'], ['tool add', 'failed']]);
+    expect(again.cases.map((c) => [c.item, c.status])).toEqual([['tool get_alerts', 'failed'], ['tool get_alerts', 'failed'], ['tool get_forecast', 'failed'], ['tool get_alerts', 'failed'], ['tool add', 'failed']]);
     const fixed = await run(['specs/weather.yaml', '--timeout', '5000', '--replay', save, '--', process.execPath, compiledMain('weather')]);
     expect(fixed.code).toBe(0);
     expect(fixed.cases.every((c) => c.status === 'passed')).toBe(true);

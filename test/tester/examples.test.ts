@@ -20,7 +20,13 @@ const EXAMPLES: readonly { spec: string; pkg: string; extra?: readonly string[] 
   { spec: 'weather', pkg: 'weather' },
 ];
 
-interface Case { item: string; check: string; status: string; message?: string }
+interface Case { item: string; check: string; example?: string; status: string; message?: string }
+
+/** The example specs' `examples:`, as the run reports them. */
+const EXAMPLE_CASES: Readonly<Record<string, readonly string[]>> = {
+  weather: ['tool get_forecast example "Paris, tomorrow" passed', 'tool get_alerts example "California" passed', 'tool get_alerts example "no alerts" passed', 'tool add example 1 passed'],
+  prompts: ['prompt summarize example "fifty words" passed'],
+};
 
 /** The JSON report's cases; failures as lines, so an assertion shows them. */
 async function run(argv: string[]): Promise<{ code: number; cases: Case[]; failures: string[] }> {
@@ -39,6 +45,10 @@ describe('generated example servers', () => {
       expect(r.code).toBe(0);
       expect(r.cases[0]).toMatchObject({ item: 'server', check: 'lists', status: 'passed' });
       expect(r.cases.filter((c) => c.status === 'passed').length).toBeGreaterThanOrEqual(2);
+      // The spec's examples run right after the lists, each by name, and pass.
+      const examples = r.cases.filter((c) => c.check === 'example');
+      expect(examples.map((c) => `${c.item} ${c.example} ${c.status}`)).toEqual(EXAMPLE_CASES[e.spec] ?? []);
+      expect(r.cases.slice(1, 1 + examples.length)).toEqual(examples);
     });
   }
 

@@ -1,7 +1,7 @@
 // The verdicts the tester gives answers, for answers no mcpgen runtime would send (its own output check
 // turns a wrong structuredContent into a tool error before the tester sees it).
 import { describe, expect, it } from 'vitest';
-import { judgeInvalid, judgeValid, NotTestable } from '../../src/tester/judge.js';
+import { judgeInvalid, judgePromptExample, judgeToolExample, judgeValid, NotTestable } from '../../src/tester/judge.js';
 import { validatorOf } from '../../src/tester/tool-checks.js';
 
 const output = validatorOf({ type: 'object', properties: { conditions: { enum: ['sunny', 'rain'] } }, required: ['conditions'] });
@@ -30,5 +30,30 @@ describe('judge', () => {
     expect(judgeInvalid(result({ content: [] }), 1000, 'city', false)).toMatch(/accepted arguments the input schema refuses/);
     expect(judgeInvalid({ kind: 'error', code: -32020, message: 'mismatch' }, 1000, 'region', true)).toBeUndefined();
     expect(judgeInvalid({ kind: 'error', code: -32603, message: 'x' }, 1000, 'city', false)).toMatch(/answered -32603 instead of -32602/);
+  });
+
+  it('holds an answer to a tool example: the part it shows, the kind of answer it names', () => {
+    const example = { label: 'example 1', arguments: {}, result: { conditions: 'sunny', hours: [{ t: 1 }] }, isError: false };
+    const answer = (structuredContent: unknown) => judgeToolExample(result({ content: [], structuredContent }), 1000, example, undefined);
+    expect(answer({ conditions: 'sunny', hours: [{ t: 1, extra: true }], wind: 3 })).toBeUndefined();
+    expect(answer({ conditions: 'rain', hours: [{ t: 1 }] })).toBe('structuredContent.conditions is "rain", the example expects "sunny"');
+    expect(answer({ conditions: 'sunny', hours: [] })).toBe('structuredContent.hours has 0 item(s), the example expects 1');
+    expect(answer({ conditions: 'sunny', hours: [{}] })).toBe('structuredContent.hours[0].t is missing; the example expects 1');
+    expect(answer(undefined)).toBe('structuredContent is absent, the example expects an object');
+    expect(judgeToolExample(result({ content: [], structuredContent: { conditions: 'hail' } }), 1000, { ...example, result: { conditions: 'hail' } }, output)).toMatch(/does not match the output schema/);
+    expect(judgeToolExample(result({ content: [{ type: 'text', text: 'down' }], isError: true }), 1000, example, undefined)).toBe('a tool error where the example expects a result: down');
+    const error = { label: 'example 2', arguments: {}, isError: true };
+    expect(judgeToolExample(result({ content: [{ type: 'text', text: 'unknown city' }], isError: true }), 1000, error, output)).toBeUndefined();
+    expect(judgeToolExample(result({ content: [], structuredContent: { conditions: 'sunny' } }), 1000, error, output)).toBe('a result where the example expects a tool error (isError: true)');
+    expect(judgeToolExample({ kind: 'error', code: -32602, message: 'bad' }, 1000, error, output)).toMatch(/^protocol error -32602 where the example expects a tool error/);
+  });
+
+  it('holds an answer to a prompt example message by message', () => {
+    const example = { label: 'example 1', arguments: { who: 'Ada' }, messages: [{ role: 'user', content: { text: 'Hi Ada' } }] };
+    const messages = (m: unknown[]) => judgePromptExample(result({ messages: m }), 1000, example);
+    expect(messages([{ role: 'user', content: { type: 'text', text: 'Hi Ada' } }])).toBeUndefined();
+    expect(messages([{ role: 'assistant', content: { type: 'text', text: 'Hi Ada' } }])).toBe('messages[0].role is "assistant", the example expects "user"');
+    expect(messages([])).toBe('messages has 0 item(s), the example expects 1');
+    expect(judgePromptExample(result({}), 1000, example)).toBe('the result has no messages array');
   });
 });

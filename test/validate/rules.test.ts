@@ -142,6 +142,9 @@ const CASES: Record<string, Want[]> = {
     { code: 'MCPG170', line: 6, column: 11, message: 'tool "files.read": OpenAI strict mode refuses this function name (^[a-zA-Z0-9_-]{1,64}$): the bridge sends "files_read" and maps it back', path: 'tools[0].name' },
     { code: 'MCPG170', line: 7, column: 11, message: 'tool "2fa_check": Gemini refuses this function name', path: 'tools[1].name' },
   ],
+  'MCPG200-example-arguments.yaml': [{ code: 'MCPG200', line: 11, column: 31, message: 'example "two and three" of tool "add": arguments.b is the string "3", but the input schema says it must be number', path: 'tools[0].examples[0].arguments.b' }],
+  'MCPG201-example-result.yaml': [{ code: 'MCPG201', line: 15, column: 24, message: 'example 1 of tool "add": result.sum is the string "five", but the output schema says it must be number', path: 'tools[0].examples[0].result.sum' }],
+  'MCPG202-example-name.yaml': [{ code: 'MCPG202', line: 8, column: 15, message: 'example name "plain" is used twice in prompt "greet" (first at test/fixtures/invalid/MCPG202-example-name.yaml:7:15)', path: 'prompts[0].examples[1].name' }],
   'MCPG099-skill-scheme.yaml': [{ code: 'MCPG099', line: 6, column: 12, message: 'resource "skill://notes/SKILL.md" uses the skill:// scheme', path: 'resources[0].uri' }],
 };
 

@@ -63,7 +63,7 @@ const precompiledMeta = metaSchema2020 as unknown as ValidateFunction;
 const SHARED = '@mcpgen/runtime/shared';
 type Shared = typeof import('@mcpgen/runtime/shared');
 let shared: Shared | undefined;
-function createAjv(dialect: Dialect, options: Parameters<Shared['createAjv']>[0]): Ajv2020 {
+export function createAjv(dialect: Dialect, options: Parameters<Shared['createAjv']>[0]): Ajv2020 {
   shared ??= createRequire(import.meta.url)(SHARED) as Shared;
   return shared.createAjvFor(dialect, options);
 }
