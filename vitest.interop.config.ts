@@ -2,8 +2,10 @@ import { defineConfig } from 'vitest/config';
 import { shared } from './vitest.config.js';
 
 // Files that keep the two cores busy by themselves (the conformance suite starts 39 client processes at once;
-// the others import, generate and compile hundreds of tools, or install packages): one at a time, after the
-// rest, so none of them starves another. A new file that does such work belongs here.
+// the others import, generate and compile hundreds of tools, or install packages): one at a time, so none of
+// them starves another. A new file that does such work belongs here. `npm run test:interop`
+// (scripts/test-interop.mjs) runs the two projects as two vitest processes at once; one `vitest run` with
+// this config (a developer's, on a few files) runs the waiting files first, then these.
 export const CPU_HEAVY = [
   'test/interop/conformance.test.ts',
   'test/interop/import-round-trip.test.ts',
