@@ -1,6 +1,6 @@
 // Compiles every generated package once per test run (strict, ESM) into .tmp/compiled/<name>/,
 // so tests run the generated code itself. Diagnostics are recorded for compile.test.ts to assert on.
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { STRICT_COMPILER_OPTIONS } from './strict-compiler.js';
@@ -10,6 +10,8 @@ export const COMPILED = join(ROOT, '.tmp/compiled');
 export const COMPILE_RESULT = join(ROOT, '.tmp/compile-result.json');
 
 export default function setup(): void {
+  // scripts/test-interop.mjs runs two vitest processes; the second uses the first one's compile.
+  if (process.env.MCPGEN_COMPILED === COMPILE_RESULT && existsSync(COMPILE_RESULT)) return;
   rmSync(COMPILED, { recursive: true, force: true });
   mkdirSync(COMPILED, { recursive: true });
   const generated = join(ROOT, 'generated');

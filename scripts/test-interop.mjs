@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// The interop suite as three vitest runs at the same time, the projects of vitest.interop.config.ts:
+// `interop-cpu` (the files that keep both cores busy, one at a time), `interop` (the files that mostly
+// wait, four at a time) and `interop-redis` (the files sharing the run's Redis topologies, one at a time). One vitest run would finish one project before starting the other; run together,
+// the waiting files use the cores the heavy ones leave idle, and no two heavy files ever overlap.
+// Arguments (file filters, reporters) go to every run (an --outputFile=x.json becomes x.interop-cpu.json,
+// x.interop.json and x.interop-redis.json); each line of output names its run; the exit code is the first non-zero one.
+// Usage: node scripts/test-interop.mjs [vitest arguments…]
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// Written by test/support/global-setup.ts once generated/ is compiled into .tmp/compiled/.
+const compiled = join(root, '.tmp/compile-result.json');
+const vitest = join(root, 'node_modules/vitest/vitest.mjs');
+const args = process.argv.slice(2);
+
+function run(project, env) {
+  const own = args.map((a) => a.replace(/^(--outputFile=.*?)(\.\w+)?$/, (_, path, ext = '') => `${path}.${project}${ext}`));
+  const child = spawn(process.execPath, [vitest, 'run', '--config', 'vitest.interop.config.ts', '--project', project, '--passWithNoTests', ...own], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+    createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`[${project}] ${line}\n`));
+  }
+  return new Promise((done) => child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128))));
+}
+
+// The heavy run compiles generated/ (its global setup); the other starts once that is done and uses it.
+rmSync(compiled, { force: true });
+const heavy = run('interop-cpu', {});
+let heavyEnded = false;
+void heavy.then(() => (heavyEnded = true));
+while (!existsSync(compiled) && !heavyEnded) await new Promise((r) => setTimeout(r, 200));
+const reuse = existsSync(compiled) ? { MCPGEN_COMPILED: compiled } : {};
+const waiting = run('interop', reuse);
+// The files sharing the run's Redis topologies, one at a time beside the others (a third run).
+const redis = run('interop-redis', reuse);
+const codes = await Promise.all([heavy, waiting, redis]);
+process.exit(codes.find((c) => c !== 0) ?? 0);
