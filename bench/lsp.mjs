@@ -25,16 +25,23 @@ let text = syntheticSpec(TOOLS, 'big');
 writeFileSync(file, text);
 const uri = pathToFileURL(file).href;
 
-const child = spawn(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'lsp', '--stdio'], { cwd: WORK, stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [...(process.env.LSP_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'bin/mcpgen.js'), 'lsp', '--stdio'], { cwd: WORK, stdio: ['pipe', 'pipe', 'inherit'] });
 const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 let waiting;
 connection.onNotification('textDocument/publishDiagnostics', (p) => {
-  if (p.uri === uri && waiting?.(p.diagnostics)) waiting = undefined;
+  if (p.uri === uri && waiting?.(p)) waiting = undefined;
 });
 connection.listen();
-const published = (ok) => new Promise((done, fail) => {
-  const timer = setTimeout(() => fail(new Error('no diagnostics within 60 s')), 60_000);
-  waiting = (ds) => ok(ds) && (clearTimeout(timer), done(), true);
+/** The diagnostics published for this version of the text; `count` of them, or the bench is wrong. */
+const published = (version, count) => new Promise((done, fail) => {
+  const timer = setTimeout(() => fail(new Error(`no diagnostics for version ${version} within 60 s`)), 60_000);
+  waiting = (p) => {
+    if (p.version !== version) return false;
+    clearTimeout(timer);
+    if (p.diagnostics.length === count) done();
+    else fail(new Error(`version ${version}: ${p.diagnostics.length} diagnostics, expected ${count}: ${JSON.stringify(p.diagnostics.slice(0, 3))}`));
+    return true;
+  };
 });
 const position = (offset) => {
   const before = text.slice(0, offset).split('\n');
@@ -47,7 +54,7 @@ try {
   // A typo first, so that the opening check publishes something to wait for.
   const starts = [...text.matchAll(/\n {4}description: Synthetic tool number/g)].map((m) => m.index + 5 + 'descr'.length);
   text = text.slice(0, starts[0]) + text.slice(starts[0] + 1);
-  const first = published((ds) => ds.length === 1);
+  const first = published(1, 1);
   await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
   await first;
   const times = [];
@@ -64,7 +71,7 @@ try {
     if (mend) broken.delete(tool);
     else broken.add(tool);
     const expected = broken.size;
-    const done = published((ds) => ds.length === expected);
+    const done = published(e + 2, expected);
     const began = performance.now();
     await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: e + 2 }, contentChanges: [change] });
     await done;

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { check, enableIncremental, resolveInputs, type CheckResult } from '../pipeline.js';
+import { check, resolveInputs, type CheckResult } from '../pipeline.js';
 import type { Config } from '../load/config.js';
 import { loadSpec, type LoadedSpec } from '../load/spec-files.js';
 import { setOverlay } from '../load/overlay.js';
@@ -24,8 +24,6 @@ export class Project {
   private loaded: LoadedSpec[] | undefined;
 
   constructor(readonly cwd: string) {
-    // The --watch machinery: each stage keeps per-entry results while an entry's text is unchanged.
-    enableIncremental();
     this.findRoots();
   }
 
