@@ -33,6 +33,8 @@ export class Checker {
     private readonly versionOf: (path: string) => number | undefined,
     private readonly publish: (checked: Checked) => void,
     private readonly report: (message: string) => void,
+    /** The worker started checking (true), or has nothing left to check (false). */
+    private readonly busy: (checking: boolean) => void,
   ) {
     this.worker = this.start();
   }
@@ -66,6 +68,7 @@ export class Checker {
       this.report(`mcpgen: the checker stopped — this is a bug, please report it:\n${e.stack ?? e.message}`);
       this.pending = new Map(this.texts);
       this.running = undefined;
+      this.busy(false);
       this.worker = this.start();
       this.changed();
     });
@@ -85,6 +88,7 @@ export class Checker {
     this.pending = new Map();
     this.findRoots = false;
     this.worker.postMessage(request);
+    this.busy(true);
   }
 
   private received(reply: CheckReply): void {
@@ -95,6 +99,7 @@ export class Checker {
       this.send(); // stale: the newest texts are checked instead
       return;
     }
+    this.busy(false);
     if ('failed' in reply) this.report(`mcpgen: internal error while checking — this is a bug, please report it:\n${reply.failed}`);
     else this.publish({ files: new Map(reply.files), versions: ran.versions });
   }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createConnection, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocumentSyncKind, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
+import { createConnection, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocumentSyncKind, type Connection, type WorkDoneProgressServerReporter, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseSource, type SourceFile } from '../parse/source.js';
 import { complete } from './completion.js';
@@ -11,6 +11,9 @@ import { definition, references, rename, renameRange, type At } from './navigati
 import { Project } from './project.js';
 import { indexSpec } from './spec-index.js';
 import { documentSymbols } from './symbols.js';
+
+/** A check running longer than this shows as progress ("mcpgen: checking specs"); a keystroke's check does not flash it. */
+const PROGRESS_AFTER_MS = 250;
 
 /**
  * `mcpgen lsp`: a language server over stdio for spec files and the files they include. Diagnostics are
@@ -48,6 +51,22 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     }
     published = now;
   };
+  /** A check that takes a while shows as work in progress (for a client that supports it). */
+  let shown: Promise<WorkDoneProgressServerReporter> | undefined;
+  let showTimer: NodeJS.Timeout | undefined;
+  const progress = (checking: boolean): void => {
+    if (checking) {
+      showTimer ??= shown === undefined ? setTimeout(() => {
+        showTimer = undefined;
+        shown = connection.window.createWorkDoneProgress().then((reporter) => (reporter.begin('mcpgen', undefined, 'checking specs'), reporter));
+      }, PROGRESS_AFTER_MS) : undefined;
+      return;
+    }
+    clearTimeout(showTimer);
+    showTimer = undefined;
+    void shown?.then((reporter) => reporter.done());
+    shown = undefined;
+  };
   const pathOf = (uri: string): string => resolve(fileURLToPath(uri));
   const sync = (doc: TextDocument, text: string | undefined): void => {
     if (!doc.uri.startsWith('file:')) return;
@@ -78,7 +97,7 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
     project = new Project(folder ? fileURLToPath(folder) : fallbackCwd);
     const versionOf = (path: string): number | undefined => documents.get(uris.get(path) ?? '')?.version;
-    checker = new Checker(project.cwd, versionOf, publish, (message) => connection.console.error(message));
+    checker = new Checker(project.cwd, versionOf, publish, (message) => connection.console.error(message), progress);
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
