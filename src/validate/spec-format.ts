@@ -1,6 +1,7 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diagnosticAt, type JsonPath, type SourceFile } from '../parse/source.js';
+import { objectCachesEnabled } from '../common/context-stores.js';
 import { configSchema, specSchema } from './precompiled-validators.js';
 import { quotedPath, taskHint, unknownKeyHint, withFix } from './teach.js';
 
@@ -156,6 +157,12 @@ export const MAX_NESTING = 48;
 export const MAX_ARRAY_NESTING = 12;
 
 /**
+ * --watch and `mcpgen lsp`: the top-level list entries (kept by identity while their text is unchanged,
+ * parse/entry-cache.ts) found within the limits, so that an edit walks only the entries it changed.
+ */
+const SHALLOW_ENTRIES = new WeakSet<object>();
+
+/**
  * Every place nested deeper than the limits (the walk stops descending there). Depth-first, last child
  * first, reported in reverse; one path array is grown and shrunk on the way (copied only for a finding),
  * so a large spec costs no array per value.
@@ -163,8 +170,20 @@ export const MAX_ARRAY_NESTING = 12;
 function tooDeep(value: unknown): { path: (string | number)[]; message: string }[] {
   const found: { path: (string | number)[]; message: string }[] = [];
   const path: (string | number)[] = [];
+  const shallow = objectCachesEnabled() ? SHALLOW_ENTRIES : undefined;
   const visit = (v: unknown, arrays: number): void => {
     if (typeof v !== 'object' || v === null) return;
+    // A value two levels down (a tool, a `$defs` entry…) is always met at that depth, inside no list of values.
+    if (path.length === 2 && shallow !== undefined) {
+      if (shallow.has(v)) return;
+      const before = found.length;
+      visitValue(v, arrays);
+      if (found.length === before) shallow.add(v);
+      return;
+    }
+    visitValue(v, arrays);
+  };
+  const visitValue = (v: object, arrays: number): void => {
     if (path.length >= MAX_NESTING) found.push({ path: [...path], message: `nesting deeper than ${MAX_NESTING} levels is not supported` });
     else if (Array.isArray(v)) {
       if (arrays >= MAX_ARRAY_NESTING) found.push({ path: [...path], message: `lists nested deeper than ${MAX_ARRAY_NESTING} levels are not supported` });
