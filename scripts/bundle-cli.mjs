@@ -19,6 +19,7 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const CHECK_BUNDLE = 'dist/cli/check-bundle.cjs';
 export const CLI_BUNDLE = 'dist/cli/cli-bundle.cjs';
 export const CODE_CACHE = 'dist/cli/code-cache.cjs';
+export const LSP_WORKER = 'dist/cli/lsp-worker.cjs';
 
 /** Commands other than `check`: main.ts imports them only when they run; bin/mcpgen.js never sends them to the check bundle. */
 const otherCommands = {
@@ -75,5 +76,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     build({ ...common, outfile: CHECK_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats'], plugins: [otherCommands] }),
     build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', ...LANGUAGE_SERVER, 'fast-check'], plugins: [handlebarsCompiler, jsoncParser] }),
     build({ ...common, entryPoints: ['src/cli/code-cache-entry.ts'], outfile: CODE_CACHE }),
+    // `mcpgen lsp`'s checks run in a worker thread (src/lsp/checker.ts) from this file.
+    build({ ...common, entryPoints: ['src/lsp/check-worker.ts'], outfile: LSP_WORKER, external: ['ajv', 'ajv/*', 'ajv-formats', ...LANGUAGE_SERVER] }),
   ]);
 }

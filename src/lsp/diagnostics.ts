@@ -10,9 +10,12 @@ import type { Diagnostic, Fix } from '../diagnostics/diagnostic.js';
  */
 export function toLsp(diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, string>, cwd: string): Map<string, LspDiagnostic[]> {
   const byFile = new Map<string, LspDiagnostic[]>();
+  // Each file's lines once: a spec with a thousand diagnostics must not split its text a thousand times.
+  const lines = new Map<string, readonly string[]>();
+  const linesOf = (file: string): readonly string[] => lines.get(file) ?? lines.set(file, (sources.get(file) ?? '').split('\n')).get(file)!;
   for (const d of diagnostics) {
     const file = resolve(cwd, d.file);
-    const lineText = (sources.get(d.file) ?? '').split('\n')[d.line - 1] ?? '';
+    const lineText = linesOf(d.file)[d.line - 1] ?? '';
     const start = { line: d.line - 1, character: d.column - 1 };
     const rest = lineText.slice(d.column - 1);
     const word = /^(?:"(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^\s,{}[\]#]+)/.exec(rest)?.[0].replace(/:$/, '') ?? '';
@@ -25,7 +28,9 @@ export function toLsp(diagnostics: readonly Diagnostic[], sources: ReadonlyMap<s
       message: d.message,
       ...(d.fix !== undefined ? { data: { fix: d.fix } } : {}),
     };
-    byFile.set(file, [...(byFile.get(file) ?? []), out]);
+    const list = byFile.get(file);
+    if (list === undefined) byFile.set(file, [out]);
+    else list.push(out);
   }
   return byFile;
 }

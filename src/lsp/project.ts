@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { check, enableIncremental, resolveInputs, type CheckResult } from '../pipeline.js';
+import { check, resolveInputs, type CheckResult } from '../pipeline.js';
 import type { Config } from '../load/config.js';
 import { loadSpec, type LoadedSpec } from '../load/spec-files.js';
 import { setOverlay } from '../load/overlay.js';
@@ -21,11 +21,10 @@ export class Project {
   private config: Config | undefined;
   private configDiagnostics: readonly Diagnostic[] = [];
   private roots: string[] = [];
-  private loaded: LoadedSpec[] | undefined;
+  /** Each root's spec as last read (undefined: it could not be read), until a text changes. */
+  private readonly loaded = new Map<string, LoadedSpec | undefined>();
 
   constructor(readonly cwd: string) {
-    // The --watch machinery: each stage keeps per-entry results while an entry's text is unchanged.
-    enableIncremental();
     this.findRoots();
   }
 
@@ -44,13 +43,13 @@ export class Project {
     }
     for (const f of yamlFiles(this.cwd)) if (isRootSpec(f)) found.add(f);
     this.roots = [...found].sort();
-    this.loaded = undefined;
+    this.loaded.clear();
   }
 
   /** An editor's text for a file (undefined: the file on disk again). */
   setText(absPath: string, text: string | undefined): void {
     setOverlay(absPath, text);
-    this.loaded = undefined;
+    this.loaded.clear();
     if (text !== undefined && !this.roots.includes(absPath) && /^mcpgen\s*:/m.test(text)) this.roots = [...this.roots, absPath].sort();
   }
 
@@ -64,13 +63,18 @@ export class Project {
 
   /** Each root spec with its includes, read through the editor's texts. */
   specs(): readonly LoadedSpec[] {
-    this.loaded ??= this.roots.flatMap((r) => loadSpec(r, this.cwd, this.config?.dir).spec ?? []);
-    return this.loaded;
+    return this.roots.flatMap((r) => this.load(r) ?? []);
   }
 
-  /** The spec a file belongs to (as its root or an include). */
+  /** The spec a file belongs to (as its root or an include). A root spec's own file reads no other spec. */
   specOf(absPath: string): LoadedSpec | undefined {
-    return this.specs().find((s) => [s.root, ...s.includes].some((f) => resolve(this.cwd, f.file) === absPath));
+    const own = this.roots.includes(absPath) ? this.load(absPath) : undefined;
+    return own ?? this.specs().find((s) => [s.root, ...s.includes].some((f) => resolve(this.cwd, f.file) === absPath));
+  }
+
+  private load(root: string): LoadedSpec | undefined {
+    if (!this.loaded.has(root)) this.loaded.set(root, loadSpec(root, this.cwd, this.config?.dir).spec);
+    return this.loaded.get(root);
   }
 
   /** Where each server's handlers file is (config `handlers`, else generated/<server>/handlers.ts). */

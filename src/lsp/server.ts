@@ -1,52 +1,49 @@
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createConnection, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocumentSyncKind, type Connection, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
+import { createConnection, StreamMessageReader, StreamMessageWriter, TextDocuments, TextDocumentSyncKind, type Connection, type WorkDoneProgressServerReporter, type Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { parseSource, type SourceFile } from '../parse/source.js';
 import { complete } from './completion.js';
-import { codeActionFor, toLsp } from './diagnostics.js';
+import { Checker, type Checked } from './checker.js';
+import { codeActionFor } from './diagnostics.js';
 import { hover } from './hover.js';
 import { definition, references, rename, renameRange, type At } from './navigation.js';
 import { Project } from './project.js';
 import { indexSpec } from './spec-index.js';
 import { documentSymbols } from './symbols.js';
 
-/** Edits closer together than this are checked once, after the last. */
-const DEBOUNCE_MS = 120;
+/** A check running longer than this shows as progress ("mcpgen: checking specs"); a keystroke's check does not flash it. */
+const PROGRESS_AFTER_MS = 250;
 
 /**
  * `mcpgen lsp`: a language server over stdio for spec files and the files they include. Diagnostics are
- * `check`'s (the config's provider targets and handlers included), re-run with the --watch caches a
- * short while after the last edit; each run is one synchronous pass, and requests that arrive meanwhile
- * are answered right after it.
+ * `check`'s (the config's provider targets and handlers included), run in a worker thread with the
+ * --watch caches (checker.ts): requests are answered while a check runs, edits made meanwhile are
+ * checked together when it ends, and each file's diagnostics carry the version of the text they are for.
  */
 export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, fallbackCwd: string): Connection {
   const connection = createConnection(new StreamMessageReader(input), new StreamMessageWriter(output));
   const documents = new TextDocuments(TextDocument);
   let project: Project | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let checker: Checker | undefined;
   let published = new Set<string>();
   const last = new Map<string, LspDiagnostic[]>();
+  /** The URI the editor names each open file by (absolute path → URI). */
+  const uris = new Map<string, string>();
 
-  const run = (): void => {
-    timer = undefined;
-    if (project === undefined) return;
-    let result: ReturnType<Project['check']>;
-    try {
-      result = project.check();
-    } catch (e) {
-      // A bug in a rule must not take the editor's server down: say so, keep the last diagnostics.
-      connection.console.error(`mcpgen: internal error while checking — this is a bug, please report it:\n${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      return;
-    }
-    const byFile = toLsp([...result.configDiagnostics, ...result.diagnostics], result.sources, project.cwd);
+  const publish = ({ files, versions }: Checked): void => {
     const now = new Set<string>();
-    for (const [file, list] of byFile) {
-      const uri = pathToFileURL(file).href;
+    const send = (file: string, diagnostics: LspDiagnostic[]): void => {
+      const uri = uris.get(file) ?? pathToFileURL(file).href;
       now.add(uri);
-      last.set(uri, list);
-      void connection.sendDiagnostics({ uri, diagnostics: list });
-    }
+      if (diagnostics.length > 0) last.set(uri, diagnostics);
+      else last.delete(uri);
+      const version = versions.get(file);
+      void connection.sendDiagnostics({ uri, diagnostics, ...(version !== undefined ? { version } : {}) });
+    };
+    for (const [file, list] of files) send(file, list);
+    // Every open file is told, clean or not: an editor waiting for its version's diagnostics gets them.
+    for (const file of versions.keys()) if (!files.has(file)) send(file, []);
     for (const uri of published) {
       if (now.has(uri)) continue;
       last.delete(uri);
@@ -54,15 +51,30 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     }
     published = now;
   };
-  const schedule = (): void => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = setTimeout(run, DEBOUNCE_MS);
+  /** A check that takes a while shows as work in progress (for a client that supports it). */
+  let shown: Promise<WorkDoneProgressServerReporter> | undefined;
+  let showTimer: NodeJS.Timeout | undefined;
+  const progress = (checking: boolean): void => {
+    if (checking) {
+      showTimer ??= shown === undefined ? setTimeout(() => {
+        showTimer = undefined;
+        shown = connection.window.createWorkDoneProgress().then((reporter) => (reporter.begin('mcpgen', undefined, 'checking specs'), reporter));
+      }, PROGRESS_AFTER_MS) : undefined;
+      return;
+    }
+    clearTimeout(showTimer);
+    showTimer = undefined;
+    void shown?.then((reporter) => reporter.done());
+    shown = undefined;
   };
   const pathOf = (uri: string): string => resolve(fileURLToPath(uri));
   const sync = (doc: TextDocument, text: string | undefined): void => {
     if (!doc.uri.startsWith('file:')) return;
-    project?.setText(pathOf(doc.uri), text);
-    schedule();
+    const path = pathOf(doc.uri);
+    if (text === undefined) uris.delete(path);
+    else uris.set(path, doc.uri);
+    project?.setText(path, text);
+    checker?.setText(path, text);
   };
   /** The spec file at a URI as the pipeline reads it, and its spec's index. */
   const sourceAt = (uri: string): { source: SourceFile; at: (offset: number) => At; index: ReturnType<typeof indexSpec> | undefined } | undefined => {
@@ -84,6 +96,8 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
   connection.onInitialize((params) => {
     const folder = params.workspaceFolders?.[0]?.uri ?? params.rootUri;
     project = new Project(folder ? fileURLToPath(folder) : fallbackCwd);
+    const versionOf = (path: string): number | undefined => documents.get(uris.get(path) ?? '')?.version;
+    checker = new Checker(project.cwd, versionOf, publish, (message) => connection.console.error(message), progress);
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -98,13 +112,13 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
       serverInfo: { name: 'mcpgen' },
     };
   });
-  connection.onInitialized(() => schedule());
-  documents.onDidOpen((e) => sync(e.document, e.document.getText()));
+  connection.onInitialized(() => checker?.changed());
+  // Opening a document changes its content too: one sync.
   documents.onDidChangeContent((e) => sync(e.document, e.document.getText()));
   documents.onDidClose((e) => sync(e.document, undefined));
   connection.onDidChangeWatchedFiles(() => {
     project?.findRoots();
-    schedule();
+    checker?.rootsChanged();
   });
 
   connection.onHover(({ textDocument, position }) => {

@@ -1,6 +1,6 @@
 import { isMap, isPair, isScalar, isSeq, Scalar, type Node, type Pair } from 'yaml';
 import type { FixEdit } from '../diagnostics/diagnostic.js';
-import type { JsonPath, SourceFile } from './source.js';
+import { entryDocument, type JsonPath, type SourceFile } from './source.js';
 
 /**
  * Text edits of a spec file made from its YAML tree: what a diagnostic's fix carries. Each builder
@@ -15,9 +15,15 @@ interface Found {
   readonly parent?: unknown;
 }
 
+/**
+ * Inside one entry of a large spec's long list, only that entry's text is parsed (its nodes' ranges moved
+ * to the file's offsets): parsing a 1,000-tool spec whole to offer one rename cost ~0.3 s per edit in `mcpgen lsp`.
+ */
 export function nodeAtPath(source: SourceFile, path: JsonPath): Found | undefined {
-  let found: Found = { node: source.doc.contents };
-  for (const seg of path) {
+  const entry = entryDocument(source, path);
+  if (entry !== undefined) shiftRanges(entry.contents, entry.start);
+  let found: Found = { node: entry?.contents ?? source.doc.contents };
+  for (const seg of entry?.path ?? path) {
     const node = found.node;
     if (isMap(node)) {
       const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
@@ -29,6 +35,17 @@ export function nodeAtPath(source: SourceFile, path: JsonPath): Found | undefine
     } else return undefined;
   }
   return found;
+}
+
+/** Moves every range in a freshly parsed tree by `by` characters. */
+function shiftRanges(node: unknown, by: number): void {
+  if (node === null || typeof node !== 'object') return;
+  const range = (node as Node).range;
+  if (range) (node as { range: [number, number, number] }).range = [range[0] + by, range[1] + by, range[2] + by];
+  if (isPair(node)) {
+    shiftRanges(node.key, by);
+    shiftRanges(node.value, by);
+  } else if (isMap(node) || isSeq(node)) for (const item of node.items) shiftRanges(item, by);
 }
 
 export function editAt(source: SourceFile, start: number, end: number, newText: string): FixEdit {

@@ -19,6 +19,8 @@ export interface CutSequence {
   readonly counts: readonly number[];
   /** Each entry's own text (a one-entry block sequence): what --watch's entry cache is keyed by. */
   readonly entries: readonly string[];
+  /** Where each entry starts in the text. */
+  readonly offsets: readonly number[];
 }
 
 export interface SplitSpec {
@@ -43,6 +45,15 @@ const BARE_KEY = /^([A-Za-z_][A-Za-z0-9_-]*):[ \t]*(?:#.*)?$/;
  * fit the sequence around it. Such a text is simply parsed whole.
  */
 export function splitLongSequences(text: string): SplitSpec | undefined {
+  // A run reads a file's value and then asks positions in it (source.ts): one cut serves both.
+  if (lastCut?.text !== text) lastCut = { text, split: cut(text) };
+  return lastCut.split;
+}
+
+/** The text cut last, and its cut. */
+let lastCut: { readonly text: string; readonly split: SplitSpec | undefined } | undefined;
+
+function cut(text: string): SplitSpec | undefined {
   if (/\r(?!\n)|[\u0085\u2028\u2029]/.test(text)) return undefined;
   const lines = lineStarts(text);
   const sequences: CutSequence[] = [];
@@ -97,8 +108,9 @@ export function splitLongSequences(text: string): SplitSpec | undefined {
       counts.push(e - s);
       s = e;
     }
-    const entries = starts.map((s, n) => text.slice(lines[s]!, n + 1 < starts.length ? lines[starts[n + 1]!]! : stop));
-    sequences.push({ key: bare[1]!, pieces, counts, entries });
+    const offsets = starts.map((s) => lines[s]!);
+    const entries = offsets.map((from, n) => text.slice(from, offsets[n + 1] ?? stop));
+    sequences.push({ key: bare[1]!, pieces, counts, entries, offsets });
     skeleton += text.slice(kept, lines[starts[0]!]!);
     kept = stop;
   }

@@ -148,7 +148,6 @@ export function piecewiseValue(text: string, file = ''): unknown {
 function valueOfPieces(text: string, file: string): unknown {
   const split = splitLongSequences(text);
   if (split === undefined) return undefined;
-  if (entryCacheEnabled()) noteEntryStarts(text, split);
   const read = (piece: string): unknown => {
     const fast = fastValue(piece);
     if (fast !== NOT_FAST) return fast;
@@ -190,20 +189,32 @@ function hasAnchor(node: unknown): boolean {
   return false;
 }
 
-/** A source whose YAML document (for diagnostics' positions) is parsed on first use. */
+/**
+ * A source whose YAML document (for diagnostics' positions) is parsed on first use. Its line starts
+ * come from the text alone: a fix's edit inside one entry (edits.ts) needs them, not the document.
+ */
 function lazySource(file: string, text: string, value: unknown): SourceFile {
-  let whole: { doc: Document.Parsed; lines: LineCounter } | undefined;
+  let doc: Document.Parsed | undefined;
+  let lines: LineCounter | undefined;
   return {
     file,
     text,
     value,
     get doc() {
-      return (whole ??= parseWhole(text)).doc;
+      return (doc ??= parseWhole(text).doc);
     },
     get lines() {
-      return (whole ??= parseWhole(text)).lines;
+      return (lines ??= linesOf(text));
     },
   };
+}
+
+/** The line starts yaml's LineCounter would collect while parsing `text`. */
+function linesOf(text: string): LineCounter {
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines.addNewLine(i + 1);
+  return lines;
 }
 
 /** The same file with another value (validation's copy without broken entries); a lazy document stays lazy. */
@@ -321,38 +332,26 @@ function offsetIn(contents: unknown, path: JsonPath, target: 'value' | 'key'): n
 
 // A large spec's positions inside one entry of a long list (`tools[412].input…`, what `mcpgen breaking`
 // asks for) come from that entry's text alone: parsing the whole document for one position cost ~1 s
-// on a 1,000-tool spec. The cut (long-sequences.ts) keeps each entry's exact text, contiguous in order.
-type EntryStarts = Map<string, { entries: readonly string[]; starts: number[] } | undefined>;
-const ENTRY_STARTS = new Map<string, EntryStarts>();
-
+// on a 1,000-tool spec. The cut (long-sequences.ts) keeps each entry's exact text and where it starts.
 function entryOffset(source: SourceFile, path: JsonPath, target: 'value' | 'key'): number | undefined {
+  const entry = entryDocument(source, path);
+  return entry === undefined ? undefined : entry.start + offsetIn(entry.contents, entry.path, target);
+}
+
+/**
+ * The entry of a large spec's long list that `path` leads into (`tools[412]…`), parsed alone: its YAML
+ * contents (a one-entry block sequence, offsets from the entry's start), where the entry starts in the
+ * file, and `path` inside the contents. `undefined` when the file is small or not cut that way.
+ */
+export function entryDocument(source: SourceFile, path: JsonPath): { contents: unknown; start: number; path: JsonPath } | undefined {
   const text = source.text;
   if (text.length < PIECEWISE_MIN_CHARS || path.length < 2 || typeof path[0] !== 'string' || typeof path[1] !== 'number') return undefined;
-  const byKey = ENTRY_STARTS.get(text) ?? noteEntryStarts(text, splitLongSequences(text));
-  const seq = byKey.get(path[0]);
+  const seq = splitLongSequences(text)?.sequences.find((s) => s.key === path[0]);
   const index = path[1];
   if (seq === undefined || index >= seq.entries.length) return undefined;
   const doc = parseDocument(seq.entries[index]!, PARSE_OPTIONS);
   if (doc.errors.length > 0) return undefined;
-  return seq.starts[index]! + offsetIn(doc.contents, [0, ...path.slice(2)], target);
-}
-
-/** Where each entry of the text's long lists starts; kept for entryOffset (a text read in pieces notes its cut as it is read). */
-function noteEntryStarts(text: string, split: ReturnType<typeof splitLongSequences>): EntryStarts {
-  if (ENTRY_STARTS.size >= 4) ENTRY_STARTS.clear();
-  const byKey: EntryStarts = new Map();
-  for (const seq of split?.sequences ?? []) {
-    const first = text.indexOf(seq.entries[0] ?? '\u0000', Math.max(0, text.search(new RegExp(`^${seq.key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:`, 'm'))));
-    const starts: number[] = [];
-    let at = first;
-    for (const e of seq.entries) {
-      starts.push(at);
-      at += e.length;
-    }
-    byKey.set(seq.key, first < 0 || seq.entries.some((e, i) => !text.startsWith(e, starts[i]!)) ? undefined : { entries: seq.entries, starts });
-  }
-  ENTRY_STARTS.set(text, byKey);
-  return byKey;
+  return { contents: doc.contents, start: seq.offsets[index]!, path: [0, ...path.slice(2)] };
 }
 
 function linePos(text: string, offset: number): { line: number; column: number } {

@@ -166,8 +166,10 @@ export const MAX_ARRAY_NESTING = 12;
 function tooDeep(value: unknown): { path: (string | number)[]; message: string }[] {
   const found: { path: (string | number)[]; message: string }[] = [];
   const path: (string | number)[] = [];
-  // An entry of a top-level list (a tool…) found shallow enough stays so wherever it stands (watch, and
-  // the old version `breaking` reads after the new one: the same objects for unchanged entries).
+  // An entry of a top-level list (a tool…) found shallow enough stays so wherever it stands (--watch and
+  // `mcpgen lsp`: kept by identity while its text is unchanged, parse/entry-cache.ts; and the old version
+  // `breaking` reads after the new one: the same objects for unchanged entries), so an edit walks only
+  // the entries it changed.
   const shallow = cleanUnderDefs('shallow entries', NO_DEFS);
   const visit = (v: unknown, arrays: number): void => {
     if (typeof v !== 'object' || v === null) return;

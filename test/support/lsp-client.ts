@@ -24,6 +24,8 @@ export const uriOf = (dir: string, name: string): string => pathToFileURL(join(d
 export class LspClient {
   readonly connection: ProtocolConnection;
   readonly diagnostics = new Map<string, PublishDiagnosticsParams['diagnostics']>();
+  /** Every publishDiagnostics, in the order received. */
+  readonly published: PublishDiagnosticsParams[] = [];
   private readonly child: ChildProcess;
   private waiters: (() => void)[] = [];
 
@@ -32,6 +34,7 @@ export class LspClient {
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.connection.onNotification('textDocument/publishDiagnostics', (p: PublishDiagnosticsParams) => {
       this.diagnostics.set(p.uri, p.diagnostics);
+      this.published.push(p);
       const waiting = this.waiters;
       this.waiters = [];
       for (const w of waiting) w();
@@ -39,8 +42,8 @@ export class LspClient {
     this.connection.listen();
   }
 
-  async initialize(): Promise<unknown> {
-    const result = await this.connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(this.dir).href, capabilities: {}, workspaceFolders: null });
+  async initialize(capabilities: Record<string, unknown> = {}): Promise<unknown> {
+    const result = await this.connection.sendRequest('initialize', { processId: process.pid, rootUri: pathToFileURL(this.dir).href, capabilities, workspaceFolders: null });
     await this.connection.sendNotification('initialized', {});
     return result;
   }
