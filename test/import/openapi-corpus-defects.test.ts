@@ -37,4 +37,31 @@ describe('import defects the corpus run found', () => {
     const tool = (imported.spec.tools as { name: string; input: { properties: { body: { $ref: string } } } }[]).find((t) => t.name === 'CreateIdentityPool')!;
     expect(defs).toContain(tool.input.properties.body.$ref.replace('#/$defs/', ''));
   });
+
+  // here.com/positioning: `Lac: {type: integer, minimum: 1, maximum: 65535, not: {minimum: 65534, maximum: 65534}}`;
+  // the `not` read as a number under an integer is refused by strict ajv (MCPG019).
+  it('bounds in an in-place subschema of an integer (`not`, `allOf`, …) are an integer\'s', async () => {
+    const { imported, errors } = await importAndCheck({
+      openapi: '3.0.0',
+      info: { title: 'Here', version: '1' },
+      paths: { '/locate': op('postLocate', '#/components/schemas/Lac') },
+      components: { schemas: { Lac: { type: 'integer', minimum: 1, maximum: 65535, not: { minimum: 65534, maximum: 65534 } } } },
+    });
+    expect(errors).toEqual([]);
+    expect((imported.spec.$defs as Record<string, unknown>).Lac).toEqual({ type: 'integer', minimum: 1, maximum: 65535, not: { type: 'integer', minimum: 65534, maximum: 65534 } });
+  });
+
+  // vtex.local/Marketplace-APIs: every operation declares header parameters `Accept` and `Content-Type`,
+  // which OpenAPI 3 says to ignore; as arguments, the proxy replaced the model's Accept with its own.
+  it('OpenAPI 3 header parameters Accept, Content-Type and Authorization are no arguments', async () => {
+    const header = (name: string) => ({ name, in: 'header', required: true, schema: { type: 'string', default: 'application/json' } });
+    const { imported, errors } = await importAndCheck({
+      openapi: '3.0.0',
+      info: { title: 'Vtex', version: '1' },
+      paths: { '/offers': { get: { operationId: 'Getofferslist', parameters: [header('Accept'), header('Content-Type'), header('Authorization'), header('X-Trace')], responses: { '200': { description: 'ok' } } } } },
+    });
+    expect(errors).toEqual([]);
+    const tool = (imported.spec.tools as { input: { properties: object } }[])[0]!;
+    expect(Object.keys(tool.input.properties)).toEqual(['X-Trace']);
+  });
 });

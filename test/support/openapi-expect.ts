@@ -34,12 +34,17 @@ export async function expectRequest(req: Seen, binding: Binding, args: Record<st
     if (p.in === 'header' && !credential) expect(req.headers[p.name.toLowerCase()], `${tool} header ${p.name}`).toBe(want.join(','));
   }
   if (binding.body !== undefined && args[binding.body.arg] !== undefined) await expectBody(req, binding.body, args[binding.body.arg], tool);
+  const listed = (a: { env: string }) => binding.security === undefined || binding.security.includes(a.env);
+  // Bearer and OAuth 2 schemes share the one Authorization header: an operation whose `security` lists
+  // several as alternatives (Google's Oauth2 and Oauth2c) gets one of them, never an unlisted one.
+  const bearers = auth.filter((a) => a.type === 'bearer' || a.type === 'oauth2');
+  if (bearers.some(listed)) expect(bearers.filter(listed).map((a) => `Bearer secret-${a.env}`), `${tool} authorization`).toContain(req.headers.authorization);
+  else for (const a of bearers) expect(req.headers.authorization, `${tool} sends no ${a.env}`).not.toBe(`Bearer secret-${a.env}`);
   for (const a of auth) {
     const secret = `secret-${a.env}`;
     // The operation's own `security` (else the document's) picks the schemes sent; the others' secrets stay home.
-    const sent = (v: unknown) => (binding.security === undefined || binding.security.includes(a.env) ? expect(v, tool).toBe(secret) : expect(v, `${tool} sends no ${a.env}`).not.toBe(secret));
-    if (a.type === 'bearer') sent(req.headers.authorization?.replace(/^Bearer /, ''));
-    else if (a.type === 'apiKey' && a.in === 'header') sent(req.headers[a.name!.toLowerCase()]);
+    const sent = (v: unknown) => (listed(a) ? expect(v, tool).toBe(secret) : expect(v, `${tool} sends no ${a.env}`).not.toBe(secret));
+    if (a.type === 'apiKey' && a.in === 'header') sent(req.headers[a.name!.toLowerCase()]);
     else if (a.type === 'apiKey' && a.in === 'query') sent(req.url.searchParams.get(a.name!));
   }
   // The MCP caller's own credentials never reach the upstream: only configured ones are there.

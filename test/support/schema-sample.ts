@@ -40,7 +40,8 @@ export function sample(schema: unknown, defs: Readonly<Record<string, unknown>>,
       return true;
     case 'string': {
       const base = typeof s.format === 'string' && FORMATS[s.format] !== undefined ? FORMATS[s.format]! : 'a b/c?d';
-      return typeof s.minLength === 'number' && base.length < s.minLength ? base.padEnd(s.minLength, 'x') : base;
+      const long = typeof s.minLength === 'number' && base.length < s.minLength ? base.padEnd(s.minLength, 'x') : base;
+      return typeof s.maxLength === 'number' ? long.slice(0, s.maxLength) : long;
     }
     case 'null':
       return null;

@@ -79,10 +79,22 @@ function mergedParameters(ref: OperationRef): Obj[] {
     if (!Array.isArray(list)) continue;
     for (const item of list) {
       const p = ref.deref(item);
-      if (isObj(p) && typeof p.name === 'string') out.set(`${String(p.in)}:${p.name}`, p);
+      if (isObj(p) && typeof p.name === 'string' && !ignoredHeader(p, ref.swagger2)) out.set(`${String(p.in)}:${p.name}`, p);
     }
   }
   return [...out.values()];
+}
+
+/**
+ * OpenAPI 3: header parameters named Accept, Content-Type or Authorization "SHALL be ignored" (the media
+ * types and security schemes say those). vtex.local declares `Accept: application/json` on every operation:
+ * as an argument, the model's value was replaced by the proxy's own Accept anyway. In Swagger 2.0, which has
+ * no such rule, an Authorization parameter is kept (descriptions without securityDefinitions use one).
+ */
+function ignoredHeader(p: Obj, swagger2: boolean): boolean {
+  if (p.in !== 'header') return false;
+  const name = String(p.name).toLowerCase();
+  return name === 'accept' || name === 'content-type' || (name === 'authorization' && !swagger2);
 }
 
 /**
