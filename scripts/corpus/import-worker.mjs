@@ -4,10 +4,12 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { importOpenApi } from '../../dist/import/openapi/index.js';
-import { generate } from '../../dist/pipeline.js';
+import { pathToFileURL } from 'node:url';
 
-const [work, root] = process.argv.slice(2);
+// The generator as built (a copy of dist/ the parent made, so a rebuild during a long run changes nothing).
+const [work, root, dist] = process.argv.slice(2);
+const { importOpenApi } = await import(pathToFileURL(join(dist, 'import/openapi/index.js')).href);
+const { generate } = await import(pathToFileURL(join(dist, 'pipeline.js')).href);
 const firstErrors = (diagnostics) => diagnostics.filter((d) => d.severity === 'error').slice(0, 3).map((d) => `${d.code} ${d.message.slice(0, 300)}${d.line ? ` (${d.file?.split('/').pop()}:${d.line}:${d.column})` : ''}`);
 
 /** Import then generate one description; an exception is a crash, an error diagnostic a refusal. */

@@ -5,7 +5,7 @@
 // (a seeded subset of the directory, for development), --seed S, --sample N (150), --only-import,
 // --skip-import, --skip-peer, --timeout SECONDS (per description, 900).
 import { fork, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { directoryApis, seededPick, serverNameOf } from './apis.mjs';
@@ -27,6 +27,7 @@ const { values: opt } = parseArgs({
 });
 const OUT = resolve(opt.out);
 const WORK = join(ROOT, '.tmp/corpus-work');
+const SNAPSHOT = join(ROOT, '.tmp/corpus-snapshot');
 const seed = Number(opt.seed);
 mkdirSync(OUT, { recursive: true });
 const log = (line) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
@@ -37,8 +38,12 @@ const results = existsSync(resultsFile) && opt['skip-import'] ? JSON.parse(readF
 
 if (!opt['skip-import']) {
   if (!existsSync(join(ROOT, 'dist/pipeline.js'))) spawnSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+  // dist/ reads templates and schemas beside it (../templates): the copy gets the rest of the tree as links.
+  rmSync(SNAPSHOT, { recursive: true, force: true });
+  cpSync(join(ROOT, 'dist'), join(SNAPSHOT, 'dist'), { recursive: true });
+  for (const e of readdirSync(ROOT)) if (!['dist', '.tmp', '.git'].includes(e)) symlinkSync(join(ROOT, e), join(SNAPSHOT, e));
   const began = performance.now();
-  results.import = { total: apis.length, apis: await importAll(apis, Number(opt.workers), Number(opt.timeout) * 1000) };
+  results.import = { total: apis.length, workers: Number(opt.workers), apis: await importAll(apis, Number(opt.workers), Number(opt.timeout) * 1000) };
   results.import.seconds = Math.round((performance.now() - began) / 1000);
   rmSync(WORK, { recursive: true, force: true });
   writeFileSync(resultsFile, JSON.stringify(results, null, 1));
@@ -70,7 +75,7 @@ async function importAll(list, count, timeoutMs) {
   let next = 0;
   const one = () =>
     new Promise((done) => {
-      const child = fork(join(ROOT, 'scripts/corpus/import-worker.mjs'), [WORK, ROOT], { execArgv: ['--max-old-space-size=3072', '--import', join(ROOT, 'scripts/corpus/resolve-hook.mjs')], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+      const child = fork(join(ROOT, 'scripts/corpus/import-worker.mjs'), [WORK, ROOT, join(SNAPSHOT, 'dist')], { execArgv: ['--max-old-space-size=3072', '--import', join(ROOT, 'scripts/corpus/resolve-hook.mjs')], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
       let current;
       let timer;
       let stderr = '';
