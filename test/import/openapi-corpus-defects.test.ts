@@ -64,4 +64,24 @@ describe('import defects the corpus run found', () => {
     const tool = (imported.spec.tools as { input: { properties: object } }[])[0]!;
     expect(Object.keys(tool.input.properties)).toEqual(['X-Trace']);
   });
+
+  // azure.com/monitor-metricsCreate_API declares a Content-Length header parameter, which the HTTP client
+  // always writes itself (the model's value was never sent).
+  it('header parameters the HTTP client owns (Content-Length, Transfer-Encoding, …) are no arguments', async () => {
+    const { imported } = await importAndCheck({
+      openapi: '3.0.0',
+      info: { title: 'Metrics', version: '1' },
+      paths: { '/m': { post: { operationId: 'Metrics_Create', parameters: [{ name: 'Content-Length', in: 'header', required: true, schema: { type: 'integer' } }], responses: { '200': { description: 'ok' } } } } },
+    });
+    expect((imported.spec.tools as { input: { properties: object } }[])[0]!.input.properties).toEqual({});
+  });
+
+  // azure.com/resources-managedapplications: `/{applicationDefinitionId}#disambiguation_dummy` beside
+  // `/{applicationDefinitionId}` (two operations on one path); the fragment is never sent.
+  it('a path key with a fragment binds the path without it', async () => {
+    const get = (operationId: string) => ({ get: { operationId, parameters: [{ name: 'id', in: 'path', required: true, type: 'string' }], responses: { '200': { description: 'ok' } } } });
+    const { imported, errors } = await importAndCheck({ swagger: '2.0', info: { title: 'Apps', version: '1' }, paths: { '/{id}': get('Get'), '/{id}#disambiguation_dummy': get('GetById') } });
+    expect(errors).toEqual([]);
+    expect((imported.spec.tools as { http: { path: string } }[]).map((t) => t.http.path)).toEqual(['/{id}', '/{id}']);
+  });
 });
