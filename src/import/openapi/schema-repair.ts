@@ -55,6 +55,31 @@ export function repairNullBeside(out: Obj, at: Pointer | undefined, sink: Schema
   note(sink, at && [...at, 'type'], `"type: null" beside "${list}" of other types allows no value: read as "${list}" with a null alternative`);
 }
 
+/**
+ * A `type` beside `oneOf`/`anyOf` whose branches state other types (`{type: integer, oneOf: [{type:
+ * string}]}`) contradicts itself; strict ajv refuses it (MCPG019). A branch no value of the type can take
+ * is dropped (the values allowed stay the same); when that leaves none, the intent is unclear and the
+ * `type` is dropped instead (the branches say what the values are).
+ */
+export function repairContradiction(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): void {
+  if (out.type === undefined || !isTyped(out)) return;
+  const own = typesOf(out);
+  const fits = (t: string) => own.includes(t) || (t === 'integer' && own.includes('number'));
+  for (const list of ['oneOf', 'anyOf'] as const) {
+    const branches = out[list];
+    if (!Array.isArray(branches)) continue;
+    const disjoint = branches.map((b, i) => [b, i] as const).filter(([b]) => isTyped(b) && !typesOf(b).some(fits));
+    if (disjoint.length === 0) continue;
+    if (disjoint.length === branches.length) {
+      note(sink, at && [...at, 'type'], `"type: ${own.join(', ')}" contradicts every branch of "${list}" (${[...new Set(branches.flatMap((b) => typesOf(b as Obj)))].join(', ')}): the type is dropped, the branches say what the values are`);
+      delete out.type;
+      return;
+    }
+    for (const [b, i] of disjoint) note(sink, at && [...at, list, i], `branch of "${list}" of type ${typesOf(b as Obj).join(', ')} can never match beside "type: ${own.join(', ')}": dropped (the values allowed are the same)`);
+    out[list] = branches.filter((_, i) => !disjoint.some(([, j]) => j === i));
+  }
+}
+
 /** Every branch states its types (no `$ref`, no untyped branch): the union of them, else undefined. */
 export function branchTypes(out: Obj): string[] | undefined {
   const lists = ['anyOf', 'oneOf'].filter((k) => Array.isArray(out[k])).map((k) => out[k] as unknown[]);

@@ -4,7 +4,7 @@
 // because the spec validator refuses unknown keywords (MCPG020).
 import { KNOWN_KEYWORDS } from '../../common/json-schema.js';
 import { knownFormats } from '../../validate/precompiled-validators.js';
-import { branchTypes, formatType, note, repairNullBeside, repairPattern, repairType, type Pointer, type SchemaSink } from './schema-repair.js';
+import { branchTypes, formatType, note, repairContradiction, repairNullBeside, repairPattern, repairType, type Pointer, type SchemaSink } from './schema-repair.js';
 
 type Obj = Record<string, unknown>;
 
@@ -52,6 +52,7 @@ export function convertSchema(schema: unknown, refs: RefMap, at?: Pointer, sink?
   repairType(out, at, sink);
   repairPattern(out, at, sink);
   repairNullBeside(out, at, sink);
+  repairContradiction(out, at, sink);
   bounds(src, out);
   if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
   undeclaredRequired(out);
