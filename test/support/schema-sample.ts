@@ -77,7 +77,8 @@ function matching(pattern: string, s: Obj): string {
   const max = typeof s.maxLength === 'number' ? s.maxLength : Infinity;
   try {
     const re = new RegExp(pattern, 'u');
-    const fits = (x: string) => [...x].length >= min && [...x].length <= max && re.test(x);
+    // Not `.` or `..`: as a path argument the proxy refuses a dot-segment (by design), whatever the pattern allows.
+    const fits = (x: string) => [...x].length >= min && [...x].length <= max && x !== '.' && x !== '..' && re.test(x);
     const found = fc.sample(fc.stringMatching(re), { seed: 52, numRuns: 50 }).find(fits);
     if (found !== undefined) return found;
   } catch {
