@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { pathToFileURL } from 'node:url';
 
 // The generator as built (a copy of dist/ the parent made, so a rebuild during a long run changes nothing).
-const [work, root, dist] = process.argv.slice(2);
+const [work, root, dist = join(import.meta.dirname, '../../dist')] = process.argv.slice(2);
 const { importOpenApi } = await import(pathToFileURL(join(dist, 'import/openapi/index.js')).href);
 const { generate } = await import(pathToFileURL(join(dist, 'pipeline.js')).href);
 const firstErrors = (diagnostics) => diagnostics.filter((d) => d.severity === 'error').slice(0, 3).map((d) => `${d.code} ${d.message.slice(0, 300)}${d.line ? ` (${d.file?.split('/').pop()}:${d.line}:${d.column})` : ''}`);
