@@ -2,23 +2,20 @@
 // to CORPUS_RESULTS (support/openapi-corpus-peer.ts says what is checked). Counts, never fails on a miss.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, it } from 'vitest';
+import { it } from 'vitest';
 import { DIRECTORY, serverNameOf } from '../../scripts/corpus/apis.mjs';
-import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
+import { jsonUpstream } from '../support/openapi-corpus.js';
 import { buildPeers, peerVersion, servePeers } from '../support/openapi-corpus-peer.js';
 import { ROOT } from '../helpers.js';
 
-let upstream: MockUpstream;
-let body: unknown = {};
-beforeAll(async () => (upstream = await startMockUpstream((_r, _i, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)))));
-afterAll(() => upstream.stop());
+const upstream = jsonUpstream();
 
 it('the sample through openapi-mcp-generator', async () => {
   const ids = (process.env.CORPUS_SAMPLE ?? '').split(',').filter((id) => id !== '');
   const t0 = Date.now();
   const built = buildPeers(ids.map((id) => ({ id, file: join(DIRECTORY, `${id}.json`), name: serverNameOf(id) })));
   const t1 = Date.now();
-  await servePeers(built, upstream, (b) => (body = b));
+  await servePeers(built, upstream.get(), upstream.answer);
   const seconds = { build: Math.round((t1 - t0) / 1000), serve: Math.round((Date.now() - t1) / 1000) };
   writeFileSync(process.env.CORPUS_RESULTS ?? join(ROOT, '.tmp/corpus-peer.json'), JSON.stringify({ version: peerVersion(), seconds, apis: built.map((b) => b.outcome) }, null, 1));
 });

@@ -3,24 +3,20 @@
 // outcome of each API goes to CORPUS_RESULTS. Counts, never fails on a miss: the run's summary lists them.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, it } from 'vitest';
+import { it } from 'vitest';
 import { DIRECTORY, serverNameOf } from '../../scripts/corpus/apis.mjs';
-import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
-import { buildCorpus, serveAndCall } from '../support/openapi-corpus.js';
+import { buildCorpus, jsonUpstream, serveAndCall } from '../support/openapi-corpus.js';
 import { ROOT } from '../helpers.js';
 
 const DIR = join(ROOT, '.tmp/corpus-sample');
-let upstream: MockUpstream;
-let body: unknown = {};
-beforeAll(async () => (upstream = await startMockUpstream((_r, _i, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)))));
-afterAll(() => upstream.stop());
+const upstream = jsonUpstream();
 
 it('the sample, served and called', async () => {
   const ids = (process.env.CORPUS_SAMPLE ?? '').split(',').filter((id) => id !== '');
   const t0 = Date.now();
   const built = await buildCorpus(ids.map((id) => ({ id, file: join(DIRECTORY, `${id}.json`), name: serverNameOf(id) })), DIR);
   const t1 = Date.now();
-  await serveAndCall(built, DIR, upstream, (b) => (body = b));
+  await serveAndCall(built, DIR, upstream.get(), upstream.answer);
   const seconds = { build: Math.round((t1 - t0) / 1000), serve: Math.round((Date.now() - t1) / 1000) };
   writeFileSync(process.env.CORPUS_RESULTS ?? join(DIR, 'sample.json'), JSON.stringify({ seconds, apis: built.map((b) => b.outcome) }, null, 1));
 });

@@ -5,25 +5,21 @@
 // client; the request the upstream received checked against the operation (support/openapi-corpus.ts).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { DIRECTORY, serverNameOf } from '../../scripts/corpus/apis.mjs';
-import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
-import { buildCorpus, serveAndCall } from '../support/openapi-corpus.js';
+import { buildCorpus, jsonUpstream, serveAndCall } from '../support/openapi-corpus.js';
 import { ROOT } from '../helpers.js';
 
 const SLICE = 'amadeus.com/amadeus-trip-parser,amazonaws.com/connectcampaigns,amazonaws.com/ssm-contacts,apache.org/qakka,apideck.com/connector,apisetu.gov.in/dittripura,azure.com/apimanagement-apimdiagnostics,azure.com/applicationinsights-aiOperations_API,azure.com/azsadmin-AcquiredPlan,azure.com/azsadmin-CommerceAdmin,azure.com/azsadmin-VirtualNetworks,azure.com/healthcareapis-healthcare-apis,azure.com/monitor-metricsCreate_API,azure.com/resources-managedapplications,azure.com/security-tasks,azure.com/softwareplan,azure.com/sql-managedInstances,azure.com/web-ResourceHealthMetadata,googleapis.com/apphub,googleapis.com/bigtableadmin,googleapis.com/calendar,googleapis.com/chat,googleapis.com/deploymentmanager,googleapis.com/gkehub,googleapis.com/mybusinessqanda,ipqualityscore.com,math.tools,sheetlabs.com/vedic-society,vtex.local/Marketplace-APIs,webscraping.ai'.split(',');
 const DIR = join(ROOT, '.tmp/openapi-corpus-slice');
 
-let upstream: MockUpstream;
-let body: unknown = {};
-beforeAll(async () => (upstream = await startMockUpstream((_r, _i, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)))));
-afterAll(() => upstream.stop());
+const upstream = jsonUpstream();
 
 it('30 directory APIs: imported, generated, compiled in one program, served, every tool called, each request the operation', async () => {
   const t0 = Date.now();
   const built = await buildCorpus(SLICE.map((id) => ({ id, file: join(DIRECTORY, `${id}.json`), name: serverNameOf(id) })), DIR, Infinity);
   const t1 = Date.now();
-  await serveAndCall(built, DIR, upstream, (b) => (body = b));
+  await serveAndCall(built, DIR, upstream.get(), upstream.answer);
   const outcomes = built.map((b) => b.outcome);
   writeFileSync(join(DIR, 'outcomes.json'), JSON.stringify(outcomes, null, 1));
   expect(outcomes.filter((o) => o.failure !== undefined).map((o) => `${o.id}: ${o.failure}`)).toEqual([]);

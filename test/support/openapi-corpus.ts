@@ -14,7 +14,8 @@ import { pascalCase } from '../../src/common/names.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { generate } from '../../src/pipeline.js';
 import { listAllTools } from './list-tools.js';
-import type { MockUpstream } from './mock-upstream.js';
+import { afterAll, beforeAll } from 'vitest';
+import { startMockUpstream, type MockUpstream } from './mock-upstream.js';
 import { expectRequest, proxyView } from './openapi-expect.js';
 import { sample } from './schema-sample.js';
 
@@ -175,4 +176,13 @@ async function callOnce(client: Client, name: string, args: Obj) {
     if ((e as { cause?: { code?: string } }).cause?.code !== 'ECONNRESET') throw e;
     return client.callTool({ name, arguments: args });
   }
+}
+
+/** The one mock upstream of a test file (started before its tests, stopped after), answering every request with the JSON body last set by `answer`. */
+export function jsonUpstream(): { readonly get: () => MockUpstream; readonly answer: (body: unknown) => void } {
+  let upstream: MockUpstream | undefined;
+  let body: unknown = {};
+  beforeAll(async () => (upstream = await startMockUpstream((_r, _i, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)))));
+  afterAll(() => upstream?.stop());
+  return { get: () => upstream!, answer: (b) => (body = b) };
 }
