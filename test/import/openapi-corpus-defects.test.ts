@@ -110,3 +110,27 @@ describe('self-contradicting schemas', () => {
     expect(imported.diagnostics.filter((d) => d.code === 'MCPG191')).toHaveLength(1);
   });
 });
+
+describe('schema keywords the corpus run found unusable', () => {
+  const def = (schema: object) => ({
+    openapi: '3.0.0',
+    info: { title: 'Defs', version: '1' },
+    paths: { '/x': op('postX', '#/components/schemas/X') },
+    components: { schemas: { X: schema } },
+  });
+
+  // nytimes.com/most_popular_api: `GeoFacet` has `type: [array, string, null, null]`.
+  it('a type listed twice is listed once', async () => {
+    const { imported, errors } = await importAndCheck(def({ type: ['array', 'string', 'null', 'null'], items: { type: 'string' } }));
+    expect(errors).toEqual([]);
+    expect((imported.spec.$defs as { X: { type: unknown } }).X.type).toEqual(['array', 'string', 'null']);
+  });
+
+  // api.video: `video_thumbnail_pick_payload` has `pattern: 0`.
+  it('a pattern that is no string is dropped', async () => {
+    const { imported, errors } = await importAndCheck(def({ type: 'string', pattern: 0 }));
+    expect(errors).toEqual([]);
+    expect((imported.spec.$defs as { X: unknown }).X).toEqual({ type: 'string' });
+    expect(imported.diagnostics.map((d) => d.code)).toEqual(['MCPG191']);
+  });
+});

@@ -27,6 +27,11 @@ const TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object'
 /** A `type` that is no type name (codat's `itemType: {type: {enum: …}}`): dropped. */
 export function repairType(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): void {
   if (out.type === undefined) return;
+  // nytimes.com's `type: [array, string, null, null]`: a type listed twice is listed once (ajv refuses repeats).
+  if (Array.isArray(out.type) && new Set(out.type).size < out.type.length) {
+    note(sink, at && [...at, 'type'], `"type" ${JSON.stringify(out.type).slice(0, 80)} lists a type twice: listed once`);
+    out.type = [...new Set(out.type)];
+  }
   const ok = typeof out.type === 'string' ? TYPES.has(out.type) : Array.isArray(out.type) && out.type.length > 0 && out.type.every((t) => typeof t === 'string' && TYPES.has(t));
   if (ok) return;
   note(sink, at && [...at, 'type'], `"type" ${JSON.stringify(out.type).slice(0, 80)} is not a JSON Schema type: dropped`);
@@ -106,6 +111,12 @@ function typesOf(b: Obj): string[] {
  * the escape is dropped, which means the same. Otherwise the pattern is dropped.
  */
 export function repairPattern(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): void {
+  if (out.pattern !== undefined && typeof out.pattern !== 'string') {
+    // api.video's `pattern: 0`: no regular expression at all.
+    note(sink, at && [...at, 'pattern'], `pattern ${JSON.stringify(out.pattern).slice(0, 60)} is not a string: dropped`);
+    delete out.pattern;
+    return;
+  }
   if (typeof out.pattern !== 'string' || compiles(out.pattern)) return;
   const fixed = withoutIdentityEscapes(out.pattern);
   const where = at && [...at, 'pattern'];
