@@ -119,7 +119,8 @@ describe('schema keywords the corpus run found unusable', () => {
     components: { schemas: { X: schema } },
   });
 
-  // nytimes.com/most_popular_api: `GeoFacet` has `type: [array, string, null, null]`.
+  // nytimes.com/most_popular_api's `GeoFacet` ended as `type: [array, string, null, null]` (MCPG019). A type
+  // listed twice in a description is now repaired; nytimes' second null comes from a later repair (still open).
   it('a type listed twice is listed once', async () => {
     const { imported, errors } = await importAndCheck(def({ type: ['array', 'string', 'null', 'null'], items: { type: 'string' } }));
     expect(errors).toEqual([]);
