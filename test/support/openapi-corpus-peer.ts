@@ -3,7 +3,7 @@
 // options, each server runs as its own process on 127.0.0.1 against the same mock upstream, and every tool
 // is called once (SDK 1.x Streamable HTTP, as it serves) with arguments sampled from its input schema. The
 // request the upstream received is checked against the operation as mcpgen's import binds it (method, path,
-// query, headers, body), the peer's tool matched to it by method and path template; credentials are not
+// query, headers, body), the peer's tool matched to it by name, else by method and path template; credentials are not
 // checked (the peer reads other variables). Counts, never throws for one API.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -99,7 +99,9 @@ async function serveOne(b: PeerBuilt, upstream: MockUpstream, answer: (body: unk
       b.outcome.tools++;
       b.outcome.calls++;
       const op = operations.get(tool.name);
-      const binding = op === undefined ? undefined : byOperation.get(`${op.method.toUpperCase()} ${op.path}`);
+      // By name first (both take the operationId): AWS puts many operations on `POST /#X-Amz-Target=…`,
+      // one path once its fragment (never sent) is gone.
+      const binding = bindings[tool.name] ?? (op === undefined ? undefined : byOperation.get(`${op.method.toUpperCase()} ${op.path.replace(/#.*$/s, '')}`));
       const args = sample(tool.inputSchema, (tool.inputSchema.$defs ?? tool.inputSchema.definitions ?? {}) as Obj) as Obj;
       answer([{ any: 'thing' }]);
       const before = upstream.requests.length;
