@@ -19,11 +19,11 @@ export function summary(r) {
   const s = r.sample;
   if (s?.mcpgen !== undefined) {
     out.push(`## Sample of ${s.ids.length} (seed ${s.seed}): mcpgen and openapi-mcp-generator`, '');
-    out.push('| | imported | compiled | tools called | calls matching the operation | calls refused by the server (sampled arguments invalid) |', '| --- | --- | --- | --- | --- | --- |');
+    out.push('| | imported | compiled | tools called | calls refused by the server (sampled arguments invalid) | of the other calls, requests matching the operation |', '| --- | --- | --- | --- | --- | --- |');
     for (const [who, x] of [['mcpgen', s.mcpgen], ['openapi-mcp-generator', s.peer]]) {
       if (x === undefined) continue;
       const t = totals(x);
-      out.push(`| ${who} ${x.version ?? ''} | ${t.imported} / ${s.ids.length} | ${t.compiled} / ${t.imported} | ${t.calls} | ${t.matched} / ${t.calls} (${pct(t.matched, t.calls)}) | ${t.refused} |`);
+      out.push(`| ${who} ${x.version ?? ''} | ${t.imported} / ${s.ids.length} | ${t.compiled} / ${t.imported} | ${t.calls} | ${t.refused} | ${t.matched} / ${t.calls - t.refused} (${pct(t.matched, t.calls - t.refused)}) |`);
     }
     for (const [who, x] of [['mcpgen', s.mcpgen], ['openapi-mcp-generator', s.peer]]) {
       if (x === undefined) continue;
