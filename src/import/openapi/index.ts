@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { toolMethodName } from '../../common/names.js';
 import type { RawUpstream } from '../../validate/spec-types.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
-import { SpecDefs } from './defs.js';
+import { renameClashingDefs, SpecDefs } from './defs.js';
 import { noteDiagnostics, type ImportNote } from './notes.js';
 import { mapOperation, METHODS, type OperationRef } from './operations.js';
 import { readDescription } from './read.js';
@@ -68,6 +68,7 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
     tools.push({ ...mapped.tool, http: security === undefined ? mapped.http : { ...mapped.http, security } });
   }
   repairValues([...Object.values(defs.defs), ...tools.flatMap((t) => [t.input, t.output])], sink);
+  renameClashingDefs(defs.defs, tools, serverName);
   const baseUrl = upstreamBaseUrl(doc, swagger2);
   // Without a usable server URL the spec says none: check warns (MCPG118), <SERVER>_BASE_URL sets it.
   const upstream: RawUpstream = { ...(baseUrl !== '' ? { baseUrl } : {}), ...(Object.keys(auth).length > 0 ? { security: auth } : {}) };

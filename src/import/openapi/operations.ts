@@ -40,7 +40,9 @@ export interface OperationRef {
 
 /** The tool for one operation, or why it was skipped (a note at the operation's position). */
 export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[]): MappedOperation | undefined {
-  const params = matchTemplate(ref.path, mergedParameters(ref));
+  // Azure's `/{id}#disambiguation_dummy` (two operations on one path): a fragment never goes on the wire.
+  const path = ref.path.replace(/#.*$/s, '');
+  const params = matchTemplate(path, mergedParameters(ref));
   const properties: Obj = {};
   const required: string[] = [];
   const bindings: Record<string, ParamBinding> = {};
@@ -68,7 +70,7 @@ export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[
   const tool: Obj = { name, ...describe(ref.op), annotations: annotations(ref.method), input: { type: 'object', properties, ...(required.length > 0 ? { required } : {}) } };
   const isObjectOutput = output !== undefined && objectLike(output, ref.defs);
   if (isObjectOutput) tool.output = output;
-  const http = { method: ref.method.toUpperCase(), path: ref.path, ...(Object.keys(bindings).length > 0 ? { params: bindings } : {}), ...(bodyBinding !== undefined ? { body: bodyBinding } : {}) };
+  const http = { method: ref.method.toUpperCase(), path, ...(Object.keys(bindings).length > 0 ? { params: bindings } : {}), ...(bodyBinding !== undefined ? { body: bodyBinding } : {}) };
   return { tool, http };
 }
 
@@ -79,10 +81,26 @@ function mergedParameters(ref: OperationRef): Obj[] {
     if (!Array.isArray(list)) continue;
     for (const item of list) {
       const p = ref.deref(item);
-      if (isObj(p) && typeof p.name === 'string') out.set(`${String(p.in)}:${p.name}`, p);
+      if (isObj(p) && typeof p.name === 'string' && !ignoredHeader(p, ref.swagger2)) out.set(`${String(p.in)}:${p.name}`, p);
     }
   }
   return [...out.values()];
+}
+
+/**
+ * OpenAPI 3: header parameters named Accept, Content-Type or Authorization "SHALL be ignored" (the media
+ * types and security schemes say those). vtex.local declares `Accept: application/json` on every operation:
+ * as an argument, the model's value was replaced by the proxy's own Accept anyway. In Swagger 2.0, which has
+ * no such rule, an Authorization parameter is kept (descriptions without securityDefinitions use one).
+ */
+// Headers the HTTP client writes from the request itself (azure.com/monitor-metricsCreate_API declares
+// Content-Length): an argument for one could never be sent.
+const CLIENT_OWNED = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'expect']);
+
+function ignoredHeader(p: Obj, swagger2: boolean): boolean {
+  if (p.in !== 'header') return false;
+  const name = String(p.name).toLowerCase();
+  return name === 'accept' || name === 'content-type' || (name === 'authorization' && !swagger2) || CLIENT_OWNED.has(name);
 }
 
 /**

@@ -27,6 +27,11 @@ const TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object'
 /** A `type` that is no type name (codat's `itemType: {type: {enum: …}}`): dropped. */
 export function repairType(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): void {
   if (out.type === undefined) return;
+  // nytimes.com's `type: [array, string, null, null]`: a type listed twice is listed once (ajv refuses repeats).
+  if (Array.isArray(out.type) && new Set(out.type).size < out.type.length) {
+    note(sink, at && [...at, 'type'], `"type" ${JSON.stringify(out.type).slice(0, 80)} lists a type twice: listed once`);
+    out.type = [...new Set(out.type)];
+  }
   const ok = typeof out.type === 'string' ? TYPES.has(out.type) : Array.isArray(out.type) && out.type.length > 0 && out.type.every((t) => typeof t === 'string' && TYPES.has(t));
   if (ok) return;
   note(sink, at && [...at, 'type'], `"type" ${JSON.stringify(out.type).slice(0, 80)} is not a JSON Schema type: dropped`);
@@ -55,6 +60,31 @@ export function repairNullBeside(out: Obj, at: Pointer | undefined, sink: Schema
   note(sink, at && [...at, 'type'], `"type: null" beside "${list}" of other types allows no value: read as "${list}" with a null alternative`);
 }
 
+/**
+ * A `type` beside `oneOf`/`anyOf` whose branches state other types (`{type: integer, oneOf: [{type:
+ * string}]}`) contradicts itself; strict ajv refuses it (MCPG019). A branch no value of the type can take
+ * is dropped (the values allowed stay the same); when that leaves none, the intent is unclear and the
+ * `type` is dropped instead (the branches say what the values are).
+ */
+export function repairContradiction(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): void {
+  if (out.type === undefined || !isTyped(out)) return;
+  const own = typesOf(out);
+  const fits = (t: string) => own.includes(t) || (t === 'integer' && own.includes('number'));
+  for (const list of ['oneOf', 'anyOf'] as const) {
+    const branches = out[list];
+    if (!Array.isArray(branches)) continue;
+    const disjoint = branches.map((b, i) => [b, i] as const).filter(([b]) => isTyped(b) && !typesOf(b).some(fits));
+    if (disjoint.length === 0) continue;
+    if (disjoint.length === branches.length) {
+      note(sink, at && [...at, 'type'], `"type: ${own.join(', ')}" contradicts every branch of "${list}" (${[...new Set(branches.flatMap((b) => typesOf(b as Obj)))].join(', ')}): the type is dropped, the branches say what the values are`);
+      delete out.type;
+      return;
+    }
+    for (const [b, i] of disjoint) note(sink, at && [...at, list, i], `branch of "${list}" of type ${typesOf(b as Obj).join(', ')} can never match beside "type: ${own.join(', ')}": dropped (the values allowed are the same)`);
+    out[list] = branches.filter((_, i) => !disjoint.some(([, j]) => j === i));
+  }
+}
+
 /** Every branch states its types (no `$ref`, no untyped branch): the union of them, else undefined. */
 export function branchTypes(out: Obj): string[] | undefined {
   const lists = ['anyOf', 'oneOf'].filter((k) => Array.isArray(out[k])).map((k) => out[k] as unknown[]);
@@ -81,6 +111,12 @@ function typesOf(b: Obj): string[] {
  * the escape is dropped, which means the same. Otherwise the pattern is dropped.
  */
 export function repairPattern(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): void {
+  if (out.pattern !== undefined && typeof out.pattern !== 'string') {
+    // api.video's `pattern: 0`: no regular expression at all.
+    note(sink, at && [...at, 'pattern'], `pattern ${JSON.stringify(out.pattern).slice(0, 60)} is not a string: dropped`);
+    delete out.pattern;
+    return;
+  }
   if (typeof out.pattern !== 'string' || compiles(out.pattern)) return;
   const fixed = withoutIdentityEscapes(out.pattern);
   const where = at && [...at, 'pattern'];

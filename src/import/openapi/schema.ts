@@ -4,13 +4,14 @@
 // because the spec validator refuses unknown keywords (MCPG020).
 import { KNOWN_KEYWORDS } from '../../common/json-schema.js';
 import { knownFormats } from '../../validate/precompiled-validators.js';
-import { branchTypes, formatType, note, repairNullBeside, repairPattern, repairType, type Pointer, type SchemaSink } from './schema-repair.js';
+import { branchTypes, formatType, note, repairContradiction, repairNullBeside, repairPattern, repairType, type Pointer, type SchemaSink } from './schema-repair.js';
 
 type Obj = Record<string, unknown>;
 
 const SINGLE = new Set(['additionalProperties', 'items', 'contains', 'propertyNames', 'not', 'if', 'then', 'else', 'unevaluatedItems', 'unevaluatedProperties', 'contentSchema']);
 const MAP = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 const LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+const IN_PLACE = new Set(['not', 'allOf', 'anyOf', 'oneOf', 'if', 'then', 'else']);
 // `examples` are dropped too: OpenAPI examples are often invalid against their schemas (MCPG022 would refuse them).
 const DROPPED = new Set(['examples', '$schema', '$id', '$anchor', '$dynamicAnchor', '$dynamicRef', '$vocabulary', '$defs']);
 const KNOWN = new Set(KNOWN_KEYWORDS.filter((k) => !DROPPED.has(k)));
@@ -31,13 +32,15 @@ export type RefMap = (ref: string) => string;
  * `at` is where the schema sits in the description (for the notes of what was repaired); `sink` collects
  * those notes and remembers each converted object's origin (schema-values.ts reads it).
  */
-export function convertSchema(schema: unknown, refs: RefMap, at?: Pointer, sink?: SchemaSink, depth = 0): unknown {
+export function convertSchema(schema: unknown, refs: RefMap, at?: Pointer, sink?: SchemaSink, depth = 0, integer = false): unknown {
   if (typeof schema === 'boolean') return schema;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || depth > 64) return {};
   const src = schema as Obj;
   if (typeof src.$ref === 'string') return withSiblings({ $ref: refs(src.$ref) }, src, at, sink);
   const out: Obj = {};
-  const child = (value: unknown, ...path: (string | number)[]) => convertSchema(value, refs, at && [...at, ...path], sink, depth + 1);
+  // In-place subschemas of an integer (`not: {minimum: 65534, maximum: 65534}`, here.com) apply to integers.
+  const inPlace = src.type === 'integer';
+  const child = (value: unknown, ...path: (string | number)[]) => convertSchema(value, refs, at && [...at, ...path], sink, depth + 1, inPlace && IN_PLACE.has(String(path[0])));
   for (const [key, value] of Object.entries(src)) {
     if (!KNOWN.has(key) || key === '$ref') continue;
     if (SINGLE.has(key) && typeof value === 'object') out[key] = Array.isArray(value) ? { prefixItems: value.map((v, i) => child(v, key, i)) } : child(value, key);
@@ -49,6 +52,7 @@ export function convertSchema(schema: unknown, refs: RefMap, at?: Pointer, sink?
   repairType(out, at, sink);
   repairPattern(out, at, sink);
   repairNullBeside(out, at, sink);
+  repairContradiction(out, at, sink);
   bounds(src, out);
   if (Array.isArray(out.required) && out.required.length === 0) delete out.required;
   undeclaredRequired(out);
@@ -56,7 +60,7 @@ export function convertSchema(schema: unknown, refs: RefMap, at?: Pointer, sink?
   if (out.default === '' && typeof out.format === 'string') delete out.default;
   // A format ajv does not know (OpenAPI's open list: "uriref", "iso-country-code") is an annotation only.
   if (typeof out.format === 'string' && !FORMATS.has(out.format)) delete out.format;
-  if (out.type === undefined) impliedType(out, at, sink);
+  if (out.type === undefined) impliedType(out, at, sink, integer);
   else dropInapplicable(out);
   const result = src.nullable === true ? nullable(out) : out;
   if (at !== undefined) sink?.origins.set(result, at);
@@ -68,8 +72,9 @@ export function convertSchema(schema: unknown, refs: RefMap, at?: Pointer, sink?
  * `oneOf` whose branches all state their types, it is the union of those (the same values are valid);
  * otherwise, with alternatives, none is stated (check warns, MCPG190). A `format` alone implies its type.
  */
-function impliedType(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): void {
-  const implied = IMPLIED.filter(([, keys]) => keys.some((k) => k in out)).map(([t]) => t);
+function impliedType(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined, integer: boolean): void {
+  // Under an integer, bounds imply an integer: a "number" there is refused by strict ajv (strictTypes).
+  const implied = IMPLIED.filter(([, keys]) => keys.some((k) => k in out)).map(([t]) => (t === 'number' && integer ? 'integer' : t));
   const alternatives = Array.isArray(out.anyOf) || Array.isArray(out.oneOf) || Array.isArray(out.allOf);
   if (alternatives) {
     const union = branchTypes(out);

@@ -97,7 +97,8 @@ export function requestParts(op: Operation, args: Record<string, unknown>, secre
   const value = binding.body === undefined ? undefined : args[binding.body.arg];
   const body = binding.body !== undefined && value !== undefined ? encodeBody(binding.body, value, headers) : undefined;
   const qs = query === undefined ? '' : query.toString();
-  const url = `${op.base ?? options.baseUrl.replace(/\/+$/, '')}${path}${qs === '' ? '' : `?${qs}`}`;
+  // A path may carry a query of its own (freetv-app.com's `/services?funcs=…`): the arguments follow it with `&`.
+  const url = `${op.base ?? options.baseUrl.replace(/\/+$/, '')}${path}${qs === '' ? '' : `${path.includes('?') ? '&' : '?'}${qs}`}`;
   const { credentials } = op;
   return body !== undefined ? { url, headers, body, credentials } : { url, headers, credentials };
 }
