@@ -3,13 +3,14 @@
 // outcome. Each description's output goes to a folder of its own, removed after (only the outcome is kept).
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { pathToFileURL } from 'node:url';
 
 // The generator as built (a copy of dist/ the parent made, so a rebuild during a long run changes nothing).
 const [work, root, dist = join(import.meta.dirname, '../../dist')] = process.argv.slice(2);
 const { importOpenApi } = await import(pathToFileURL(join(dist, 'import/openapi/index.js')).href);
 const { generate } = await import(pathToFileURL(join(dist, 'pipeline.js')).href);
+// The writer of `mcpgen import`'s owned file (yaml's `stringify` writes C1 controls raw, which the spec loader refuses: MCPG001).
+const { specToYaml } = await import(pathToFileURL(join(dist, 'import/common/yaml-spec.js')).href);
 const firstErrors = (diagnostics) => diagnostics.filter((d) => d.severity === 'error').slice(0, 3).map((d) => `${d.code} ${d.message.slice(0, 300)}${d.line ? ` (${d.file?.split('/').pop()}:${d.line}:${d.column})` : ''}`);
 
 /** Import then generate one description; an exception is a crash, an error diagnostic a refusal. */
@@ -24,7 +25,7 @@ export async function importAndGenerate(id, file, name, dir, cwd) {
   if (importErrors.length > 0) return { ...base, outcome: 'import refused', reasons: importErrors };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${name}.yaml`), stringify(imported.spec, { aliasDuplicateObjects: false }));
+  writeFileSync(join(dir, `${name}.yaml`), specToYaml(imported.spec, []));
   const generated = await generate([join(dir, `${name}.yaml`)], dir, { out: 'out' });
   const generateMs = Math.round(performance.now() - t1);
   const errors = firstErrors(generated.diagnostics);

@@ -10,6 +10,7 @@ export interface HttpParam {
   readonly name: string;
   readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
   readonly explode?: boolean;
+  readonly contentType?: 'application/json';
 }
 
 export const DEFAULT_CONTENT_TYPE = 'application/json';
@@ -18,7 +19,7 @@ export function httpParams(binding: RawHttpBinding): HttpParam[] {
   return Object.entries(binding.params ?? {}).map(([property, p]) =>
     typeof p === 'string'
       ? { property, in: p, name: property }
-      : { property, in: p.in, name: p.name ?? property, ...(p.style !== undefined ? { style: p.style } : {}), ...(p.explode !== undefined ? { explode: p.explode } : {}) },
+      : { property, in: p.in, name: p.name ?? property, ...(p.style !== undefined ? { style: p.style } : {}), ...(p.explode !== undefined ? { explode: p.explode } : {}), ...(p.contentType !== undefined ? { contentType: p.contentType } : {}) },
   );
 }
 

@@ -75,11 +75,11 @@ export const CODES = {
   MCPG119: { severity: 'error', title: 'two included files give one `upstream:` setting or security scheme different values' },
   MCPG133: { severity: 'error', title: 'an `http:` binding sends one request parameter twice, or its body property is also a param' },
   MCPG134: { severity: 'error', title: 'an `upstream.security` scheme lacks a field its type needs (apiKey: `in`, `name`; oauth2: `tokenUrl`), has one it does not take, or shares its environment variable with another' },
-  MCPG135: { severity: 'error', title: '`style`/`explode` on an `http:` param that is not in the query, or body `files` with a content type that is not multipart' },
+  MCPG135: { severity: 'error', title: '`style`/`explode`/`contentType` on an `http:` param that is not in the query (or `style`/`explode` beside `contentType`), or body `files` with a content type that is not multipart' },
   MCPG136: { severity: 'error', title: '`upstream.baseUrl` is not an absolute http(s) URL without query or fragment' },
   MCPG130: { severity: 'error', title: '`import openapi`: the OpenAPI description cannot be read, parsed or bundled' },
   MCPG131: { severity: 'warning', title: '`import openapi`: an operation was skipped (a request body the proxy cannot send yet)' },
-  MCPG132: { severity: 'warning', title: '`import openapi`: a security scheme the proxy does not fill from the environment, or fills only with a static token' },
+  MCPG132: { severity: 'warning', title: '`import openapi`: a security scheme the proxy does not fill from the environment, or fills only with a static token, or given its own `env` because another scheme\'s name reads the same variable' },
   MCPG150: { severity: 'error', title: 'a `rateLimit` is out of bounds (1 to 10^9 requests per 1 s to 24 h)' },
   MCPG151: { severity: 'error', title: 'an override names a tool, resource, resource template, prompt or $defs entry no file of the spec declares' },
   MCPG152: { severity: 'warning', title: 'an override changes an entry declared in the root spec itself (change it where it is declared)' },
@@ -98,7 +98,7 @@ export const CODES = {
   MCPG201: { severity: 'error', title: 'a tool example\'s expected `result` is invalid against the output schema where it gives a value' },
   MCPG202: { severity: 'error', title: 'two examples of one tool or prompt have the same name' },
   MCPG190: { severity: 'warning', title: 'valid JSON Schema 2020-12 that strict ajv flags (a keyword with no `type` beside it, `if` without `then`/`else`, a tuple without item bounds, `enum: []`): served as written' },
-  MCPG191: { severity: 'warning', title: '`import openapi` repaired or dropped a schema keyword of the description that the spec format cannot take (the tool is still served)' },
+  MCPG191: { severity: 'warning', title: '`import openapi` repaired or dropped a schema keyword (or a media type named "") of the description that the spec format cannot take (the tool is still served)' },
 } as const satisfies Record<string, { severity: 'error' | 'warning'; title: string }>;
 
 export type DiagnosticCode = keyof typeof CODES;

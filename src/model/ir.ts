@@ -78,7 +78,7 @@ export type UpstreamAuthModel =
 export interface HttpBindingModel {
   readonly method: string;
   readonly path: string;
-  readonly params: readonly { readonly arg: string; readonly name: string; readonly in: 'path' | 'query' | 'header' | 'cookie'; readonly style?: string; readonly explode?: boolean }[];
+  readonly params: readonly { readonly arg: string; readonly name: string; readonly in: 'path' | 'query' | 'header' | 'cookie'; readonly style?: string; readonly explode?: boolean; readonly contentType?: string }[];
   readonly body?: { readonly arg: string; readonly contentType: string; readonly files?: readonly string[] };
   /** `upstream.security` names; absent: every scheme. */
   readonly security?: readonly string[];

@@ -109,6 +109,8 @@ export interface RawHttpParam {
   readonly name?: string;
   readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
   readonly explode?: boolean;
+  /** Query only: the value as one JSON text (OpenAPI 3 `content` on a parameter). */
+  readonly contentType?: 'application/json';
 }
 
 export interface RawHttpBody {

@@ -44,6 +44,13 @@ describe('query styles', () => {
     expect([...nested]).toEqual([['filter[owner][id]', '7'], ['filter[tag]', 'a b']]);
   });
 
+  // rudder.example.local's `include` and `where`: OpenAPI 3 `content: {application/json: …}` on a query parameter.
+  it('contentType application/json: the value as one JSON text under its name', async () => {
+    expect(new URLSearchParams(await sent({ name: 'include', contentType: 'application/json' }, { composition: 'and', select: 'node' })).getAll('include')).toEqual(['{"composition":"and","select":"node"}']);
+    expect(new URLSearchParams(await sent({ name: 'where', contentType: 'application/json' }, [{ attribute: 'OS' }])).getAll('where')).toEqual(['[{"attribute":"OS"}]']);
+    expect(new URLSearchParams(await sent({ name: 'q', contentType: 'application/json' }, 'x')).getAll('q')).toEqual(['"x"']);
+  });
+
   it('a value the caller leaves out sends no key', async () => {
     expect(await sent({ name: 'color', style: 'pipeDelimited' }, undefined)).toBe('');
   });

@@ -8,9 +8,9 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join, relative } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import ts from 'typescript';
-import { stringify } from 'yaml';
 import { envName } from '../../src/common/http-binding.js';
 import { pascalCase } from '../../src/common/names.js';
+import { specToYaml } from '../../src/import/common/yaml-spec.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { generate } from '../../src/pipeline.js';
 import { listAllTools } from './list-tools.js';
@@ -66,7 +66,7 @@ export async function buildCorpus(apis: readonly CorpusApi[], dir: string, tools
       if (errors.length > 0) throw new Error(`import: ${errors[0]!.code} ${errors[0]!.message}`);
       const specDir = join(dir, api.name);
       mkdirSync(specDir, { recursive: true });
-      writeFileSync(join(specDir, `${api.name}.yaml`), stringify(imported.spec, { aliasDuplicateObjects: false }));
+      writeFileSync(join(specDir, `${api.name}.yaml`), specToYaml(imported.spec, []));
       const generated = await generate([join(specDir, `${api.name}.yaml`)], specDir, { out: 'out' });
       const genErrors = generated.diagnostics.filter((d) => d.severity === 'error');
       if (genErrors.length > 0) throw new Error(`generate: ${genErrors[0]!.code} ${genErrors[0]!.message}`);

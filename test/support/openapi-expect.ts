@@ -15,7 +15,7 @@ export interface Seen {
   readonly bytes: Buffer;
 }
 
-export type Binding = { method: string; path: string; params: { arg: string; name: string; in: string; style?: string; explode?: boolean }[]; body?: BodyBinding; security?: readonly string[]; output: boolean };
+export type Binding = { method: string; path: string; params: { arg: string; name: string; in: string; style?: string; explode?: boolean; contentType?: string }[]; body?: BodyBinding; security?: readonly string[]; output: boolean };
 export type BodyBinding = { arg: string; contentType: string; files?: readonly string[] };
 
 export async function expectRequest(req: Seen, binding: Binding, args: Record<string, unknown>, base: string, auth: readonly { type: string; env: string; in?: string; name?: string }[], tool: string): Promise<void> {
@@ -85,7 +85,9 @@ const text = (x: unknown): string => (typeof x === 'string' ? x : JSON.stringify
 const DELIMITER: Record<string, string> = { spaceDelimited: ' ', pipeDelimited: '|' };
 
 /** Key → values an OpenAPI query style puts on the wire (written from the OpenAPI 3.1 style table, not from the runtime). */
-function queryWant(p: { name: string; style?: string; explode?: boolean }, v: unknown): [string, string[]][] {
+function queryWant(p: { name: string; style?: string; explode?: boolean; contentType?: string }, v: unknown): [string, string[]][] {
+  // `content: {application/json: …}` on the parameter: the value's JSON text under its name.
+  if (p.contentType !== undefined) return [[p.name, [JSON.stringify(v)]]];
   const style = p.style ?? 'form';
   const explode = p.explode ?? style === 'form';
   const isObject = typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -38,6 +38,18 @@ describe('http: bindings and upstream:', () => {
     expect(r.models).toHaveLength(0);
   });
 
+  // OpenAPI 3 `content: {application/json: …}` on a query parameter (rudder.example.local): one JSON text.
+  it('contentType on a query param is carried to the model; on a header, or beside style: MCPG135', () => {
+    const tool = (param: string) => `tools:\n  - name: t\n    input: { type: object, properties: { f: { type: object } } }\n    http: { method: GET, path: /x, params: { f: ${param} } }\n`;
+    const ok = checkText(`${HEAD}upstream: { baseUrl: https://pets.example.com }\n${tool('{ in: query, contentType: application/json }')}`);
+    expect(ok.diagnostics).toEqual([]);
+    expect(ok.models[0]!.tools[0]!.http!.params).toEqual([{ arg: 'f', in: 'query', name: 'f', contentType: 'application/json' }]);
+    const header = checkText(`${HEAD}upstream: { baseUrl: https://pets.example.com }\n${tool('{ in: header, contentType: application/json }')}`);
+    expect(header.diagnostics.map((d) => [d.code, d.path])).toEqual([['MCPG135', 'tools[0].http.params.f.contentType']]);
+    const styled = checkText(`${HEAD}upstream: { baseUrl: https://pets.example.com }\n${tool('{ in: query, contentType: application/json, style: deepObject }')}`);
+    expect(styled.diagnostics.map((d) => [d.code, d.path])).toEqual([['MCPG135', 'tools[0].http.params.f.style']]);
+  });
+
   it('files on a JSON body and a file field the body does not have: MCPG135, MCPG115', () => {
     const r = checkText(`${HEAD}upstream: { baseUrl: https://pets.example.com }\ntools:\n  - name: t\n    input: { type: object, properties: { b: { type: object, properties: { f: { type: string } } } } }\n    http: { method: POST, path: /x, body: { property: b, files: [g] } }\n`);
     expect(r.diagnostics.map((d) => d.code)).toEqual(['MCPG135', 'MCPG115']);

@@ -5,6 +5,7 @@
 import { convertSchema, isObj, type RefMap } from './schema.js';
 import type { SchemaSink } from './schema-repair.js';
 import type { ImportNote } from './notes.js';
+import { DEFAULT_CONTENT_TYPE } from '../../common/http-binding.js';
 
 type Obj = Record<string, unknown>;
 
@@ -49,7 +50,9 @@ export function requestBody(ref: BodyRef, params: readonly Obj[], notes: ImportN
   const rb = ref.deref(ref.op.requestBody);
   if (!isObj(rb) || !isObj(rb.content)) return undefined;
   const types = Object.keys(rb.content);
-  const chosen = preferred(types);
+  // spoonacular.com lists a media type named "" (beside application/json, or alone): no type at all.
+  if (types.length > 0 && types.every((t) => t.trim() === '')) return emptyMediaType(ref, rb, types[0]!, notes);
+  const chosen = preferred(types.filter((t) => t.trim() !== ''));
   if (chosen === undefined) {
     notes.push({ code: 'MCPG131', pointer: [...ref.pointer, 'requestBody', 'content'], message: `${ref.method.toUpperCase()} ${ref.path} skipped: no request body type the proxy can send among ${types.join(', ')}` });
     return null;
@@ -57,6 +60,14 @@ export function requestBody(ref: BodyRef, params: readonly Obj[], notes: ImportN
   const media = rb.content[chosen];
   const raw = isObj(media) ? (media.schema ?? {}) : {};
   return bodyOf(chosen, raw, rb.required === true, ref, [...ref.pointer, 'requestBody', 'content', chosen, 'schema']);
+}
+
+/** A body whose only media type is named "": a schema to send, and JSON the one type that can carry any. */
+function emptyMediaType(ref: BodyRef, rb: Obj, key: string, notes: ImportNote[]): MappedBody {
+  const at = [...ref.pointer, 'requestBody', 'content', key];
+  notes.push({ code: 'MCPG191', pointer: at, message: `a request body media type named ${JSON.stringify(key)} is no media type: the body is sent as ${DEFAULT_CONTENT_TYPE}` });
+  const media = (rb.content as Obj)[key];
+  return bodyOf(DEFAULT_CONTENT_TYPE, isObj(media) ? (media.schema ?? {}) : {}, rb.required === true, ref, [...at, 'schema']);
 }
 
 /** The body argument for one media type: JSON and form keep the schema, multipart too (files as base64), text a string, else base64 bytes. */

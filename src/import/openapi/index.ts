@@ -67,7 +67,7 @@ export async function importOpenApi(input: string, cwd: string, options: OpenApi
     const security = operationSecurity(ref.op, doc, auth);
     tools.push({ ...mapped.tool, http: security === undefined ? mapped.http : { ...mapped.http, security } });
   }
-  repairValues([...Object.values(defs.defs), ...tools.flatMap((t) => [t.input, t.output])], sink);
+  repairValues([...Object.values(defs.defs), ...tools.flatMap((t) => [t.input, t.output])], defs.defs, sink);
   renameClashingDefs(defs.defs, tools, serverName);
   const baseUrl = upstreamBaseUrl(doc, swagger2);
   // Without a usable server URL the spec says none: check warns (MCPG118), <SERVER>_BASE_URL sets it.

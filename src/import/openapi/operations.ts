@@ -13,7 +13,7 @@ export const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patc
 type Location = 'path' | 'query' | 'header' | 'cookie';
 
 /** A spec `http.params` entry: the location alone, or with the wire name and query style. */
-export type ParamBinding = Location | { readonly in: Location; readonly name?: string; readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject'; readonly explode?: boolean };
+export type ParamBinding = Location | { readonly in: Location; readonly name?: string; readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject'; readonly explode?: boolean; readonly contentType?: string };
 
 /** The tool, its `http:` added by the caller once the security is known. */
 export interface MappedOperation {
@@ -54,7 +54,7 @@ export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[
     const arg = argName(String(p.name), where, params);
     properties[arg] = paramSchema(p, ref);
     if (p.required === true || where === 'path') required.push(arg);
-    const rest = { ...(arg !== p.name ? { name: String(p.name) } : {}), ...(where === 'query' ? queryStyle(p) : {}) };
+    const rest = { ...(arg !== p.name ? { name: String(p.name) } : {}), ...(where === 'query' ? (jsonContent(p) ? { contentType: DEFAULT_CONTENT_TYPE } : queryStyle(p)) : {}) };
     bindings[arg] = Object.keys(rest).length === 0 ? (where as Location) : { in: where as Location, ...rest };
   }
   const body = requestBody(ref, params, notes);
@@ -74,14 +74,20 @@ export function mapOperation(ref: OperationRef, name: string, notes: ImportNote[
   return { tool, http };
 }
 
-/** Path-item parameters apply to every operation; an operation's own with the same name and `in` wins. */
+/**
+ * Path-item parameters apply to every operation; an operation's own with the same name and `in` wins.
+ * Header names ignore case: codeartifact's path-item `X-Amz-Content-Sha256` and its operation's
+ * `x-amz-content-sha256` are one header (as two arguments, check refused them: MCPG133).
+ */
 function mergedParameters(ref: OperationRef): Obj[] {
   const out = new Map<string, Obj>();
   for (const list of [ref.pathItem.parameters, ref.op.parameters]) {
     if (!Array.isArray(list)) continue;
     for (const item of list) {
       const p = ref.deref(item);
-      if (isObj(p) && typeof p.name === 'string' && !ignoredHeader(p, ref.swagger2)) out.set(`${String(p.in)}:${p.name}`, p);
+      if (!isObj(p) || typeof p.name !== 'string' || ignoredHeader(p, ref.swagger2)) continue;
+      const key = `${String(p.in)}:${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
+      out.set(key, p);
     }
   }
   return [...out.values()];
@@ -177,6 +183,11 @@ function describe(op: Obj): Obj {
 function annotations(method: string): Obj {
   const safe = method === 'get' || method === 'head' || method === 'options';
   return { readOnlyHint: safe, ...(safe ? {} : { destructiveHint: method === 'delete' }), idempotentHint: safe || method === 'put' || method === 'delete', openWorldHint: true };
+}
+
+/** OpenAPI 3 `content: {application/json: …}` on a parameter (rudder.example.local's `include`): one JSON text, no style. */
+function jsonContent(p: Obj): boolean {
+  return isObj(p.content) && Object.keys(p.content).some((t) => JSON_TYPE.test(t));
 }
 
 type QueryStyle = Pick<Exclude<ParamBinding, Location>, 'style' | 'explode'>;

@@ -61,6 +61,19 @@ export function repairNullBeside(out: Obj, at: Pointer | undefined, sink: Schema
 }
 
 /**
+ * A `{type: null}` branch added to `oneOf`/`anyOf` when no branch takes null (a `oneOf` only when every
+ * branch states its types: an untyped or `$ref` one might take null too, and null would then match two).
+ */
+export function nullAlternative(out: Obj): void {
+  const list = Array.isArray(out.oneOf) ? 'oneOf' : Array.isArray(out.anyOf) ? 'anyOf' : undefined;
+  if (list === undefined) return;
+  const branches = out[list] as unknown[];
+  if (branches.some((b) => isTyped(b) && typesOf(b).includes('null'))) return;
+  if (list === 'oneOf' && !branches.every(isTyped)) return;
+  out[list] = [...branches, { type: 'null' }];
+}
+
+/**
  * A `type` beside `oneOf`/`anyOf` whose branches state other types (`{type: integer, oneOf: [{type:
  * string}]}`) contradicts itself; strict ajv refuses it (MCPG019). A branch no value of the type can take
  * is dropped (the values allowed stay the same); when that leaves none, the intent is unclear and the
@@ -83,6 +96,28 @@ export function repairContradiction(out: Obj, at: Pointer | undefined, sink: Sch
     for (const [b, i] of disjoint) note(sink, at && [...at, list, i], `branch of "${list}" of type ${typesOf(b as Obj).join(', ')} can never match beside "type: ${own.join(', ')}": dropped (the values allowed are the same)`);
     out[list] = branches.filter((_, i) => !disjoint.some(([, j]) => j === i));
   }
+}
+
+/**
+ * A subschema applied in place (`allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`) that lists a type
+ * its parent's `type` rules out: plaid.com's `{type: object, allOf: [{$ref}, {type: object, nullable:
+ * true}]}`. No value of that type can be valid, so it is dropped from the subschema (the values allowed
+ * stay the same); strict ajv refuses it (strictTypes, MCPG019).
+ */
+export function repairInPlaceTypes(out: Obj, at: Pointer | undefined, sink: SchemaSink | undefined): void {
+  if (!isTyped(out)) return;
+  const own = typesOf(out);
+  const fits = (t: string) => own.includes(t) || (t === 'integer' && own.includes('number'));
+  const narrow = (b: unknown, path: Pointer) => {
+    if (!isTyped(b)) return;
+    const types = typesOf(b);
+    const kept = types.filter(fits);
+    if (kept.length === 0 || kept.length === types.length) return;
+    b.type = kept.length === 1 ? kept[0] : kept;
+    note(sink, at && [...at, ...path, 'type'], `a subschema in "${path[0]}" allows ${types.filter((t) => !fits(t)).join(', ')}, which "type: ${own.join(', ')}" beside it never does: dropped from it (the values allowed are the same)`);
+  };
+  for (const key of ['allOf', 'anyOf', 'oneOf'] as const) if (Array.isArray(out[key])) (out[key] as unknown[]).forEach((b, i) => narrow(b, [key, i]));
+  for (const key of ['not', 'if', 'then', 'else'] as const) narrow(out[key], [key]);
 }
 
 /** Every branch states its types (no `$ref`, no untyped branch): the union of them, else undefined. */

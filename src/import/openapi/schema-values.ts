@@ -10,7 +10,7 @@ import { note, type Pointer, type SchemaSink } from './schema-repair.js';
 type Obj = Record<string, unknown>;
 
 /** Every schema of the imported spec: its `$defs` and each tool's input and output. */
-export function repairValues(schemas: Iterable<unknown>, sink: SchemaSink): void {
+export function repairValues(schemas: Iterable<unknown>, defs: Readonly<Obj>, sink: SchemaSink): void {
   for (const root of schemas) {
     if (!isObjectSchema(root)) continue;
     walkSchema(root, ({ schema }) => {
@@ -18,17 +18,33 @@ export function repairValues(schemas: Iterable<unknown>, sink: SchemaSink): void
       const node = schema as Obj;
       const at = sink.origins.get(node);
       if (Array.isArray(node.enum)) repairEnum(node, at, sink);
-      if ('default' in node) repairDefault(node, at, sink);
+      if ('default' in node) repairDefault(node, at, defs, sink);
     });
   }
 }
 
+type Judge = (value: unknown) => string | undefined;
+
 /** The node without the value keywords, or undefined when it holds a `$ref` (judged by check, with the spec's `$defs`). */
-function judge(node: Obj, strip: readonly string[]): ((value: unknown) => string | undefined) | undefined {
+function judge(node: Obj, strip: readonly string[]): Judge | undefined {
   const rest: Obj = { ...node };
   for (const k of strip) delete rest[k];
   if (JSON.stringify(rest).includes('"$ref"')) return undefined;
   return (value) => valueProblem(rest as JsonObjectSchema, value);
+}
+
+const ANNOTATIONS = new Set(['$ref', 'description', 'title', 'deprecated', 'readOnly', 'writeOnly']);
+
+/**
+ * A `$ref` with annotations beside it (visma.com's `{$ref: KeywordCategory, default: "Case"}`) is judged
+ * by the `$defs` entry it names, when that holds no `$ref` itself.
+ */
+function judgeRef(node: Obj, strip: readonly string[], defs: Readonly<Obj>): Judge | undefined {
+  const name = typeof node.$ref === 'string' ? /^#\/\$defs\/([^/]+)$/.exec(node.$ref)?.[1] : undefined;
+  const target = name === undefined ? undefined : defs[name];
+  if (!isObjectSchema(target) || !Object.keys(node).every((k) => ANNOTATIONS.has(k) || strip.includes(k))) return undefined;
+  if (JSON.stringify(target).includes('"$ref"')) return undefined;
+  return (value) => valueProblem(target, value);
 }
 
 const STRING_BOUNDS = ['maxLength', 'minLength', 'pattern', 'format'];
@@ -41,7 +57,8 @@ function repairEnum(node: Obj, at: Pointer | undefined, sink: SchemaSink): void 
   if (bad.length === 0) return;
   const where = at && [...at, 'enum'];
   // `enum: [null, "on", …]` on a string: the values say the schema is nullable.
-  if (bad.every((v) => v === null) && (typeof node.type === 'string' || Array.isArray(node.type))) {
+  const typed = typeof node.type === 'string' || Array.isArray(node.type);
+  if (bad.every((v) => v === null) && typed && !(node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null')))) {
     const type = node.type;
     node.type = [...(Array.isArray(type) ? type : [type]), 'null'];
     if (judge(node, ['enum', 'const', 'default', 'examples'])!(null) === undefined) {
@@ -73,8 +90,8 @@ function repairEnum(node: Obj, at: Pointer | undefined, sink: SchemaSink): void 
   note(sink, where, `"enum" values ${preview(bad)} are invalid against their own schema (${check(bad[0])}): dropped`);
 }
 
-function repairDefault(node: Obj, at: Pointer | undefined, sink: SchemaSink): void {
-  const check = judge(node, ['default', 'examples']);
+function repairDefault(node: Obj, at: Pointer | undefined, defs: Readonly<Obj>, sink: SchemaSink): void {
+  const check = judge(node, ['default', 'examples']) ?? judgeRef(node, ['default', 'examples'], defs);
   if (check === undefined) return;
   const value = node.default;
   const problem = check(value);

@@ -4,7 +4,7 @@
 // because the spec validator refuses unknown keywords (MCPG020).
 import { KNOWN_KEYWORDS } from '../../common/json-schema.js';
 import { knownFormats } from '../../validate/precompiled-validators.js';
-import { branchTypes, formatType, note, repairContradiction, repairNullBeside, repairPattern, repairType, type Pointer, type SchemaSink } from './schema-repair.js';
+import { branchTypes, formatType, note, nullAlternative, repairContradiction, repairInPlaceTypes, repairNullBeside, repairPattern, repairType, type Pointer, type SchemaSink } from './schema-repair.js';
 
 type Obj = Record<string, unknown>;
 
@@ -63,6 +63,7 @@ export function convertSchema(schema: unknown, refs: RefMap, at?: Pointer, sink?
   if (out.type === undefined) impliedType(out, at, sink, integer);
   else dropInapplicable(out);
   const result = src.nullable === true ? nullable(out) : out;
+  repairInPlaceTypes(result, at, sink);
   if (at !== undefined) sink?.origins.set(result, at);
   return result;
 }
@@ -133,6 +134,8 @@ function nullable(out: Obj): Obj {
   else if (Array.isArray(out.type) && !out.type.includes('null')) out.type = [...out.type, 'null'];
   else if (out.type === undefined) return { anyOf: [out, { type: 'null' }] };
   if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  // Beside `oneOf`/`anyOf` (nytimes.com's `GeoFacet`), null must also be one of the alternatives.
+  nullAlternative(out);
   return out;
 }
 

@@ -39,10 +39,11 @@ export function upstreamAuth(doc: Obj, swagger2: boolean, server: string, notes:
   if (!isObj(schemes)) return {};
   const out: Record<string, RawUpstreamScheme> = {};
   const at = swagger2 ? ['securityDefinitions'] : ['components', 'securitySchemes'];
+  const envs = new Set<string>();
   for (const [key, s] of Object.entries(schemes).sort(([a], [b]) => (a < b ? -1 : 1))) {
     if (!isObj(s)) continue;
     const id = schemeId(key);
-    const env = envName(server, id);
+    const env = freeEnv(server, id, envs);
     if (s.type === 'apiKey' && typeof s.name === 'string' && (s.in === 'header' || s.in === 'query' || s.in === 'cookie')) out[id] = { type: 'apiKey', in: s.in, name: s.name };
     else if (s.type === 'http' && String(s.scheme).toLowerCase() === 'bearer') out[id] = { type: 'bearer' };
     else if (s.type === 'oauth2' && clientCredentialsUrl(s, doc, swagger2) !== undefined) out[id] = { type: 'oauth2', tokenUrl: clientCredentialsUrl(s, doc, swagger2)! };
@@ -53,8 +54,22 @@ export function upstreamAuth(doc: Obj, swagger2: boolean, server: string, notes:
     }
     else if ((s.type === 'http' && String(s.scheme).toLowerCase() === 'basic') || s.type === 'basic') out[id] = { type: 'basic' };
     else notes.push({ code: 'MCPG132', pointer: [...at, key], message: `security scheme "${key}" (${String(s.type)}) is not filled by the proxy yet; set the upstream credentials another way` });
+    if (out[id] === undefined || env === envName(server, id)) continue;
+    out[id] = { ...out[id], env };
+    notes.push({ code: 'MCPG132', pointer: [...at, key], message: `security scheme "${key}" reads its credential from ${env}: ${envName(server, id)} is another scheme's (their names differ only in case or punctuation)` });
   }
   return out;
+}
+
+/**
+ * `<SERVER>_<SCHEME>`, or with `_2`, `_3`, … when a scheme before it took that: telnyx.com declares
+ * `BearerAuth` and `bearerAuth`, which would read one variable (check refuses that, MCPG134), with a warning.
+ */
+function freeEnv(server: string, id: string, taken: Set<string>): string {
+  let env = envName(server, id);
+  for (let i = 2; taken.has(env); i++) env = envName(server, `${id}_${i}`);
+  taken.add(env);
+  return env;
 }
 
 /** The client credentials flow's token URL (2.0: `flow: application`), made absolute against the server URL. */

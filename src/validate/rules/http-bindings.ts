@@ -33,8 +33,12 @@ function checkTool(tool: Located<RawTool>, schemes: readonly string[]): Diagnost
     const at = ['http', 'params', p.property];
     if (!declared.includes(p.property)) unknown(p.property, ['params', p.property], 'key');
     else if (p.in === 'path' && !required.has(p.property)) out.push(report(tool, 'MCPG116', `tool ${name}: path param "${p.property}" must be listed in the input's \`required\` (a path segment cannot be left out)`, at, 'key'));
-    if (p.in !== 'query' && (p.style !== undefined || p.explode !== undefined)) {
-      out.push(report(tool, 'MCPG135', `tool ${name}: param "${p.property}" is in ${p.in}; \`style\` and \`explode\` apply to query params only`, [...at, p.style !== undefined ? 'style' : 'explode'], 'key'));
+    if (p.in !== 'query' && (p.style !== undefined || p.explode !== undefined || p.contentType !== undefined)) {
+      const key = p.style !== undefined ? 'style' : p.explode !== undefined ? 'explode' : 'contentType';
+      const what = key === 'contentType' ? '`contentType` applies' : '`style` and `explode` apply';
+      out.push(report(tool, 'MCPG135', `tool ${name}: param "${p.property}" is in ${p.in}; ${what} to query params only`, [...at, key], 'key'));
+    } else if (p.contentType !== undefined && (p.style !== undefined || p.explode !== undefined)) {
+      out.push(report(tool, 'MCPG135', `tool ${name}: param "${p.property}" is sent as ${p.contentType}; \`style\` and \`explode\` do not apply beside \`contentType\``, [...at, p.style !== undefined ? 'style' : 'explode'], 'key'));
     }
     const key = `${p.in} ${p.in === 'header' ? p.name.toLowerCase() : p.name}`;
     const first = wire.get(key);

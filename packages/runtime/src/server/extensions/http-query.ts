@@ -1,6 +1,7 @@
 // A query parameter's value on the wire in its OpenAPI style (3.x `style` / `explode`; Swagger 2.0's
 // `collectionFormat` maps onto the same): form (exploded or comma-joined), spaceDelimited,
-// pipeDelimited and deepObject. Keys and values are percent-encoded by URLSearchParams.
+// pipeDelimited and deepObject; or, for OpenAPI 3 `content: {application/json: …}`, one JSON text. Keys and
+// values are percent-encoded by URLSearchParams.
 import type { HttpParamBinding } from './http-types.js';
 
 const DELIMITERS: Readonly<Record<string, string>> = { form: ',', spaceDelimited: ' ', pipeDelimited: '|' };
@@ -9,6 +10,7 @@ const DELIMITERS: Readonly<Record<string, string>> = { form: ',', spaceDelimited
 export function appendQuery(query: URLSearchParams, p: HttpParamBinding, value: unknown): void {
   const style = p.style ?? 'form';
   const explode = p.explode ?? style === 'form';
+  if (p.contentType !== undefined) return void query.append(p.name, JSON.stringify(value));
   if (style === 'deepObject') return void deepObject(query, p.name, value);
   if (Array.isArray(value)) {
     if (explode) for (const v of value) query.append(p.name, scalar(v));

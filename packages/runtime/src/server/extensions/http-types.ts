@@ -12,6 +12,8 @@ export interface HttpParamBinding {
   readonly style?: 'form' | 'spaceDelimited' | 'pipeDelimited' | 'deepObject';
   /** Absent: true for form, false for the others (OpenAPI's defaults). */
   readonly explode?: boolean;
+  /** `application/json`: the value as one JSON text under the name (OpenAPI 3 `content` on a parameter); style and explode do not apply. */
+  readonly contentType?: string;
 }
 
 export interface HttpBinding {
