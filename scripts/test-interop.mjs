@@ -1,10 +1,14 @@
 #!/usr/bin/env node
-// The interop suite as three vitest runs at the same time, the projects of vitest.interop.config.ts:
+// The interop suite as vitest runs at the same time, the projects of vitest.interop.config.ts:
 // `interop-cpu` (the files that keep both cores busy, one at a time), `interop` (the files that mostly
-// wait, four at a time) and `interop-redis` (the files sharing the run's Redis topologies, one at a time). One vitest run would finish one project before starting the other; run together,
-// the waiting files use the cores the heavy ones leave idle, and no two heavy files ever overlap.
+// wait, four at a time) and `interop-redis` (the files sharing the run's Redis topologies, one at a time)
+// from the start; once `interop` and `interop-redis` are done, `interop-cpu-late` (heavy files that use
+// about one core each, one at a time) beside `interop-cpu`, on the core the waiting files no longer use.
+// One vitest run would finish one project before starting the next; run together, the waiting files use
+// the cores the heavy ones leave idle, and at most two heavy files overlap, only after the waiting ones.
 // Arguments (file filters, reporters) go to every run (an --outputFile=x.json becomes x.interop-cpu.json,
-// x.interop.json and x.interop-redis.json); each line of output names its run; the exit code is the first non-zero one.
+// x.interop.json, x.interop-redis.json and x.interop-cpu-late.json); each line of output names its run;
+// the exit code is the first non-zero one.
 // Usage: node scripts/test-interop.mjs [vitest arguments…]
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
@@ -41,5 +45,7 @@ const reuse = existsSync(compiled) ? { MCPGEN_COMPILED: compiled } : {};
 const waiting = run('interop', reuse);
 // The files sharing the run's Redis topologies, one at a time beside the others (a third run).
 const redis = run('interop-redis', reuse);
-const codes = await Promise.all([heavy, waiting, redis]);
+// The heavy files' tail, once nothing waits on the cores any more (a fourth run).
+const late = Promise.all([waiting, redis]).then(() => run('interop-cpu-late', reuse));
+const codes = await Promise.all([heavy, waiting, redis, late]);
 process.exit(codes.find((c) => c !== 0) ?? 0);
