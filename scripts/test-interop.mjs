@@ -17,8 +17,10 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-// Written by test/support/global-setup.ts once generated/ is compiled into .tmp/compiled/.
+// Written by test/support/global-setup.ts once generated/ is compiled into .tmp/compiled/ (or found compiled).
 const compiled = join(root, '.tmp/compile-result.json');
+// Written by the heavy run's global setup when that compile is there (a name of this run's own).
+const ready = join(root, `.tmp/compile-ready-${process.pid}`);
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 const args = process.argv.slice(2);
 
@@ -35,13 +37,15 @@ function run(project, env) {
   return new Promise((done) => child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128))));
 }
 
-// The heavy run compiles generated/ (its global setup); the other starts once that is done and uses it.
-rmSync(compiled, { force: true });
-const heavy = run('interop-cpu', {});
+// The heavy run compiles generated/ (its global setup; skipped when npm test's compile of the same inputs is
+// there); the others start once that is done and use it.
+rmSync(ready, { force: true });
+const heavy = run('interop-cpu', { MCPGEN_COMPILE_READY: ready });
 let heavyEnded = false;
 void heavy.then(() => (heavyEnded = true));
-while (!existsSync(compiled) && !heavyEnded) await new Promise((r) => setTimeout(r, 200));
-const reuse = existsSync(compiled) ? { MCPGEN_COMPILED: compiled } : {};
+while (!existsSync(ready) && !heavyEnded) await new Promise((r) => setTimeout(r, 200));
+const reuse = existsSync(ready) && existsSync(compiled) ? { MCPGEN_COMPILED: compiled } : {};
+rmSync(ready, { force: true });
 const waiting = run('interop', reuse);
 // The files sharing the run's Redis topologies, one at a time beside the others (a third run).
 const redis = run('interop-redis', reuse);
