@@ -17,7 +17,7 @@ import { emitServerPackage } from '../../src/emit/index.js';
 import { RUNTIME_IMPORTS } from '../../src/common/names.js';
 import type { ServerModel } from '../../src/model/ir.js';
 import { check } from '../../src/pipeline.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { createProgram } from '../support/compiler-host.js';
 import { prng, type Prng } from '../support/prng.js';
 import { STRICT_COMPILER_OPTIONS } from '../support/strict-compiler.js';

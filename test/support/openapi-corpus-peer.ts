@@ -16,7 +16,7 @@ import type { ApiOutcome, CorpusApi } from './openapi-corpus.js';
 import { expectRequest, proxyView, type Binding } from './openapi-expect.js';
 import { freePort } from './ports.js';
 import { sample } from './schema-sample.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from './root.js';
 
 type Obj = Record<string, unknown>;
 const PEERS = join(ROOT, 'bench/peers');
