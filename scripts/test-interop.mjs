@@ -9,7 +9,7 @@
 // Arguments (file filters, reporters) go to every run (an --outputFile=x.json becomes x.interop-cpu.json,
 // x.interop.json, x.interop-redis.json and x.interop-cpu-late.json); each line of output names its run;
 // the exit code is the first non-zero one.
-// Usage: node scripts/test-interop.mjs [vitest arguments…]
+// Usage: node scripts/test-interop.mjs [--install] [vitest arguments…]
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -23,18 +23,31 @@ const compiled = join(root, '.tmp/compile-result.json');
 const ready = join(root, `.tmp/compile-ready-${process.pid}`);
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 const args = process.argv.slice(2);
+// `--install` (npm run test:interop): first `npm ci` in conformance/ and test/import-servers/, both at once.
+const install = args[0] === '--install';
+if (install) args.shift();
+
+/** `command` with each line of its output prefixed by `[label]`; resolves to its exit code. */
+function prefixed(label, command, argv, env = {}) {
+  const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
+    createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`[${label}] ${line}\n`));
+  }
+  return new Promise((done) => child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128))));
+}
 
 function run(project, env) {
   const own = args.map((a) => a.replace(/^(--outputFile=.*?)(\.\w+)?$/, (_, path, ext = '') => `${path}.${project}${ext}`));
-  const child = spawn(process.execPath, [vitest, 'run', '--config', 'vitest.interop.config.ts', '--project', project, '--passWithNoTests', ...own], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  for (const [from, to] of [[child.stdout, process.stdout], [child.stderr, process.stderr]]) {
-    createInterface({ input: from, crlfDelay: Infinity }).on('line', (line) => to.write(`[${project}] ${line}\n`));
-  }
-  return new Promise((done) => child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128))));
+  return prefixed(project, process.execPath, [vitest, 'run', '--config', 'vitest.interop.config.ts', '--project', project, '--passWithNoTests', ...own], env);
+}
+
+if (install) {
+  const installs = await Promise.all([
+    prefixed('npm ci conformance', 'npm', ['ci', '--prefix', 'conformance', '--no-audit', '--no-fund']),
+    prefixed('npm ci test/import-servers', 'npm', ['ci', '--prefix', 'test/import-servers', '--no-audit', '--no-fund', '--ignore-scripts']),
+  ]);
+  const failed = installs.find((c) => c !== 0);
+  if (failed !== undefined) process.exit(failed);
 }
 
 // The heavy run compiles generated/ (its global setup; skipped when npm test's compile of the same inputs is
