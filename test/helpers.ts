@@ -1,10 +1,10 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { main } from '../src/cli/main.js';
 import { check } from '../src/pipeline.js';
+import { ROOT, tempDir } from './support/root.js';
 
-export const ROOT = resolve(import.meta.dirname, '..');
+export { ROOT, tempDir } from './support/root.js';
 
 /** Run a spec given as text through the whole check pipeline, from a temp dir. */
 export function checkText(text: string, extra: Record<string, string> = {}) {
@@ -15,10 +15,6 @@ export function checkText(text: string, extra: Record<string, string> = {}) {
     writeFileSync(join(dir, name), content);
   }
   return check([join(dir, 'spec.yaml')], dir);
-}
-
-export function tempDir(prefix = 'mcpgen-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
 }
 
 /** The CLI in-process, capturing output. */

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 import { run } from './breaking-repo.js';
 
 const TOOLS = 400;

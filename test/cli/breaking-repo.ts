@@ -2,7 +2,7 @@
 // fresh repository with a committer configured.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 
 export function run(cwd: string, args: string[]) {
   const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });

@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 import { git, gitRepo, run } from './breaking-repo.js';
 
 const spec = (name: string, ...tools: string[]) => `mcpgen: 1\nserver: { name: ${name}, version: 1.0.0 }\ntools:\n${tools.map((t) => `  - { name: ${t}, description: ${t} }`).join('\n')}\n`;

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nodeHasCompileCache } from '../../src/common/code-cache.js';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 
 // MCPGEN_LAZY_TYPESCRIPT=0: every run loads the real TypeScript (from the second run on it would be a
 // stand-in, src/emit/typescript-on-demand.ts, and its cache would go unread).

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { waitFor } from '../support/ports.js';
 import { project } from '../write/support.js';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 interface Finding { rule: string; failing: boolean; message: string }
 interface Pair { server: string; from: string; to: string; identical: boolean; findings: Finding[] }

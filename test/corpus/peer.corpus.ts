@@ -6,7 +6,7 @@ import { it } from 'vitest';
 import { DIRECTORY, serverNameOf } from '../../scripts/corpus/apis.mjs';
 import { jsonUpstream } from '../support/openapi-corpus.js';
 import { buildPeers, peerVersion, servePeers } from '../support/openapi-corpus-peer.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 const upstream = jsonUpstream();
 

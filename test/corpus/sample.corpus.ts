@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { it } from 'vitest';
 import { DIRECTORY, serverNameOf } from '../../scripts/corpus/apis.mjs';
 import { buildCorpus, jsonUpstream, serveAndCall } from '../support/openapi-corpus.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 const DIR = join(ROOT, '.tmp/corpus-sample');
 const upstream = jsonUpstream();

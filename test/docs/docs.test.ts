@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import ts from 'typescript';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { anchors, type Block, links, pages, parse } from './markdown.js';
 import { checkShellLine, helpEntries, madeNames } from './shell.js';
 

@@ -2,7 +2,7 @@
 // Not a Markdown parser: README and docs/ use fences at the start of a line and inline links only.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 export interface Block {
   readonly page: string;

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { words } from './markdown.js';
 
 export interface Outcome {

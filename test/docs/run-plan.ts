@@ -2,7 +2,7 @@
 // the lines it does not run, each with the reason and where they are run instead. Data only.
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 /**
  * Lines not run here, by their text (a trailing `# comment` dropped), with why. They are still

@@ -6,7 +6,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEntryArgs } from '@mcpgen/runtime/server';
 import { vendoredPack } from '../../src/common/package-files.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { words } from './markdown.js';
 
 const pkg = (dir: string): { name: string; version: string; scripts?: Record<string, string> } =>

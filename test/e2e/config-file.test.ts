@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { compiledMain } from '../support/servers.js';
 import { SETTING_VARIABLES } from '../../packages/runtime/src/server/entry/config-file.js';
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { definition as WeatherDefinition } from '../../generated/weather/definition.js';
 import type { WeatherHandlers } from '../../generated/weather/server.js';
 import { createMcpgenServer } from '../../packages/runtime/src/server/index.js';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 import { importCompiled } from '../support/servers.js';
 
 describe('protocol.legacy', () => {

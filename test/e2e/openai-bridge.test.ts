@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WeatherClient } from '../../generated/weather/client.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { FakeOpenAi } from '../support/fake-openai.js';
 import { chatToolLoop, responsesToolLoop } from '../support/openai-loops.js';
 import { startHttp, type HttpProcess } from '../support/servers.js';

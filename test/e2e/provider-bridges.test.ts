@@ -7,7 +7,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WeatherClient } from '../../generated/weather/client.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { anthropicToolLoop } from '../support/anthropic-loops.js';
 import { FakeOpenAi } from '../support/fake-openai.js';
 import { geminiToolLoop } from '../support/gemini-loops.js';

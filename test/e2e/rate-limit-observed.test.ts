@@ -8,7 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WeatherClient as WeatherClientType } from '../../generated/weather/client.js';
 import { ProtocolError, RateLimitError } from '@mcpgen/runtime-client';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { waitFor } from '../support/ports.js';
 import { rawCall } from '../support/raw-http.js';
 import { importCompiled, startScript } from '../support/servers.js';

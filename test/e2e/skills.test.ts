@@ -11,7 +11,7 @@ import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EverythingClient as EverythingClientType } from '../../generated/everything/client.js';
 import type { createEverythingServer as CreateEverythingServer, EverythingHandlers } from '../../generated/everything/server.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 import { compiledMain, importCompiled, ROOT, startHttp, startScript, type HttpProcess } from '../support/servers.js';
 
 const SKILLS_DIR = join(ROOT, 'specs/skills/everything');

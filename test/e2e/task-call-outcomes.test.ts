@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import type { JobsClient as JobsClientType } from '../../generated/jobs/client.js';
 import type { JobsHandlers } from '../../generated/jobs/server.js';
 import { jsonAccessLog } from '../../packages/runtime/src/server/index.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { otelInProcess } from '../support/otel-in-process.js';
 import { waitFor } from '../support/ports.js';
 import { importCompiled } from '../support/servers.js';

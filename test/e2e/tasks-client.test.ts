@@ -8,7 +8,7 @@ import type { JobsClient as JobsClientType } from '../../generated/jobs/client.j
 import { ProtocolError, type ClientOptions, type TaskState } from '../../packages/runtime-client/src/index.js';
 import { readFileSync } from 'node:fs';
 import { createAjv } from '../../packages/runtime/src/shared/ajv.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { compiledMain, importCompiled, startHttp, type HttpProcess } from '../support/servers.js';
 import { tappedFetch, tappedTransport, WireLog } from '../support/wire.js';
 

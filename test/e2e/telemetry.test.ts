@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as api from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { otelInProcess } from '../support/otel-in-process.js';
 import { waitFor } from '../support/ports.js';
 import { rawCall } from '../support/raw-http.js';

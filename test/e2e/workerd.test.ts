@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SqlClient } from '../../generated/sql/client.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { freePort, waitFor } from '../support/ports.js';
 import { COMPILED, importCompiled } from '../support/servers.js';
 

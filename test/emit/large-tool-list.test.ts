@@ -8,7 +8,7 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { LARGE_TOOL_LIST } from '../../src/emit/definition-file.js';
 import { generateAndCompile } from '../support/generated-package.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 // tsc gives up on a union when reducing it would take over 1,000,000 subtype checks (about n² for n
 // differently shaped members): 600 tools compile either way, 1,100 failed before the change.

@@ -7,7 +7,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { definitionData } from '../../src/emit/definition-file.js';
 import { generate } from '../../src/pipeline.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 
 const TOOLS = 6;
 const tool = (i: number) => `

@@ -7,7 +7,7 @@ import module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { printerSource, requirePrinterCommon } from '../../src/emit/ts-morph-common-printer.js';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 
 interface CjsModule {
   exports: Record<string, unknown>;

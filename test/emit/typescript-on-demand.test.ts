@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { scannerStandIn, simpleTextEnd } from '../../src/emit/scanner-stand-in.js';
 import { installStandIn, keepExports, STAND_IN_ID } from '../../src/emit/typescript-on-demand.js';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 
 const require = createRequire(join(ROOT, 'package.json'));
 const tsFile = createRequire(require.resolve('ts-morph')).resolve('@ts-morph/common/dist/typescript.js');

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateAndCompile, type CompiledPackage } from '../support/generated-package.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 const SPEC = `mcpgen: 1
 server: { name: crm, version: 1.0.0 }

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { specToYaml } from '../../src/import/common/yaml-spec.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { check } from '../../src/pipeline.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 
 async function importAndCheck(description: object) {
   const dir = tempDir();

@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { check } from '../../src/pipeline.js';
 import { describe, expect, it } from 'vitest';
 import { importOpenApi } from '../../src/import/openapi/index.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 const CASES: Record<string, { code: string; line: number; column: number; message: RegExp; path: string }[]> = {
   'MCPG130-not-openapi.yaml': [{ code: 'MCPG130', line: 2, column: 1, message: /^not a readable OpenAPI description: Unsupported OpenAPI version: undefined/, path: '$' }],

@@ -16,7 +16,7 @@ import { pascalCase } from '../../src/common/names.js';
 import { generateAndCompile } from '../support/generated-package.js';
 import { sample } from '../support/schema-sample.js';
 import { expectRequest, proxyView, type Seen } from '../support/openapi-expect.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 
 const CASES = [

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { importMcp } from '../../src/import/mcp/index.js';
 import { run } from '../cli/breaking-repo.js';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 import { assertInstalled, SERVERS } from '../support/import-servers.js';
 
 const FROM = '2026.1.26';

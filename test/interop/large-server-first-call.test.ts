@@ -12,7 +12,7 @@ import { expect, it } from 'vitest';
 import { bundleSchema } from '../../src/common/json-schema.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { createMcpgenServer, type ServerDefinition } from '../../packages/runtime/src/server/index.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 type Obj = Record<string, unknown>;
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { DIRECTORY, serverNameOf } from '../../scripts/corpus/apis.mjs';
 import { buildCorpus, jsonUpstream, serveAndCall } from '../support/openapi-corpus.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 const SLICE = 'amadeus.com/amadeus-trip-parser,amazonaws.com/connectcampaigns,amazonaws.com/ssm-contacts,apache.org/qakka,apideck.com/connector,apisetu.gov.in/dittripura,azure.com/apimanagement-apimdiagnostics,azure.com/applicationinsights-aiOperations_API,azure.com/azsadmin-AcquiredPlan,azure.com/azsadmin-CommerceAdmin,azure.com/azsadmin-VirtualNetworks,azure.com/healthcareapis-healthcare-apis,azure.com/monitor-metricsCreate_API,azure.com/resources-managedapplications,azure.com/security-tasks,azure.com/softwareplan,azure.com/sql-managedInstances,azure.com/web-ResourceHealthMetadata,googleapis.com/apphub,googleapis.com/bigtableadmin,googleapis.com/calendar,googleapis.com/chat,googleapis.com/deploymentmanager,googleapis.com/gkehub,googleapis.com/mybusinessqanda,ipqualityscore.com,math.tools,sheetlabs.com/vedic-society,vtex.local/Marketplace-APIs,webscraping.ai'.split(',');
 const DIR = join(ROOT, '.tmp/openapi-corpus-slice');

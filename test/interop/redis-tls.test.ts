@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { JobsClient as JobsClientType } from '../../generated/jobs/client.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 import { openRedis, type RedisSettings } from '../../packages/runtime/src/server/index.js';
 import { freePort, waitFor } from '../support/ports.js';
 import { startRedis, type RedisServer } from '../support/redis.js';

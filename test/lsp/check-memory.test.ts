@@ -9,7 +9,7 @@ import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { Project } from '../../src/lsp/project.js';
 import { enableIncremental } from '../../src/pipeline.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 
 const { syntheticSpec } = (await import(new URL('../../bench/synthetic-spec.mjs', import.meta.url).href)) as { syntheticSpec: (tools: number, name: string) => string };
 

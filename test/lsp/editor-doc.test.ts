@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HELP } from '../../src/cli/help.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 describe('docs/editor.md (issue 47)', () => {
   const blocks = [...readFileSync(join(ROOT, 'docs/editor.md'), 'utf8').matchAll(/```(lua|toml)\n([\s\S]*?)```/g)].map((m) => ({ lang: m[1]!, text: m[2]! }));

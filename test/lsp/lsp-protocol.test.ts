@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CodeAction, CompletionItem, Diagnostic, DocumentSymbol, Hover, Location, Range, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { LspClient, uriOf, writeProject } from '../support/lsp-client.js';
 
 const SHOP = `mcpgen: 1

@@ -17,7 +17,8 @@ import { emitServerPackage } from '../../src/emit/index.js';
 import { RUNTIME_IMPORTS } from '../../src/common/names.js';
 import type { ServerModel } from '../../src/model/ir.js';
 import { check } from '../../src/pipeline.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
+import { createProgram } from '../support/compiler-host.js';
 import { prng, type Prng } from '../support/prng.js';
 import { STRICT_COMPILER_OPTIONS } from '../support/strict-compiler.js';
 
@@ -226,7 +227,7 @@ describe('generator fuzzing', () => {
 
       // ⇒ compiles under the strict flags (one program for the whole batch).
       const files = batch.flatMap(({ n }) => ['types', 'definition', 'server', 'client', 'openai', 'index', 'main', 'handlers'].map((f) => join(DIR, 'src', String(n), `${f}.ts`)));
-      const program = ts.createProgram(files, { ...STRICT_COMPILER_OPTIONS, rootDir: join(DIR, 'src'), outDir: join(DIR, 'js') });
+      const program = createProgram(files, { ...STRICT_COMPILER_OPTIONS, rootDir: join(DIR, 'src'), outDir: join(DIR, 'js') });
       const emitted = program.emit();
       for (const d of [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]) {
         failures.push(`${d.file?.fileName.slice(DIR.length + 1) ?? ''}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);

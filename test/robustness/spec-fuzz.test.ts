@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CODES } from '../../src/diagnostics/codes.js';
 import { emitServerPackage } from '../../src/emit/index.js';
 import { check } from '../../src/pipeline.js';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 import { prng, type Prng } from '../support/prng.js';
 
 const COUNT = Number(process.env.FUZZ_SPECS ?? 2000);

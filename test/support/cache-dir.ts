@@ -3,7 +3,7 @@
 // leaves must not make another one's run a shortcut.
 import { rmSync } from 'node:fs';
 import { afterEach, beforeEach } from 'vitest';
-import { tempDir } from '../helpers.js';
+import { tempDir } from './root.js';
 
 /** Registers the hooks; call the returned function inside a test for that test's folder. */
 export function freshCacheDirPerTest(): () => string {

@@ -4,6 +4,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { generate } from '../../src/pipeline.js';
+import { createProgram } from './compiler-host.js';
 import { STRICT_COMPILER_OPTIONS } from './strict-compiler.js';
 
 export interface CompiledPackage {
@@ -31,7 +32,7 @@ export async function generateAndCompile(dir: string, name: string, spec: string
 /** Every .ts file of a generated package folder, compiled strictly into `js`; tsc's errors as lines. */
 export function compilePackage(pkg: string, js: string, typeCheck = true): string[] {
   const sources = readdirSync(pkg).filter((f) => f.endsWith('.ts')).map((f) => join(pkg, f));
-  const program = ts.createProgram(sources, { ...STRICT_COMPILER_OPTIONS, rootDir: pkg, outDir: js, ...(typeCheck ? {} : { noCheck: true }) });
+  const program = createProgram(sources, { ...STRICT_COMPILER_OPTIONS, rootDir: pkg, outDir: js, ...(typeCheck ? {} : { noCheck: true }) });
   const emitted = program.emit();
   return [...(typeCheck ? ts.getPreEmitDiagnostics(program) : program.getSyntacticDiagnostics()), ...emitted.diagnostics].map((d) => `${d.file?.fileName ?? ''}: TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
 }

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter, type ProtocolConnection, type PublishDiagnosticsParams } from 'vscode-languageserver-protocol/node';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from './root.js';
 
 /** A project folder of spec files, for the language server to open. */
 export function writeProject(files: Record<string, string>): string {

@@ -10,12 +10,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { importOpenApi } from '../../src/import/openapi/index.js';
+import { createProgram } from './compiler-host.js';
 import type { MockUpstream } from './mock-upstream.js';
 import type { ApiOutcome, CorpusApi } from './openapi-corpus.js';
 import { expectRequest, proxyView, type Binding } from './openapi-expect.js';
 import { freePort } from './ports.js';
 import { sample } from './schema-sample.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from './root.js';
 
 type Obj = Record<string, unknown>;
 const PEERS = join(ROOT, 'bench/peers');
@@ -55,7 +56,7 @@ function compileTogether(batch: readonly PeerBuilt[]): void {
   const sources = batch.flatMap((b) => readdirSync(join(b.dir, 'src')).filter((f) => f.endsWith('.ts')).map((f) => join(b.dir, 'src', f)));
   // One program: each package's files go to its own build/ (what its `tsc` writes), from the shared root.
   const root = join(batch[0]!.dir, '..');
-  const program = ts.createProgram(sources, { ...config.options, rootDir: root, outDir: join(root, 'js') });
+  const program = createProgram(sources, { ...config.options, rootDir: root, outDir: join(root, 'js') });
   const emitted = program.emit();
   const errors = new Map<PeerBuilt, string[]>();
   for (const d of [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]) {

@@ -13,6 +13,7 @@ import { pascalCase } from '../../src/common/names.js';
 import { specToYaml } from '../../src/import/common/yaml-spec.js';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { generate } from '../../src/pipeline.js';
+import { createProgram } from './compiler-host.js';
 import { listAllTools } from './list-tools.js';
 import { afterAll, beforeAll } from 'vitest';
 import { startMockUpstream, type MockUpstream } from './mock-upstream.js';
@@ -98,7 +99,7 @@ export async function buildCorpus(apis: readonly CorpusApi[], dir: string, tools
 function compileTogether(batch: readonly Built[], dir: string): void {
   const config = ts.parseJsonConfigFileContent(JSON.parse(readFileSync(join(batch[0]!.pkg, 'tsconfig.json'), 'utf8')), ts.sys, batch[0]!.pkg);
   const sources = batch.flatMap((b) => readdirSync(b.pkg).filter((f) => f.endsWith('.ts')).map((f) => join(b.pkg, f)));
-  const program = ts.createProgram(sources, { ...config.options, rootDir: dir, outDir: join(dir, 'js') });
+  const program = createProgram(sources, { ...config.options, rootDir: dir, outDir: join(dir, 'js') });
   const emitted = program.emit();
   const errors = new Map<string, string[]>();
   for (const d of [...ts.getPreEmitDiagnostics(program), ...emitted.diagnostics]) {

@@ -4,7 +4,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from './root.js';
 
 /** What the installed package holds (package.json `files`), the workspaces it depends on, and package.json. */
 const PACKAGE_FILES = ['package.json', 'bin', 'dist', 'schema', 'templates', 'packages/runtime', 'packages/runtime-client'];

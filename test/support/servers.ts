@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { ROOT } from './root.js';
 
 export { ROOT };
 export const COMPILED = join(ROOT, '.tmp/compiled');

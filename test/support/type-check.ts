@@ -2,12 +2,13 @@
 // test/e2e/provider-bridges.test.ts): the strict options generated code promises, a control file that
 // exists only in memory (it must fail, so the check can fail), and a scan for type assertions.
 import ts from 'typescript';
+import { sharedCompilerHost } from './compiler-host.js';
 import { STRICT_COMPILER_OPTIONS } from './strict-compiler.js';
 
 /** `files` and `control` (path → in-memory text) in one program (the SDK types load once); messages per file. */
 export function diagnosticsByFile(files: readonly string[], control: ReadonlyMap<string, string>): Map<string, string[]> {
   const options = { ...STRICT_COMPILER_OPTIONS, noEmit: true };
-  const host = ts.createCompilerHost(options);
+  const host = sharedCompilerHost(options);
   const read = host.readFile.bind(host);
   const exists = host.fileExists.bind(host);
   const getSource = host.getSourceFile.bind(host);

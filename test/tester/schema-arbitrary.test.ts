@@ -6,7 +6,7 @@ import { check } from '../../src/pipeline.js';
 import { mutationsOf } from '../../src/tester/invalid-inputs.js';
 import { schemaArbitrary } from '../../src/tester/schema-arbitrary.js';
 import { validatorOf } from '../../src/tester/tool-checks.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 
 const specs = ['weather', 'sql', 'everything', 'files', 'inventory', 'jobs', 'secure', 'dashboard'].map((s) => `${ROOT}/specs/${s}.yaml`);
 const tools = check(specs, ROOT).models.flatMap((m) => m.tools);

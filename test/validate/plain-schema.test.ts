@@ -12,7 +12,7 @@ import { knownFormats } from '../../src/validate/precompiled-validators.js';
 import { isPlainSchema, plainlyValid } from '../../src/validate/rules/plain-schema.js';
 import { STRICT_AJV_OPTIONS } from '../../src/validate/rules/json-schema.js';
 import type { JsonObjectSchema, JsonSchema } from '../../src/validate/spec-types.js';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { yamlFiles } from '../support/yaml-files.js';
 import { prng } from '../support/prng.js';
 

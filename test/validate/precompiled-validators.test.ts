@@ -14,7 +14,7 @@ import { STRICT_AJV_OPTIONS } from '../../src/validate/rules/json-schema.js';
 import { walkSchema } from '../../src/common/json-schema.js';
 // @ts-expect-error a plain .mjs build script, no types
 import { OUTPUTS, STRICT_OPTIONS } from '../../scripts/precompile-validators.mjs';
-import { ROOT } from '../helpers.js';
+import { ROOT } from '../support/root.js';
 import { yamlFiles } from '../support/yaml-files.js';
 
 const runtimeCompiled = (file: string): ValidateFunction => createAjv({ verbose: true, strict: false }).compile(JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as object);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSpec } from '../../src/load/spec-files.js';
 import { check } from '../../src/pipeline.js';
 import { schemaCheckRecord } from '../../src/validate/rules/schema-check-record.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 import { freshCacheDirPerTest } from '../support/cache-dir.js';
 
 const HEAD = 'mcpgen: 1\nserver: { name: s, version: 1.0.0 }\n';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { toOpenAiTools, toStrictSchema } from '@mcpgen/runtime-client';
 import { OPENAI_STRICT_LIMITS } from '@mcpgen/runtime/shared/provider-rules';
 import { check } from '../../src/pipeline.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 
 type Schema = Record<string, unknown>;
 const str = { type: 'string' };

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { stringify } from 'yaml';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 import { waitFor } from '../support/ports.js';
 import { snapshot } from '../write/support.js';
 

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 
 const SPEC = `mcpgen: 1
 server: { name: shop, version: 1.0.0 }

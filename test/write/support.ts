@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ROOT, tempDir } from '../helpers.js';
+import { ROOT, tempDir } from '../support/root.js';
 import { cliReachableBy } from '../support/reachable-cli.js';
 
 /** A project folder holding copies of the named example specs under specs/ and a config, like a user's repo. */
