@@ -1,9 +1,12 @@
 // node bench/lsp.mjs: `mcpgen lsp` on a 1,000-tool spec (issue 47). Each edit changes one character of
 // one tool (`description:` → `descripton:` and back, spread over the file), sent as an incremental
 // didChange; the time is from sending it to the publishDiagnostics that reflects it (the MCPG003 there,
-// or the empty list). LSP_EDITS (default 1000) edits, LSP_TOOLS (default 1000) tools. Reports p50/p95
-// and the server's resident memory (main thread and checker together, read from /proc, settled: after 5 s idle)
-// after the first 100 edits and after the last (flat: no growth per edit). Targets: p95 ≤ 100 ms; memory flat across 1,000 edits.
+// or the empty list). LSP_EDITS (default 1000) edits, LSP_TOOLS (default 1000) tools. Reports p50/p95, and
+// the memory after 10 %, 50 % and all of the edits (100, 500, 1,000), each once the server has been idle
+// 5 s: the heap in use after a full collection (the server runs with --expose-gc) of the main thread and
+// of the checker thread (the `mcpgen/memory` request), and the resident memory of the process beside it
+// (RSS is noisy: V8 and malloc keep freed pages a while). Targets: p95 ≤ 100 ms; memory flat across 1,000
+// edits: the two heaps together grow by at most HEAP_TOLERANCE_MB from the first mark to the last.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -16,6 +19,8 @@ const WORK = join(ROOT, '.tmp/bench-lsp');
 const EDITS = Number(process.env.LSP_EDITS ?? 1000);
 const TOOLS = Number(process.env.LSP_TOOLS ?? 1000);
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
+const HEAP_TOLERANCE_MB = 2;
+const MB = 1024 * 1024;
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 /** The server's resident memory once it has been idle a while (V8 shrinks its heap when the mutator idles): the lowest of 10 samples over 5 s. */
 const settledRssMb = async (pid) => {
@@ -34,7 +39,7 @@ let text = syntheticSpec(TOOLS, 'big');
 writeFileSync(file, text);
 const uri = pathToFileURL(file).href;
 
-const child = spawn(process.execPath, [...(process.env.LSP_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'bin/mcpgen.js'), 'lsp', '--stdio'], { cwd: WORK, stdio: ['pipe', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, ['--expose-gc', ...(process.env.LSP_NODE_ARGS ?? '').split(' ').filter(Boolean), join(ROOT, 'bin/mcpgen.js'), 'lsp', '--stdio'], { cwd: WORK, stdio: ['pipe', 'pipe', 'inherit'] });
 const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
 let waiting;
 connection.onNotification('textDocument/publishDiagnostics', (p) => {
@@ -52,6 +57,12 @@ const published = (version, count) => new Promise((done, fail) => {
     return true;
   };
 });
+/** Heaps after a full collection (server, checker) and settled RSS, in MB. */
+const memory = async () => {
+  const rss = await settledRssMb(child.pid);
+  const m = await connection.sendRequest('mcpgen/memory');
+  return { server: m.serverHeap / MB, checker: m.checkerHeap / MB, rss };
+};
 const position = (offset) => {
   const before = text.slice(0, offset).split('\n');
   return { line: before.length - 1, character: before[before.length - 1].length };
@@ -67,7 +78,7 @@ try {
   await connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
   await first;
   const times = [];
-  let memoryAt100;
+  const marks = new Map([Math.round(EDITS / 10), Math.round(EDITS / 2), EDITS].map((n) => [n, undefined]));
   let broken = new Set([0]);
   for (let e = 0; e < EDITS; e++) {
     // Alternate: mend the typo made last, then make one in another tool.
@@ -85,11 +96,14 @@ try {
     await connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: e + 2 }, contentChanges: [change] });
     await done;
     times.push(performance.now() - began);
-    if (e === 99) memoryAt100 = await settledRssMb(child.pid);
+    if (marks.has(e + 1)) marks.set(e + 1, await memory());
     if (process.env.LSP_TRACE && (e + 1) % 50 === 0) console.log(`edit ${e + 1}: RSS ${rssMb(child.pid).toFixed(0)} MB, p50 so far ${pct(times, 50).toFixed(0)} ms`);
   }
-  const memoryEnd = await settledRssMb(child.pid);
-  console.log(`mcpgen lsp, ${TOOLS} tools, one-character edit → its diagnostics: p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms over ${EDITS} edits (max ${Math.max(...times).toFixed(0)}; target p95 ≤ 100 ms); server RSS (settled) ${memoryAt100?.toFixed(0)} MB after 100 edits, ${memoryEnd.toFixed(0)} MB after ${EDITS}`);
+  console.log(`mcpgen lsp, ${TOOLS} tools, one-character edit → its diagnostics: p50 ${pct(times, 50).toFixed(0)} ms, p95 ${pct(times, 95).toFixed(0)} ms over ${EDITS} edits (max ${Math.max(...times).toFixed(0)}; target p95 ≤ 100 ms: ${pct(times, 95) <= 100 ? 'met' : 'NOT met'})`);
+  for (const [n, m] of marks) console.log(`  after ${n} edits: heap after GC: server ${m.server.toFixed(1)} MB, checker ${m.checker.toFixed(1)} MB; RSS (settled) ${m.rss.toFixed(0)} MB`);
+  const [from, to] = [[...marks.values()][0], [...marks.values()].at(-1)];
+  const grown = to.server + to.checker - (from.server + from.checker);
+  console.log(`  heap grew ${grown.toFixed(1)} MB from edit ${[...marks.keys()][0]} to ${EDITS} (${((grown * 1024) / (EDITS - [...marks.keys()][0])).toFixed(2)} KB per edit), RSS ${(to.rss - from.rss).toFixed(0)} MB; target: memory flat, heap growth ≤ ${HEAP_TOLERANCE_MB} MB: ${grown <= HEAP_TOLERANCE_MB ? 'met' : 'NOT met'}`);
   await connection.sendRequest('shutdown');
   await connection.sendNotification('exit');
 } finally {
