@@ -10,7 +10,8 @@ import { codeActionFor } from './diagnostics.js';
 import { hover } from './hover.js';
 import { definition, references, rename, renameRange, type At } from './navigation.js';
 import { Project } from './project.js';
-import { indexSpec } from './spec-index.js';
+import { indexSpec, type SpecIndex } from './spec-index.js';
+import type { LoadedSpec } from '../load/spec-files.js';
 import { documentSymbols } from './symbols.js';
 
 /** A check running longer than this shows as progress ("mcpgen: checking specs"); a keystroke's check does not flash it. */
@@ -78,7 +79,9 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     checker?.setText(path, text);
   };
   /** The spec file at a URI as the pipeline reads it, and its spec's index. */
-  const sourceAt = (uri: string): { source: SourceFile; at: (offset: number) => At; index: ReturnType<typeof indexSpec> | undefined } | undefined => {
+  /** Each spec's index, while the project keeps that spec (until a text changes): it reads the whole YAML document. */
+  const indexes = new WeakMap<LoadedSpec, SpecIndex>();
+  const sourceAt = (uri: string): { source: SourceFile; at: (offset: number) => At; index: () => SpecIndex | undefined } | undefined => {
     const doc = documents.get(uri);
     if (project === undefined || !uri.startsWith('file:')) return undefined;
     const file = pathOf(uri);
@@ -87,7 +90,13 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     const source = spec !== undefined ? [spec.root, ...spec.includes].find((s) => resolve(project!.cwd, s.file) === file)! : doc !== undefined ? parseSource(file, Buffer.from(doc.getText())).source : undefined;
     if (source === undefined) return undefined;
     const p = project;
-    return { source, at: (offset) => ({ project: p, file, offset }), index: spec === undefined ? undefined : indexSpec(spec, p.cwd) };
+    const indexOf = (): SpecIndex | undefined => {
+      if (spec === undefined) return undefined;
+      let index = indexes.get(spec);
+      if (index === undefined) indexes.set(spec, (index = indexSpec(spec, p.cwd)));
+      return index;
+    };
+    return { source, at: (offset) => ({ project: p, file, offset }), index: indexOf };
   };
   const offsetOf = (uri: string, position: { line: number; character: number }): number => {
     const doc = documents.get(uri) ?? TextDocument.create(uri, 'yaml', 0, sourceAt(uri)?.source.text ?? '');
@@ -131,7 +140,7 @@ export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS
     const s = sourceAt(textDocument.uri);
     if (doc === undefined || s === undefined) return [];
     const offset = doc.offsetAt(position);
-    const { items, from } = complete(doc.getText(), offset, { index: s.index, root: project?.specOf(pathOf(textDocument.uri))?.root.value });
+    const { items, from } = complete(doc.getText(), offset, { index: s.index(), root: project?.specOf(pathOf(textDocument.uri))?.root.value });
     const range = { start: doc.positionAt(from), end: position };
     return items.map((item) => ({ ...item, textEdit: { range, newText: item.insertText ?? item.label } }));
   });
