@@ -10,6 +10,7 @@ import { codeActionFor } from './diagnostics.js';
 import { hover } from './hover.js';
 import { definition, references, rename, renameRange, type At } from './navigation.js';
 import { Project } from './project.js';
+import { enableEntryCache } from '../parse/entry-cache.js';
 import { indexSpec, type SpecIndex } from './spec-index.js';
 import type { LoadedSpec } from '../load/spec-files.js';
 import { documentSymbols } from './symbols.js';
@@ -25,6 +26,8 @@ const PROGRESS_AFTER_MS = 250;
  */
 export function startLanguageServer(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, fallbackCwd: string): Connection {
   const connection = createConnection(new StreamMessageReader(input), new StreamMessageWriter(output));
+  // Hover and the other requests read the spec here too after each edit: only its edited entries anew.
+  enableEntryCache();
   const documents = new TextDocuments(TextDocument);
   let project: Project | undefined;
   let checker: Checker | undefined;
