@@ -8,7 +8,11 @@
 // 5 s: the heap in use after a full collection (the server runs with --expose-gc) of the main thread and
 // of the checker thread (the `mcpgen/memory` request), and the resident memory of the process beside it
 // (RSS is noisy: V8 and malloc keep freed pages a while). Targets: p95 ≤ 100 ms; memory flat across 1,000
-// edits: the two heaps together grow by at most HEAP_TOLERANCE_MB from the first mark to the last.
+// edits: each thread's heap grows by at most HEAP_TOLERANCE_MB from the first mark to the last. Not zero: a
+// re-read entry keeps a copy of its own text while the first read's one copy stays for the entries never
+// re-read (parse/entry-cache.ts), so a heap rises until each edited entry has been re-read once (bounded by
+// the spec's size, not by the edits), and V8's compiled code varies by a few hundred KB. A leak of the
+// kind fixed in round 3 (an entry per edit in the schema rules' caches) grew the checker 3.5 MB over 900 edits.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -123,8 +127,10 @@ try {
   console.log(`  hover on the ${TOOLS}-tool spec right after an edit (during its check): p50 ${pct(hovers, 50).toFixed(0)} ms, p95 ${pct(hovers, 95).toFixed(0)} ms, max ${Math.max(...hovers).toFixed(0)} ms over ${hovers.length} (one after every ${HOVER_EVERY} timed edits)`);
   for (const [n, m] of marks) console.log(`  after ${n} edits: heap after GC: server ${m.server.toFixed(1)} MB, checker ${m.checker.toFixed(1)} MB; RSS (settled) ${m.rss.toFixed(0)} MB`);
   const [from, to] = [[...marks.values()][0], [...marks.values()].at(-1)];
-  const grown = to.server + to.checker - (from.server + from.checker);
-  console.log(`  heap grew ${grown.toFixed(1)} MB from edit ${[...marks.keys()][0]} to ${EDITS} (${((grown * 1024) / (EDITS - [...marks.keys()][0])).toFixed(2)} KB per edit), RSS ${(to.rss - from.rss).toFixed(0)} MB; target: memory flat, heap growth ≤ ${HEAP_TOLERANCE_MB} MB: ${grown <= HEAP_TOLERANCE_MB ? 'met' : 'NOT met'}`);
+  const firstMark = [...marks.keys()][0];
+  const grown = { server: to.server - from.server, checker: to.checker - from.checker };
+  const flat = grown.server <= HEAP_TOLERANCE_MB && grown.checker <= HEAP_TOLERANCE_MB;
+  console.log(`  heap grew from edit ${firstMark} to ${EDITS}: server ${grown.server.toFixed(1)} MB, checker ${grown.checker.toFixed(1)} MB (${(((grown.server + grown.checker) * 1024) / (EDITS - firstMark)).toFixed(2)} KB per edit together); RSS ${(to.rss - from.rss).toFixed(0)} MB; target: memory flat, each thread's heap growth ≤ ${HEAP_TOLERANCE_MB} MB: ${flat ? 'met' : 'NOT met'}`);
   await connection.sendRequest('shutdown');
   await connection.sendNotification('exit');
 } finally {
