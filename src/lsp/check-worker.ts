@@ -14,10 +14,22 @@ export interface CheckRequest {
   readonly findRoots: boolean;
 }
 
-/** What comes back: each file's diagnostics (absolute paths), or why the check failed. */
+/** The `mcpgen/memory` request (server.ts): how much heap the checks hold. */
+export interface MemoryRequest {
+  readonly memory: true;
+}
+
+/** What comes back: each file's diagnostics (absolute paths), or why the check failed; or the heap in use. */
 export type CheckReply =
   | { readonly id: number; readonly files: readonly (readonly [path: string, diagnostics: LspDiagnostic[]])[] }
-  | { readonly id: number; readonly failed: string };
+  | { readonly id: number; readonly failed: string }
+  | { readonly heapUsed: number };
+
+/** The heap in use, after a full collection when node runs with --expose-gc (without it: live and garbage alike). */
+export function heapUsed(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().heapUsed;
+}
 
 export interface CheckerData {
   readonly role: 'mcpgen-lsp-check';
@@ -28,7 +40,11 @@ function serve(cwd: string): void {
   // The --watch machinery: each stage keeps per-entry results while an entry's text is unchanged.
   enableIncremental();
   const project = new Project(cwd);
-  parentPort!.on('message', (request: CheckRequest) => {
+  parentPort!.on('message', (request: CheckRequest | MemoryRequest) => {
+    if ('memory' in request) {
+      parentPort!.postMessage({ heapUsed: heapUsed() } satisfies CheckReply);
+      return;
+    }
     for (const [path, text] of request.texts) project.setText(path, text ?? undefined);
     if (request.findRoots) project.findRoots();
     let reply: CheckReply;

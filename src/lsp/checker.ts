@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver';
-import type { CheckerData, CheckReply, CheckRequest } from './check-worker.js';
+import type { CheckerData, CheckReply, CheckRequest, MemoryRequest } from './check-worker.js';
 
 /** The worker's bundle (scripts/bundle-cli.mjs), found from the CLI bundle, from tsc's output and from the sources alike. */
 const WORKER = new URL('../../dist/cli/lsp-worker.cjs', import.meta.url);
@@ -27,6 +27,8 @@ export class Checker {
   /** Bumped on every change; a check is current when it began at the latest generation. */
   private generation = 0;
   private running: { id: number; versions: Map<string, number> } | undefined;
+  /** `memory()` calls waiting for the worker's answer, in order. */
+  private readonly heapWaiters: ((bytes: number) => void)[] = [];
 
   constructor(
     private readonly cwd: string,
@@ -59,6 +61,14 @@ export class Checker {
     if (this.running === undefined) this.send();
   }
 
+  /** The checker thread's heap in use (after a full collection under --expose-gc), once its running check ends. */
+  memory(): Promise<number> {
+    return new Promise((answer) => {
+      this.heapWaiters.push(answer);
+      this.worker.postMessage({ memory: true } satisfies MemoryRequest);
+    });
+  }
+
   private start(): Worker {
     const data: CheckerData = { role: 'mcpgen-lsp-check', cwd: this.cwd };
     const worker = new Worker(WORKER, { workerData: data });
@@ -68,6 +78,7 @@ export class Checker {
       this.report(`mcpgen: the checker stopped — this is a bug, please report it:\n${e.stack ?? e.message}`);
       this.pending = new Map(this.texts);
       this.running = undefined;
+      for (const answer of this.heapWaiters.splice(0)) answer(0);
       this.busy(false);
       this.worker = this.start();
       this.changed();
@@ -92,6 +103,10 @@ export class Checker {
   }
 
   private received(reply: CheckReply): void {
+    if ('heapUsed' in reply) {
+      this.heapWaiters.shift()?.(reply.heapUsed);
+      return;
+    }
     const ran = this.running;
     this.running = undefined;
     if (ran === undefined || ran.id !== reply.id) return;

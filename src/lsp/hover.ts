@@ -5,20 +5,21 @@ import { examplesHover } from './hover-examples.js';
 import { lspRange } from './navigation.js';
 import { describeKey, placeAt } from './schema-docs.js';
 import type { SpecIndex } from './spec-index.js';
-import { spotAt } from './spots.js';
+import { spotInSource } from './spots.js';
 
 /**
  * Hover: the spec key's documentation (the spec format's JSON Schema descriptions, JSON Schema keywords
  * inside schemas), the `$defs` entry a `$ref` resolves to, the header an `x-mcp-header` puts on the wire,
- * and a tool's generated method and types, and its examples.
+ * and a tool's generated method and types, and its examples. The spec's index is asked for only on a `$ref`
+ * (it reads the whole YAML document; the rest reads the entry under the cursor).
  */
-export function hover(source: SourceFile, offset: number, index: SpecIndex | undefined): Hover | undefined {
-  const spot = spotAt(source.doc, offset);
+export function hover(source: SourceFile, offset: number, index: () => SpecIndex | undefined): Hover | undefined {
+  const spot = spotInSource(source, offset);
   if (spot === undefined) return undefined;
   const key = spot.path[spot.path.length - 1];
   const parts: string[] = [];
   const value = spot.onKey ? undefined : spot.scalar?.value;
-  if (key === '$ref' && typeof value === 'string') parts.push(refTarget(value, index));
+  if (key === '$ref' && typeof value === 'string') parts.push(refTarget(value, index()));
   if (key === 'x-mcp-header' && placeAt(spot.path.slice(0, -1)).kind === 'json-schema') {
     const header = spot.onKey ? valueAt(source.value, spot.path) : value;
     if (typeof header === 'string') parts.push(`Sent on the wire as the HTTP header \`Mcp-Param-${header}\` (Streamable HTTP), mirroring this argument.`);

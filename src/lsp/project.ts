@@ -4,6 +4,7 @@ import { check, resolveInputs, type CheckResult } from '../pipeline.js';
 import type { Config } from '../load/config.js';
 import { loadSpec, type LoadedSpec } from '../load/spec-files.js';
 import { setOverlay } from '../load/overlay.js';
+import { sweepEntryCache } from '../parse/entry-cache.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 
 /** Folders never searched for specs. */
@@ -23,6 +24,8 @@ export class Project {
   private roots: string[] = [];
   /** Each root's spec as last read (undefined: it could not be read), until a text changes. */
   private readonly loaded = new Map<string, LoadedSpec | undefined>();
+  /** A spec was read since the entry cache was last swept (the server's own reads, with the cache on: server.ts). */
+  private readSinceSweep = false;
 
   constructor(readonly cwd: string) {
     this.findRoots();
@@ -49,6 +52,9 @@ export class Project {
   /** An editor's text for a file (undefined: the file on disk again). */
   setText(absPath: string, text: string | undefined): void {
     setOverlay(absPath, text);
+    // The entries the last reads used are what the next read can reuse; an edit with no read between keeps them all.
+    if (this.readSinceSweep) sweepEntryCache();
+    this.readSinceSweep = false;
     this.loaded.clear();
     if (text !== undefined && !this.roots.includes(absPath) && /^mcpgen\s*:/m.test(text)) this.roots = [...this.roots, absPath].sort();
   }
@@ -73,7 +79,10 @@ export class Project {
   }
 
   private load(root: string): LoadedSpec | undefined {
-    if (!this.loaded.has(root)) this.loaded.set(root, loadSpec(root, this.cwd, this.config?.dir).spec);
+    if (!this.loaded.has(root)) {
+      this.loaded.set(root, loadSpec(root, this.cwd, this.config?.dir).spec);
+      this.readSinceSweep = true;
+    }
     return this.loaded.get(root);
   }
 

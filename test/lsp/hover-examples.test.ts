@@ -21,7 +21,7 @@ tools:
 
 function hoverAt(text: string, needle: string): string {
   const source = parseSource('spec.yaml', new TextEncoder().encode(text)).source!;
-  const h = hover(source, text.indexOf(needle) + 1, undefined);
+  const h = hover(source, text.indexOf(needle) + 1, () => undefined);
   return (h?.contents as { value: string } | undefined)?.value ?? '';
 }
 

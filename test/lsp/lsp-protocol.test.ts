@@ -166,4 +166,12 @@ describe('mcpgen lsp over stdio (issue 47)', () => {
     expect(symbols.map((s) => `${s.name}: ${(s.children ?? []).map((c) => c.name).join(', ')}`)).toEqual(['toolsets: orders', 'tools: ping']);
     expect(readFileSync(join(dir, 'specs/shop.yaml'), 'utf8')).toBe(SHOP); // the server never writes
   });
+
+  it('answers mcpgen/memory (what `npm run bench` judges "memory flat" by): both threads\' heaps and the RSS', async () => {
+    const m = await lsp.request<{ serverHeap: number; checkerHeap: number; rss: number }>('mcpgen/memory', {});
+    // Megabytes each (a thread's heap with the pipeline loaded); the bench reads growth between these answers.
+    expect(m.checkerHeap).toBeGreaterThan(2 * 1024 * 1024);
+    expect(m.serverHeap).toBeGreaterThan(2 * 1024 * 1024);
+    expect(m.rss).toBeGreaterThan(m.serverHeap);
+  });
 });

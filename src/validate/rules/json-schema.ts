@@ -19,6 +19,7 @@ import { cleanUnderDefs } from './schema-check-cache.js';
 import { schemaCheckRecord } from './schema-check-record.js';
 import { objectCachesEnabled } from '../../common/context-stores.js';
 import { schemaShape } from './schema-shape.js';
+import { BoundedMap, SCHEMA_CACHE_ENTRIES } from '../../common/bounded-map.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
 
@@ -367,11 +368,15 @@ function metaSchemaProblems(item: Located<JsonObjectSchema>, schema: JsonObjectS
   return out;
 }
 
-/** Meta-schema errors by schema text: the same shapes recur across tools and runs of the rules. */
-const metaOutcomes = new Map<string, readonly ErrorObject[]>();
+/**
+ * Meta-schema errors by schema shape (schema-shape.ts): the same shapes recur across tools and runs of the
+ * rules, and the meta-schema asks of a prose string only that it is one. By shape, not by the whole text:
+ * an edit of a description in `mcpgen lsp` would otherwise add an entry per keystroke (issue 47).
+ */
+const metaOutcomes = new BoundedMap<string, readonly ErrorObject[]>(SCHEMA_CACHE_ENTRIES);
 
 function metaErrors(schema: JsonObjectSchema, dialect: Dialect): readonly ErrorObject[] {
-  const key = JSON.stringify(schema);
+  const key = schemaShape(schema);
   let errors = metaOutcomes.get(key);
   if (errors === undefined) {
     try {
@@ -418,7 +423,7 @@ interface CompileProblem {
 }
 
 /** Compile outcomes by schema text less annotations: large specs repeat shapes (pagination, ids, windows). */
-const compileOutcomes = new Map<string, CompileProblem[]>();
+const compileOutcomes = new BoundedMap<string, CompileProblem[]>(SCHEMA_CACHE_ENTRIES);
 
 /** Keywords that never change what a schema compiles to. */
 const ANNOTATIONS = new Set(['title', 'description', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
@@ -471,7 +476,7 @@ export function valueProblem(schema: JsonObjectSchema, value: unknown): string |
 }
 
 /** Compiled value validators by schema text: the same small schemas recur across tools. */
-const valueValidators = new Map<string, ((v: unknown) => string | undefined) | null>();
+const valueValidators = new BoundedMap<string, ((v: unknown) => string | undefined) | null>(SCHEMA_CACHE_ENTRIES);
 
 function validateValue(schema: JsonObjectSchema, value: unknown, dialect: Dialect): string | undefined {
   // Values of plain leaf schemas (type, enum, bounds) are checked without ajv; ajv judges the rest and words every error.
@@ -501,6 +506,11 @@ function validateValue(schema: JsonObjectSchema, value: unknown, dialect: Dialec
     valueValidators.set(key, validate);
   }
   return validate === null ? undefined : validate(value);
+}
+
+/** How many outcomes the schema rules keep by schema text (meta-schema, compile, value validators): bounded, and flat across edits of prose. */
+export function schemaOutcomeEntries(): number {
+  return metaOutcomes.size + compileOutcomes.size + valueValidators.size;
 }
 
 /** A keyword name ajv's addKeyword accepts (it throws on any other). */
