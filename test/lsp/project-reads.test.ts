@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Project } from '../../src/lsp/project.js';
 import { enableEntryCache } from '../../src/parse/entry-cache.js';
-import { tempDir } from '../helpers.js';
+import { tempDir } from '../support/root.js';
 
 const { syntheticSpec } = (await import(new URL('../../bench/synthetic-spec.mjs', import.meta.url).href)) as { syntheticSpec: (tools: number, name: string) => string };
 
