@@ -8,7 +8,9 @@ const { existsSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 // Node ≥ 22.1 can keep compiled bytecode of the CLI's dependencies (ts-morph's TypeScript above all) between
 // runs; older Node has no such function and compiles every time.
-require('node:module').enableCompileCache?.();
+// MCPGEN_SPEED_OFF=name,… or `all` (src/common/speed-off.ts): these three are decided here.
+const speedOff = (name) => (process.env.MCPGEN_SPEED_OFF ?? '').split(',').some((n) => n.trim() === name || n.trim() === 'all');
+if (!speedOff('compile-cache')) require('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
 // One bundled file (scripts/bundle-cli.mjs): loading ~100 small modules cost more than checking a small spec.
@@ -20,7 +22,7 @@ if (!existsSync(bundle)) {
 }
 // A `check` of small specs is over before code optimized by TurboFan pays back compiling it (a quarter of
 // the CPU time of a 10-tool check went to those compiles); large specs run long enough to gain from it.
-const noOpt = args[0] === 'check' && specBytes(args.slice(1)) < 256 * 1024;
+const noOpt = args[0] === 'check' && !speedOff('no-opt') && specBytes(args.slice(1)) < 256 * 1024;
 // node:v8 only then: requiring it loads Node's heap-snapshot and serializer modules, which nothing else runs.
 if (noOpt) require('node:v8').setFlagsFromString('--no-opt');
 // The bundle comes through V8's code cache, written after the command ran (dist/cli/code-cache.cjs; on
@@ -29,7 +31,7 @@ if (noOpt) require('node:v8').setFlagsFromString('--no-opt');
 // compiled through vm.Script (the code cache) has no import(): loadCli leaves that command to require.
 let cli;
 try {
-  cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '', args[0]);
+  if (!speedOff('cli-code-cache')) cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '', args[0]);
 } catch {
   cli = undefined;
 }
