@@ -4,11 +4,11 @@
 // commands from the one with everything. CommonJS (bin/package.json), so that no command starts Node's ES
 // module loader for the CLI itself.
 'use strict';
-const { existsSync, statSync } = require('node:fs');
+const { existsSync } = require('node:fs');
 const { join } = require('node:path');
 // Node ≥ 22.1 can keep compiled bytecode of the CLI's dependencies (ts-morph's TypeScript above all) between
 // runs; older Node has no such function and compiles every time.
-// MCPGEN_SPEED_OFF=name,… or `all` (src/common/speed-off.ts): these three are decided here.
+// MCPGEN_SPEED_OFF=name,… or `all` (src/common/speed-off.ts): these two are decided here.
 const speedOff = (name) => (process.env.MCPGEN_SPEED_OFF ?? '').split(',').some((n) => n.trim() === name || n.trim() === 'all');
 if (!speedOff('compile-cache')) require('node:module').enableCompileCache?.();
 
@@ -20,18 +20,13 @@ if (!existsSync(bundle)) {
   process.stderr.write('mcpgen: dist/ is missing; run `npm run build` first\n');
   process.exit(2);
 }
-// A `check` of small specs is over before code optimized by TurboFan pays back compiling it (a quarter of
-// the CPU time of a 10-tool check went to those compiles); large specs run long enough to gain from it.
-const noOpt = args[0] === 'check' && !speedOff('no-opt') && specBytes(args.slice(1)) < 256 * 1024;
-// node:v8 only then: requiring it loads Node's heap-snapshot and serializer modules, which nothing else runs.
-if (noOpt) require('node:v8').setFlagsFromString('--no-opt');
 // The bundle comes through V8's code cache, written after the command ran (dist/cli/code-cache.cjs; on
 // Node 22 too: Node's compile cache holds only the bundle's top level); anything amiss there, and it is
 // required as usual. `import` loads the official MCP client and swagger-parser with import(), and code
 // compiled through vm.Script (the code cache) has no import(): loadCli leaves that command to require.
 let cli;
 try {
-  if (!speedOff('cli-code-cache')) cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '', args[0]);
+  if (!speedOff('cli-code-cache')) cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, args[0]);
 } catch {
   cli = undefined;
 }
@@ -43,17 +38,3 @@ try {
     // cache is kept as partial, and the next run that does compile the pipeline replaces it.
     cli?.save(cli.exports.pipelineRan?.() !== false);
   });
-
-/** Total size of the spec files named on the command line; Infinity when not known (none named, globs, config). */
-function specBytes(rest) {
-  const files = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--config' && rest[i - 1] !== '--format');
-  let total = files.length === 0 ? Infinity : 0;
-  for (const f of files) {
-    try {
-      total += statSync(f).size;
-    } catch {
-      return Infinity;
-    }
-  }
-  return total;
-}

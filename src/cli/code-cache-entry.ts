@@ -9,13 +9,13 @@ import { requireWithCodeCache, type CachedModule } from '../common/code-cache.js
 
 /**
  * The CLI bundle `file`, through the code cache when there is a cache folder;
- * `undefined` means "require it as usual". `variant` names the V8 flags the command runs with.
+ * `undefined` means "require it as usual".
  */
-export function loadCli(file: string, variant: string, command: string | undefined): CachedModule | undefined {
+export function loadCli(file: string, command: string | undefined): CachedModule | undefined {
   if (importsAtRunTime(command)) return undefined;
   const cacheDir = mcpgenCacheDir(process.cwd());
   if (cacheDir === undefined) return undefined;
-  return requireWithCodeCache(file, cacheDir, variant);
+  return requireWithCodeCache(file, cacheDir);
 }
 
 /**

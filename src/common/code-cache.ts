@@ -43,8 +43,8 @@ export interface CachedModule {
 
 /**
  * Require `file` (a CommonJS module) compiled with the V8 code cache kept for it in `cacheDir`, and put
- * it in require's cache. `variant` names what else decides V8's acceptance (flags such as --no-opt),
- * so that runs with other flags keep a cache of their own instead of refusing and rewriting one.
+ * it in require's cache. `variant` names what else decides V8's acceptance,
+ * so that such runs keep a cache of their own instead of refusing and rewriting one.
  * `sourceFile`, when given, holds the text run as `file` (a copy of it made by mcpgen; `variant` names it).
  */
 export function requireWithCodeCache(file: string, cacheDir: string, variant = '', sourceFile = file): CachedModule {

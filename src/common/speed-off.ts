@@ -1,12 +1,11 @@
 // MCPGEN_SPEED_OFF=name,name (or `all`): speed mechanisms turned off for this process, to measure what
 // each buys (bench/speed-off.mjs) and to prove the output the same without them
 // (test/cli/speed-off.test.ts). docs/layout.md "Speed mechanisms" says what each is. bin/mcpgen.js reads
-// the same variable for the ones it decides before any of this is loaded (cli-code-cache, no-opt, compile-cache).
+// the same variable for the ones it decides before any of this is loaded (cli-code-cache, compile-cache).
 
 export const SPEED_MECHANISMS = [
   'compile-cache', // Node's own module.enableCompileCache (bin/mcpgen.js)
   'cli-code-cache', // V8 code cache of the CLI bundles, partial/complete, run-depth marker (bin/mcpgen.js, common/code-cache.ts)
-  'no-opt', // V8 --no-opt for a `check` of small specs (bin/mcpgen.js)
   'typescript-code-cache', // V8 code caches of TypeScript and ts-morph on Node 20 (emit/typescript-code-cache.ts)
   'typescript-stand-in', // TypeScript stand-in in require's cache with enum copies (emit/typescript-on-demand.ts)
   'scanner-stand-in', // the stand-in's scanner (emit/scanner-stand-in.ts)

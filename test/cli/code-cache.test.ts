@@ -1,8 +1,7 @@
 // V8 code caches (src/common/code-cache.ts), as the real CLI runs them: the CLI bundles on every Node
 // (bin/mcpgen.js, saved after the command ran) and, on Node without module.enableCompileCache, ts-morph and its TypeScript
 // (src/emit/typescript-code-cache.ts). The first run writes each cache, the next one reads it and leaves
-// it alone, a damaged cache is refused by V8 and rewritten, `check` with --no-opt keeps a cache of its
-// own, and the output is the same bytes every time.
+// it alone, a damaged cache is refused by V8 and rewritten, and the output is the same bytes every time.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -103,21 +102,6 @@ describe.skipIf(nodeHasCompileCache())('V8 code caches (Node without a compile c
     expect(statSync(file).size).toBeGreaterThan(100_000);
     expect(statSync(bundle).size).toBeGreaterThan(100_000);
     expect(cacheFiles(cacheDir)).toEqual(names);
-  });
-
-  it('keeps check’s bundle under its V8 flags: --no-opt for small specs, none for large ones', () => {
-    const cacheDir = tempDir('mcpgen-check-cache-');
-    const small = join(ROOT, 'specs/weather.yaml');
-    const said = mcpgen(cacheDir, ['check', small]);
-    expect(cacheFiles(cacheDir).map(kind)).toEqual(['check-bundle-no-opt']);
-    const cache = join(cacheDir, cacheFiles(cacheDir)[0]!);
-    const written = statSync(cache).mtimeMs;
-    expect(mcpgen(cacheDir, ['check', small])).toBe(said);
-    expect(statSync(cache).mtimeMs).toBe(written);
-    // A check without a spec named on the command line (the config's specs) runs with TurboFan: a cache of its own.
-    mcpgen(cacheDir, ['check']);
-    expect(cacheFiles(cacheDir).map(kind)).toEqual(['check-bundle', 'check-bundle-no-opt']);
-    expect(statSync(cache).mtimeMs).toBe(written);
   });
 
   it('leaves `import` its import(): import openapi loads its parser, run after run', () => {
