@@ -10,6 +10,7 @@ export const SPEED_MECHANISMS = [
   'typescript-stand-in', // TypeScript stand-in in require's cache with enum copies (emit/typescript-on-demand.ts)
   'scanner-stand-in', // the stand-in's scanner (emit/scanner-stand-in.ts)
   'printer-copy', // @ts-morph/common copied without its lib texts (emit/ts-morph-common-printer.ts)
+  'template-cache', // Handlebars templates precompiled into the cache folder (common/templates.ts)
   'yaml-fast-path', // js-yaml reads the value of texts both read alike (parse/fast-value.ts)
   'long-sequences', // a large spec read a list entry at a time (parse/long-sequences.ts)
   'known-values', // a text an importer just wrote is taken as its value (parse/known-values.ts)
