@@ -6,11 +6,11 @@
 'use strict';
 const { existsSync } = require('node:fs');
 const { join } = require('node:path');
-// Node ≥ 22.1 can keep compiled bytecode of the CLI's dependencies (ts-morph's TypeScript above all) between
-// runs; older Node has no such function and compiles every time.
-// MCPGEN_SPEED_OFF=name,… or `all` (src/common/speed-off.ts): these two are decided here.
-const speedOff = (name) => (process.env.MCPGEN_SPEED_OFF ?? '').split(',').some((n) => n.trim() === name || n.trim() === 'all');
-if (!speedOff('compile-cache')) require('node:module').enableCompileCache?.();
+// Node ≥ 22.1 keeps compiled bytecode of the CLI and its dependencies (ts-morph's TypeScript above all)
+// between runs; older Node has no such function (src/emit/typescript-code-cache.ts does it for TypeScript).
+// MCPGEN_SPEED_OFF=compile-cache (or all; src/common/speed-off.ts) leaves it off.
+const off = (process.env.MCPGEN_SPEED_OFF ?? '').split(',').map((n) => n.trim());
+if (!off.includes('compile-cache') && !off.includes('all')) require('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
 // One bundled file (scripts/bundle-cli.mjs): loading ~100 small modules cost more than checking a small spec.
@@ -20,21 +20,8 @@ if (!existsSync(bundle)) {
   process.stderr.write('mcpgen: dist/ is missing; run `npm run build` first\n');
   process.exit(2);
 }
-// The bundle comes through V8's code cache, written after the command ran (dist/cli/code-cache.cjs; on
-// Node 22 too: Node's compile cache holds only the bundle's top level); anything amiss there, and it is
-// required as usual. `import` loads the official MCP client and swagger-parser with import(), and code
-// compiled through vm.Script (the code cache) has no import(): loadCli leaves that command to require.
-let cli;
-try {
-  if (!speedOff('cli-code-cache')) cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, args[0]);
-} catch {
-  cli = undefined;
-}
-(cli?.exports ?? require(bundle))
+require(bundle)
   .main(args)
   .then((code) => {
     process.exitCode = code;
-    // A run that answered without the pipeline ("output is current") compiled little of the bundle: its
-    // cache is kept as partial, and the next run that does compile the pipeline replaces it.
-    cli?.save(cli.exports.pipelineRan?.() !== false);
   });

@@ -7,7 +7,6 @@ import { isGlob } from './load/glob.js';
 import { displayPath, loadSpec } from './load/spec-files.js';
 import { buildModel } from './model/build.js';
 import { serverFolder } from './common/names.js';
-import { notePipelineRun } from './common/run-depth.js';
 import type { ServerModel } from './model/ir.js';
 import { validateSpec } from './validate/index.js';
 import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
@@ -81,7 +80,6 @@ function embeddedPaths(root: unknown, specPath: string): string[] {
  * collision checks compare come from the server names alone.
  */
 export function check(files: readonly string[], cwd: string, configDir?: string, handlersFile?: (server: string) => string, targets: readonly ProviderTarget[] = [], options: { readonly models?: boolean } = {}): CheckResult {
-  notePipelineRun();
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
   const locators = new Map<ServerModel, Locator>();

@@ -1,11 +1,10 @@
 // MCPGEN_SPEED_OFF=name,name (or `all`): speed mechanisms turned off for this process, to measure what
 // each buys (bench/speed-off.mjs) and to prove the output the same without them
 // (test/cli/speed-off.test.ts). docs/layout.md "Speed mechanisms" says what each is. bin/mcpgen.js reads
-// the same variable for the ones it decides before any of this is loaded (cli-code-cache, compile-cache).
+// the same variable for compile-cache, which it decides before any of this is loaded.
 
 export const SPEED_MECHANISMS = [
   'compile-cache', // Node's own module.enableCompileCache (bin/mcpgen.js)
-  'cli-code-cache', // V8 code cache of the CLI bundles, partial/complete, run-depth marker (bin/mcpgen.js, common/code-cache.ts)
   'typescript-code-cache', // V8 code caches of TypeScript and ts-morph on Node 20 (emit/typescript-code-cache.ts)
   'printer-copy', // @ts-morph/common copied without its lib texts (emit/ts-morph-common-printer.ts)
   'template-cache', // Handlebars templates precompiled into the cache folder (common/templates.ts)
