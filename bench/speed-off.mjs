@@ -5,6 +5,8 @@
 // wall and CPU time, each variant with its own fresh cache folder) and `generate --watch`'s one-tool edit
 // of 1,000 tools (bench/watch.mjs, SPEED_WATCH_EDITS edits). `breaking` against `check` (bench/breaking.mjs)
 // for the variants that touch its machinery. SPEED_VARIANTS=a,b limits the variants ("none" is the baseline).
+// SPEED_BEFORE=<another checkout, built> adds a first row, "before": that checkout's CLI and bench scripts,
+// nothing off (a before/after in one run).
 // Targets: full ≤ 1.5× the peer at 10 tools, ≤ 2.0× at 1,000; current run ≤ 1.0×; --watch ≤ 150 ms;
 // breaking ≤ 1.5× check.
 import { spawnSync } from 'node:child_process';
@@ -21,8 +23,9 @@ const CPU = join(ROOT, 'bench/cpu-usage.cjs');
 const RUNS = Number(process.env.SPEED_RUNS ?? 3);
 const EDITS = process.env.SPEED_WATCH_EDITS ?? '5';
 const MECHANISMS = [...readFileSync(join(ROOT, 'src/common/speed-off.ts'), 'utf8').matchAll(/^ {2}'([a-z0-9-]+)',/gm)].map((m) => m[1]);
-const VARIANTS = process.env.SPEED_VARIANTS?.split(',') ?? ['none', ...MECHANISMS, 'all'];
-const BREAKING = new Set(['none', 'watch-caches', 'breaking-reuse', 'all']);
+const BEFORE = process.env.SPEED_BEFORE;
+const VARIANTS = [...(BEFORE ? ['before'] : []), ...(process.env.SPEED_VARIANTS?.split(',') ?? ['none', ...MECHANISMS, 'all'])];
+const BREAKING = new Set(['before', 'none', 'watch-caches', 'breaking-reuse', 'all']);
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -49,11 +52,11 @@ function timed(args, env) {
 }
 
 /** mcpgen and the peer alternated: run 0 is the warm-up (fills the caches; makes a current run current). */
-function versus(mcpgenArgs, peerArgs, env) {
+function versus(mcpgenArgs, peerArgs, env, mcpgen = MCPGEN) {
   const runs = { mcpgen: [], peer: [] };
   for (let i = 0; i <= RUNS; i++) {
     for (const tool of i % 2 === 0 ? ['mcpgen', 'peer'] : ['peer', 'mcpgen']) {
-      const r = tool === 'mcpgen' ? timed([MCPGEN, ...mcpgenArgs()], env) : timed([OAMG, ...peerArgs()], {});
+      const r = tool === 'mcpgen' ? timed([mcpgen, ...mcpgenArgs()], env) : timed([OAMG, ...peerArgs()], {});
       if (i > 0) runs[tool].push(r);
     }
   }
@@ -61,8 +64,8 @@ function versus(mcpgenArgs, peerArgs, env) {
   return { wall: m(runs.mcpgen, 'wall') / m(runs.peer, 'wall'), cpu: m(runs.mcpgen, 'cpu') / m(runs.peer, 'cpu'), mcpgenWall: m(runs.mcpgen, 'wall'), mcpgenCpu: m(runs.mcpgen, 'cpu') };
 }
 
-function script(file, env) {
-  const r = spawnSync(process.execPath, [join(ROOT, 'bench', file)], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+function script(file, env, root = ROOT) {
+  const r = spawnSync(process.execPath, [join(root, 'bench', file)], { cwd: root, encoding: 'utf8', env: { ...process.env, ...env } });
   if (r.status !== 0) return `failed: ${r.stderr.slice(-300)}`;
   return r.stdout;
 }
@@ -71,16 +74,18 @@ const rows = [];
 let fresh = 0;
 for (const variant of VARIANTS) {
   const cache = join(WORK, `cache-${variant}`);
-  const env = { MCPGEN_CACHE_DIR: cache, ...(variant === 'none' ? {} : { MCPGEN_SPEED_OFF: variant }) };
+  const env = { MCPGEN_CACHE_DIR: cache, ...(variant === 'none' || variant === 'before' ? {} : { MCPGEN_SPEED_OFF: variant }) };
+  const root = variant === 'before' ? resolve(BEFORE) : ROOT;
+  const bin = join(root, 'bin/mcpgen.js');
   const load = loadavg()[0];
-  const full10 = versus(() => ['generate', specs[10].mcpgen, '--out', join(WORK, `fresh-${fresh++}`)], () => ['-i', specs[10].openapi, '-o', join(WORK, `peer-${fresh++}`)], env);
-  const full1000 = versus(() => ['generate', specs[1000].mcpgen, '--out', join(WORK, `fresh-${fresh++}`)], () => ['-i', specs[1000].openapi, '-o', join(WORK, `peer-${fresh++}`)], env);
-  const current = versus(() => ['generate', specs[10].mcpgen, '--out', join(WORK, `current-${variant}`)], () => ['-i', specs[10].openapi, '-o', join(WORK, 'peer-current'), '--force'], env);
-  const watchOut = script('watch.mjs', { ...env, WATCH_EDITS: EDITS });
+  const full10 = versus(() => ['generate', specs[10].mcpgen, '--out', join(WORK, `fresh-${fresh++}`)], () => ['-i', specs[10].openapi, '-o', join(WORK, `peer-${fresh++}`)], env, bin);
+  const full1000 = versus(() => ['generate', specs[1000].mcpgen, '--out', join(WORK, `fresh-${fresh++}`)], () => ['-i', specs[1000].openapi, '-o', join(WORK, `peer-${fresh++}`)], env, bin);
+  const current = versus(() => ['generate', specs[10].mcpgen, '--out', join(WORK, `current-${variant}`)], () => ['-i', specs[10].openapi, '-o', join(WORK, 'peer-current'), '--force'], env, bin);
+  const watchOut = script('watch.mjs', { ...env, WATCH_EDITS: EDITS }, root);
   const watch = /median (\d+) ms/.exec(watchOut)?.[1];
   let breaking = '—';
   if (BREAKING.has(variant)) {
-    const out = script('breaking.mjs', { ...env, BREAKING_RUNS: '3' }); // each of its runs has a fresh cache folder of its own
+    const out = script('breaking.mjs', { ...env, BREAKING_RUNS: '3' }, root); // each of its runs has a fresh cache folder of its own
     const m = /one change \| [\d.]+ s \| ([\d.]+)× \| [\d.]+ s \| ([\d.]+)×/.exec(out);
     breaking = m ? `${m[1]}× / ${m[2]}×` : out.trim().split('\n').pop();
   }
