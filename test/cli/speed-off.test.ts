@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs module of the benchmarks, untyped
 import { syntheticSpec } from '../../bench/synthetic-spec.mjs';
+import { SPEED_MECHANISMS } from '../../src/common/speed-off.js';
 import { ROOT, tempDir } from '../helpers.js';
 
 function mcpgen(args: string[], cwd: string, env: NodeJS.ProcessEnv) {
@@ -39,4 +40,10 @@ describe('MCPGEN_SPEED_OFF=all', () => {
     expect(off.code).toBe(0);
   }, 180_000);
 
+  it('docs/layout.md "Speed mechanisms" names each one', async () => {
+    const { readFileSync } = await import('node:fs');
+    const layout = readFileSync(join(ROOT, 'docs/layout.md'), 'utf8');
+    const section = layout.slice(layout.indexOf('## Speed mechanisms'));
+    for (const name of SPEED_MECHANISMS) expect(section, name).toContain(`\`${name}\``);
+  });
 });
