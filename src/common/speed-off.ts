@@ -6,6 +6,8 @@
 export const SPEED_MECHANISMS = [
   'compile-cache', // Node's own module.enableCompileCache (bin/mcpgen.js)
   'typescript-code-cache', // V8 code caches of TypeScript and ts-morph on Node 20 (emit/typescript-code-cache.ts)
+  'typescript-stand-in', // TypeScript stand-in in require's cache with enum copies (emit/typescript-on-demand.ts)
+  'scanner-stand-in', // the stand-in's scanner (emit/scanner-stand-in.ts)
   'printer-copy', // @ts-morph/common copied without its lib texts (emit/ts-morph-common-printer.ts)
   'template-cache', // Handlebars templates precompiled into the cache folder (common/templates.ts)
   'yaml-fast-path', // js-yaml reads the value of texts both read alike (parse/fast-value.ts)

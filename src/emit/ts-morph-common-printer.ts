@@ -1,9 +1,9 @@
 // @ts-morph/common is 3 MB of JavaScript, 2.9 MB of which are the lib .d.ts texts ts-morph's in-memory
-// file systems read (getLibFiles): reading, compiling and keeping those strings costs every full
-// `generate` (with the TypeScript code cache on Node 20, 0.33 -> 0.39 s of CPU for 10 tools, shared
-// machine, 2026-12-06), for text the printer never reads.
+// file systems read (getLibFiles): with TypeScript a stand-in (typescript-on-demand.ts), reading,
+// compiling and keeping those strings was about 25 ms of a 10-tool `generate` on Node 22 and set off a
+// full garbage collection, for text the printer never reads.
 //
-// So @ts-morph/common is loaded from a copy of its source made once
+// So, next to the TypeScript stand-in, @ts-morph/common is loaded from a copy of its source made once
 // into mcpgen's cache folder: the same text with the lib texts' array literal taken out and getLibFiles
 // reading them from the real file the first time it is called. The copy runs as the real file (its
 // name, its node_modules paths), so ts-morph's `require('@ts-morph/common')` finds it in require's

@@ -10,7 +10,7 @@ import { ROOT, tempDir } from '../helpers.js';
 /** A full generate of the weather spec into a new folder, from a folder with no node_modules above it. */
 function generate(project: string, cacheDir: string | undefined): string {
   const out = join(tempDir('mcpgen-template-out-'), 'out');
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, MCPGEN_LAZY_TYPESCRIPT: '0' };
   if (cacheDir === undefined) delete env.MCPGEN_CACHE_DIR;
   else env.MCPGEN_CACHE_DIR = cacheDir;
   const r = spawnSync(process.execPath, [join(ROOT, 'bin/mcpgen.js'), 'generate', join(ROOT, 'specs/weather.yaml'), '--out', out], { cwd: project, encoding: 'utf8', env });
