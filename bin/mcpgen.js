@@ -4,11 +4,13 @@
 // commands from the one with everything. CommonJS (bin/package.json), so that no command starts Node's ES
 // module loader for the CLI itself.
 'use strict';
-const { existsSync, statSync } = require('node:fs');
+const { existsSync } = require('node:fs');
 const { join } = require('node:path');
-// Node ≥ 22.1 can keep compiled bytecode of the CLI's dependencies (ts-morph's TypeScript above all) between
-// runs; older Node has no such function and compiles every time.
-require('node:module').enableCompileCache?.();
+// Node ≥ 22.1 keeps compiled bytecode of the CLI and its dependencies (ts-morph's TypeScript above all)
+// between runs; older Node has no such function (src/emit/typescript-code-cache.ts does it for TypeScript).
+// MCPGEN_SPEED_OFF=compile-cache (or all; src/common/speed-off.ts) leaves it off.
+const off = (process.env.MCPGEN_SPEED_OFF ?? '').split(',').map((n) => n.trim());
+if (!off.includes('compile-cache') && !off.includes('all')) require('node:module').enableCompileCache?.();
 
 const args = process.argv.slice(2);
 // One bundled file (scripts/bundle-cli.mjs): loading ~100 small modules cost more than checking a small spec.
@@ -18,40 +20,8 @@ if (!existsSync(bundle)) {
   process.stderr.write('mcpgen: dist/ is missing; run `npm run build` first\n');
   process.exit(2);
 }
-// A `check` of small specs is over before code optimized by TurboFan pays back compiling it (a quarter of
-// the CPU time of a 10-tool check went to those compiles); large specs run long enough to gain from it.
-const noOpt = args[0] === 'check' && specBytes(args.slice(1)) < 256 * 1024;
-// node:v8 only then: requiring it loads Node's heap-snapshot and serializer modules, which nothing else runs.
-if (noOpt) require('node:v8').setFlagsFromString('--no-opt');
-// The bundle comes through V8's code cache, written after the command ran (dist/cli/code-cache.cjs; on
-// Node 22 too: Node's compile cache holds only the bundle's top level); anything amiss there, and it is
-// required as usual. `import` loads the official MCP client and swagger-parser with import(), and code
-// compiled through vm.Script (the code cache) has no import(): loadCli leaves that command to require.
-let cli;
-try {
-  cli = require('../dist/cli/code-cache.cjs').loadCli(bundle, noOpt ? 'no-opt' : '', args[0]);
-} catch {
-  cli = undefined;
-}
-(cli?.exports ?? require(bundle))
+require(bundle)
   .main(args)
   .then((code) => {
     process.exitCode = code;
-    // A run that answered without the pipeline ("output is current") compiled little of the bundle: its
-    // cache is kept as partial, and the next run that does compile the pipeline replaces it.
-    cli?.save(cli.exports.pipelineRan?.() !== false);
   });
-
-/** Total size of the spec files named on the command line; Infinity when not known (none named, globs, config). */
-function specBytes(rest) {
-  const files = rest.filter((a, i) => !a.startsWith('-') && rest[i - 1] !== '--config' && rest[i - 1] !== '--format');
-  let total = files.length === 0 ? Infinity : 0;
-  for (const f of files) {
-    try {
-      total += statSync(f).size;
-    } catch {
-      return Infinity;
-    }
-  }
-  return total;
-}

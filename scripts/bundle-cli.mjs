@@ -10,15 +10,12 @@
 //   of their own, loaded on first use: a current `generate` loads neither, and tests can see that it does
 //   not; Handlebars' runtime is bundled (handlebarsCompiler below).
 // In both, ajv, loaded on first use by validate/rules/json-schema.ts, stays a package of its own.
-// - dist/cli/code-cache.cjs: what bin/mcpgen.js loads the other two through on Node 20 (V8's code cache,
-//   src/cli/code-cache-entry.ts).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 export const CHECK_BUNDLE = 'dist/cli/check-bundle.cjs';
 export const CLI_BUNDLE = 'dist/cli/cli-bundle.cjs';
-export const CODE_CACHE = 'dist/cli/code-cache.cjs';
 export const LSP_WORKER = 'dist/cli/lsp-worker.cjs';
 
 /** Commands other than `check`: main.ts imports them only when they run; bin/mcpgen.js never sends them to the check bundle. */
@@ -75,7 +72,6 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     // Paths into ajv's runtime (precompiled validators) and the lazily required ajv are resolved at run time.
     build({ ...common, outfile: CHECK_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats'], plugins: [otherCommands] }),
     build({ ...common, outfile: CLI_BUNDLE, external: ['ajv', 'ajv/*', 'ajv-formats', 'ts-morph', '@modelcontextprotocol/client', '@modelcontextprotocol/client/*', ...LANGUAGE_SERVER, 'fast-check'], plugins: [handlebarsCompiler, jsoncParser] }),
-    build({ ...common, entryPoints: ['src/cli/code-cache-entry.ts'], outfile: CODE_CACHE }),
     // `mcpgen lsp`'s checks run in a worker thread (src/lsp/checker.ts) from this file.
     build({ ...common, entryPoints: ['src/lsp/check-worker.ts'], outfile: LSP_WORKER, external: ['ajv', 'ajv/*', 'ajv-formats', ...LANGUAGE_SERVER] }),
   ]);

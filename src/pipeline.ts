@@ -7,7 +7,6 @@ import { isGlob } from './load/glob.js';
 import { displayPath, loadSpec } from './load/spec-files.js';
 import { buildModel } from './model/build.js';
 import { serverFolder } from './common/names.js';
-import { notePipelineRun } from './common/run-depth.js';
 import type { ServerModel } from './model/ir.js';
 import { validateSpec } from './validate/index.js';
 import type { ProviderTarget } from '@mcpgen/runtime/shared/provider-rules';
@@ -19,6 +18,7 @@ import { portablePath } from './common/portable-path.js';
 import { beginWriteStage } from './write/fs-ops.js';
 import { MANIFEST_FILE } from './write/manifest.js';
 import { applyPlan, planOutput, recoverOutput, staleList, type OutputPlan } from './write/output.js';
+import { speedOff } from './common/speed-off.js';
 
 export { resolveInputs, type Inputs } from './inputs.js';
 
@@ -28,6 +28,7 @@ export { resolveInputs, type Inputs } from './inputs.js';
  * cache lives next to the stage that owns it; a run's output is the same as without them.
  */
 export function enableIncremental(): void {
+  if (speedOff('watch-caches')) return;
   enableEntryCache();
   // validate's clean sets, model's tool IRs and emit's member texts: one switch.
   enableObjectCaches();
@@ -39,6 +40,7 @@ export function enableIncremental(): void {
  * new counterpart), so only what changed is read, validated and modelled twice.
  */
 export function reuseForOldVersion(pairs: readonly { readonly old: string; readonly new: string; readonly oldCwd: string; readonly newCwd: string }[]): void {
+  if (speedOff('watch-caches') || speedOff('breaking-reuse')) return;
   for (const p of pairs) readAsVersionOf(displayPath(p.old, p.oldCwd), displayPath(p.new, p.newCwd));
 }
 
@@ -78,7 +80,6 @@ function embeddedPaths(root: unknown, specPath: string): string[] {
  * collision checks compare come from the server names alone.
  */
 export function check(files: readonly string[], cwd: string, configDir?: string, handlersFile?: (server: string) => string, targets: readonly ProviderTarget[] = [], options: { readonly models?: boolean } = {}): CheckResult {
-  notePipelineRun();
   const diagnostics: Diagnostic[] = [];
   const models: ServerModel[] = [];
   const locators = new Map<ServerModel, Locator>();

@@ -47,7 +47,6 @@ const COMMANDS: Record<string, { flags: FlagSpec[] | ((rest: readonly string[]) 
 };
 
 /** For bin/mcpgen.js: whether the command ran the pipeline (then the CLI's code cache it saves is complete). */
-export { pipelineRan } from '../common/run-depth.js';
 
 export async function main(argv: readonly string[], io: Partial<Io> = {}): Promise<number> {
   const out: Io = {

@@ -1,11 +1,10 @@
 // Requiring a CommonJS file through V8's code cache, kept in mcpgen's cache folder: what Node ≥ 22.1
-// does itself (module.enableCompileCache, turned on by bin/mcpgen.js), for Node 20, and, saved after the
-// code ran, with the functions it compiled, which Node's own cache leaves out. Used for the CLI's own
-// bundles on every Node (bin/mcpgen.js, through dist/cli/code-cache.cjs), for ts-morph and its TypeScript
-// on Node 20 (emit/typescript-code-cache.ts), for @ts-morph/common's copy (emit/ts-morph-common-printer.ts). Nothing here ever fails a run: a cache that cannot be read, is
+// does itself (module.enableCompileCache, turned on by bin/mcpgen.js), for Node 20: ts-morph and its
+// TypeScript (emit/typescript-code-cache.ts); on every Node, @ts-morph/common's copy
+// (emit/ts-morph-common-printer.ts), which Node's cache does not hold. Nothing here ever fails a run: a cache that cannot be read, is
 // refused by V8 or cannot be written only costs the compile it would have saved.
 import { isAscii } from 'node:buffer';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
@@ -30,21 +29,14 @@ export function nodeHasCompileCache(): boolean {
 
 export interface CachedModule {
   readonly exports: unknown;
-  /**
-   * Writes the cache if V8 had none it accepted. Called after the module has run for a while, the
-   * cache also holds the functions compiled meanwhile, so the next run compiles almost nothing.
-   * `complete: false` says this run left most of the module unrun (the CLI answering "output is
-   * current" without its pipeline): its cache is kept apart, used only until a complete run replaces it.
-   * Else the first run after a build decides for good: a cache from a current run made every later
-   * full `generate` compile the pipeline again (a 10-tool generate 0.16 -> 0.19 s, 2026-12-06).
-   */
-  save(complete?: boolean): void;
+  /** Writes the cache if V8 had none it accepted. */
+  save(): void;
 }
 
 /**
  * Require `file` (a CommonJS module) compiled with the V8 code cache kept for it in `cacheDir`, and put
- * it in require's cache. `variant` names what else decides V8's acceptance (flags such as --no-opt),
- * so that runs with other flags keep a cache of their own instead of refusing and rewriting one.
+ * it in require's cache. `variant` names what else decides V8's acceptance,
+ * so that such runs keep a cache of their own instead of refusing and rewriting one.
  * `sourceFile`, when given, holds the text run as `file` (a copy of it made by mcpgen; `variant` names it).
  */
 export function requireWithCodeCache(file: string, cacheDir: string, variant = '', sourceFile = file): CachedModule {
@@ -55,13 +47,8 @@ export function requireWithCodeCache(file: string, cacheDir: string, variant = '
   // The name says which file it was made from: V8 itself only checks the source's length and its own flags.
   const name = basename(file).replace(/\.c?js$/, '');
   const stem = join(cacheDir, `${name}-${process.version}-${process.arch}${variant ? `-${variant}` : ''}-${stat.size}-${Math.trunc(stat.mtimeMs)}`);
-  const cacheFile = { complete: `${stem}.v8cache`, partial: `${stem}.partial.v8cache` };
-  let from: keyof typeof cacheFile = 'complete';
-  let cached = readIfAny(cacheFile.complete);
-  if (cached === undefined) {
-    from = 'partial';
-    cached = readIfAny(cacheFile.partial);
-  }
+  const cacheFile = `${stem}.v8cache`;
+  const cached = readIfAny(cacheFile);
   const script = new Script(Module.wrap(readSource(sourceFile)), { filename: file, ...(cached !== undefined ? { cachedData: cached } : {}) });
   const m = new Module(file, undefined);
   m.filename = file;
@@ -79,13 +66,11 @@ export function requireWithCodeCache(file: string, cacheDir: string, variant = '
   let saved = false;
   return {
     exports: m.exports,
-    save(complete = true) {
-      if (saved || (accepted && (from === 'complete' || !complete))) return;
+    save() {
+      if (saved || accepted) return;
       saved = true;
       try {
-        writeCacheFile(complete ? cacheFile.complete : cacheFile.partial, script.createCachedData());
-        if (complete) rmSync(cacheFile.partial, { force: true });
-        else if (from === 'complete' && cached !== undefined) rmSync(cacheFile.complete, { force: true }); // refused by V8: let the partial one be read
+        writeCacheFile(cacheFile, script.createCachedData());
       } catch {
         // a read-only or full disk only costs the next run the compile
       }

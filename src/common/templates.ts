@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type HandlebarsFull from 'handlebars';
 import Handlebars from 'handlebars/runtime';
 import { mcpgenCacheDir, writeCacheFile } from './cache-dir.js';
+import { speedOff } from './speed-off.js';
 import { packageFileUrl } from './package-files.js';
 
 type Template = (view: Readonly<Record<string, unknown>>) => string;
@@ -37,7 +38,7 @@ export function renderTemplate(name: string, view: Readonly<Record<string, unkno
 
 function template(source: string): Template {
   const cacheDir = mcpgenCacheDir(process.cwd());
-  if (cacheDir === undefined) return compiler().compile(source, options());
+  if (cacheDir === undefined || speedOff('template-cache')) return compiler().compile(source, options());
   const file = join(cacheDir, `template-${createHash('sha256').update(`${Handlebars.VERSION}\0${JSON.stringify(options())}\0${source}`).digest('hex').slice(0, 32)}.cjs`);
   const load = createRequire(file);
   try {

@@ -11,6 +11,7 @@ import { mcpgenCacheDir } from '../common/cache-dir.js';
 import { nodeHasCompileCache, requireWithCodeCache } from '../common/code-cache.js';
 import { requirePrinterCommon } from './ts-morph-common-printer.js';
 import { installStandIn, keepExports, typescriptOnDemand } from './typescript-on-demand.js';
+import { speedOff } from '../common/speed-off.js';
 
 /**
  * Load @ts-morph/common's TypeScript, then ts-morph itself, through V8 code caches when this Node has no
@@ -30,7 +31,7 @@ export function preloadTypeScript(from: string): void {
   // Next to the run record: the project's node_modules/.cache/mcpgen (the CLI runs in the project).
   const cacheDir = mcpgenCacheDir(process.cwd());
   if (cacheDir === undefined) return;
-  const codeCache = !nodeHasCompileCache();
+  const codeCache = !nodeHasCompileCache() && !speedOff('typescript-code-cache');
   // In this order: ts-morph's own require of TypeScript (through @ts-morph/common) then finds it loaded.
   // Saved right away: what module initialisation compiled is what every run needs.
   const loadReal = (): unknown => {
@@ -48,7 +49,7 @@ export function preloadTypeScript(from: string): void {
   // With TypeScript a stand-in, @ts-morph/common without its lib texts (ts-morph-common-printer.ts), on
   // any Node. Otherwise, on Node 20, the real one through a code cache unless MCPGEN_LAZY_TYPESCRIPT=0
   // (as before: next to the real TypeScript loaded every run, its 5.6 MB cache cost more to read than it saved).
-  const common = standIn ? requirePrinterCommon(createRequire(tsMorph).resolve('@ts-morph/common'), cacheDir) : undefined;
+  const common = standIn && !speedOff('printer-copy') ? requirePrinterCommon(createRequire(tsMorph).resolve('@ts-morph/common'), cacheDir) : undefined;
   common?.save();
   if (!codeCache) return;
   if (onDemand && common === undefined) requireWithCodeCache(createRequire(tsMorph).resolve('@ts-morph/common'), cacheDir).save();

@@ -10,12 +10,13 @@
 // scanner-stand-in.ts's scanner (it answers ts-morph's one question itself for simple texts), and every
 // other export loads the real TypeScript (through `loadReal`) the moment it is read, and from then on is
 // the real one's. The output cannot differ: whatever the copies cannot answer, the real TypeScript does.
-// MCPGEN_LAZY_TYPESCRIPT=0 loads it up front as before.
+// MCPGEN_SPEED_OFF=typescript-stand-in (or the older MCPGEN_LAZY_TYPESCRIPT=0) loads it up front as before.
 import { readFileSync, statSync } from 'node:fs';
 import module from 'node:module';
 import { join } from 'node:path';
 import { writeCacheFile } from '../common/cache-dir.js';
 import { scannerStandIn } from './scanner-stand-in.js';
+import { speedOff } from '../common/speed-off.js';
 
 /** What a stand-in needs of one TypeScript file: kept in the cache folder, made from the real module. */
 interface Exports {
@@ -35,9 +36,9 @@ interface CjsModule {
 }
 type ModuleClass = (new (id: string, parent?: unknown) => CjsModule) & { _cache: Record<string, CjsModule | undefined> };
 
-/** Whether runs may use the stand-in (MCPGEN_LAZY_TYPESCRIPT=0 says no). */
+/** Whether runs may use the stand-in (MCPGEN_SPEED_OFF=typescript-stand-in or MCPGEN_LAZY_TYPESCRIPT=0 says no). */
 export function typescriptOnDemand(): boolean {
-  return process.env.MCPGEN_LAZY_TYPESCRIPT !== '0';
+  return process.env.MCPGEN_LAZY_TYPESCRIPT !== '0' && !speedOff('typescript-stand-in');
 }
 
 /** The id the stand-in's entry in require's cache has (tests look for it). */
@@ -78,7 +79,7 @@ export function installStandIn(tsFile: string, cacheDir: string, loadReal: () =>
     const get =
       copy !== undefined
         ? () => (real === undefined ? copy : real[name])
-        : name === 'createScanner'
+        : name === 'createScanner' && !speedOff('scanner-stand-in')
           ? () => (real === undefined ? (...args: unknown[]) => scannerStandIn(syntaxKind, () => (theReal().createScanner as (...a: unknown[]) => object)(...args)) : real[name])
           : () => theReal()[name];
     Object.defineProperty(exports, name, { enumerable: true, get });

@@ -1,26 +1,39 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
-import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { readdirSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { globSync } from 'tinyglobby';
 
 export function isGlob(pattern: string): boolean {
   return /[*?[{]/.test(pattern);
 }
 
 /**
- * Files matching a glob (`*`, `?`, `**`, `{a,b}`), relative to `cwd`, sorted so output never depends on
- * directory order. Node 20 has no fs.glob; specs only need this small subset. With `within` (a real
- * path), the walk never enters a directory whose real path lies outside it, nor one it already saw
- * (symbolic-link loops).
+ * Files matching a glob (tinyglobby: `*`, `?`, `**`, `{a,b}`, …), relative to `cwd`, sorted so output
+ * never depends on directory order; node_modules and .git are never entered. With `within` (a real
+ * path), the walk reads no directory whose real path lies outside it (a directory link leading out of the
+ * project is not entered; a file link is listed, for the caller to refuse by name); no directory is read twice.
  */
 export function expandGlob(pattern: string, cwd: string, within?: string): string[] {
-  const normalized = pattern.split(sep).join('/');
-  const base = globBase(pattern, cwd);
-  const matcher = globRegExp(posix.normalize(normalized));
-  const out: string[] = [];
-  walk(base, (abs) => {
-    const rel = toPosix(relative(cwd, abs));
-    if (matcher.test(rel) || matcher.test(toPosix(abs))) out.push(rel);
-  }, within === undefined ? undefined : { root: within, seen: new Set() });
-  return [...new Set(out)].sort();
+  const found = globSync(pattern.split(sep).join('/'), {
+    cwd,
+    dot: true,
+    ignore: ['**/node_modules/**', '**/.git/**'],
+    fs: { readdirSync: fencedReaddir(within) },
+  });
+  return [...new Set(found.map((f) => relative(cwd, resolve(cwd, f)).split(sep).join('/')))].sort();
+}
+
+/**
+ * readdirSync that lists nothing for a directory whose real path lies outside `root` or was read
+ * already: a symbolic-link loop is walked once (fdir stops a loop only on its second turn).
+ */
+function fencedReaddir(root: string | undefined): typeof readdirSync {
+  const seen = new Set<string>();
+  return ((dir: string, options: never) => {
+    const real = realPath(dir);
+    if (real === undefined || (root !== undefined && !isInside(real, root)) || seen.has(real)) return [];
+    seen.add(real);
+    return readdirSync(dir, options);
+  }) as typeof readdirSync;
 }
 
 /** The directory a glob's walk starts from: its path up to the first segment with a wildcard. */
@@ -35,65 +48,6 @@ export function globBase(pattern: string, cwd: string): string {
 export function isInside(path: string, dir: string): boolean {
   const rel = relative(dir, path);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-function walk(dir: string, visit: (file: string) => void, fence?: { root: string; seen: Set<string> }): void {
-  let entries: string[];
-  try {
-    if (!statSync(dir).isDirectory()) return;
-    if (fence !== undefined) {
-      const real = realpathSync(dir);
-      if (!isInside(real, fence.root) || fence.seen.has(real)) return;
-      fence.seen.add(real);
-    }
-    entries = readdirSync(dir).sort();
-  } catch {
-    return;
-  }
-  for (const name of entries) {
-    if (name === 'node_modules' || name === '.git') continue;
-    const abs = join(dir, name);
-    let st;
-    try {
-      st = statSync(abs);
-    } catch {
-      continue;
-    }
-    if (st.isDirectory()) walk(abs, visit, fence);
-    else if (st.isFile()) visit(abs);
-  }
-}
-
-function toPosix(p: string): string {
-  return p.split(sep).join('/');
-}
-
-export function globRegExp(pattern: string): RegExp {
-  let re = '';
-  const p = pattern.replace(/^\.\//, '');
-  for (let i = 0; i < p.length; i++) {
-    const c = p[i]!;
-    if (c === '*') {
-      if (p[i + 1] === '*') {
-        const slash = p[i + 2] === '/';
-        re += slash ? '(?:.*/)?' : '.*';
-        i += slash ? 2 : 1;
-      } else re += '[^/]*';
-    } else if (c === '?') re += '[^/]';
-    else if (c === '{') {
-      const end = p.indexOf('}', i);
-      if (end < 0) re += '\\{';
-      else {
-        re += `(?:${p.slice(i + 1, end).split(',').map(escapeRe).join('|')})`;
-        i = end;
-      }
-    } else re += escapeRe(c);
-  }
-  return new RegExp(`^${re}$`);
-}
-
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The target of a path with every symbolic link resolved; undefined when it does not exist. */

@@ -15,6 +15,7 @@
 // disagreement that test shows when the gate is removed; the others (said so where they stand) guard
 // forms found read alike but kept out anyway, cheaply, as specs do not use them.
 import { constructFromEvents, CORE_SCHEMA, EVENT_ID, parseEvents, SCALAR_STYLE, type Event } from 'js-yaml';
+import { speedOff } from '../common/speed-off.js';
 
 export const NOT_FAST: unique symbol = Symbol('not fast');
 
@@ -58,7 +59,7 @@ export function withoutFastValue<T>(read: () => T): T {
 
 /** The plain value of a spec text read by js-yaml, or NOT_FAST when `yaml` must read it (see above). */
 export function fastValue(text: string): unknown {
-  if (!enabled || TEXT_GATE.test(text)) return NOT_FAST;
+  if (!enabled || TEXT_GATE.test(text) || speedOff('yaml-fast-path')) return NOT_FAST;
   let events: Event[];
   try {
     events = parseEvents(text, {});

@@ -8,6 +8,7 @@ import { keptValue } from './value-cache.js';
 import { splitLongSequences, type CutSequence } from './long-sequences.js';
 import { withPlainEnv } from './plain-env.js';
 import { NOT_PLAIN, plainValue } from './plain-value.js';
+import { speedOff } from '../common/speed-off.js';
 
 export type PathSegment = string | number;
 export type JsonPath = readonly PathSegment[];
@@ -116,7 +117,7 @@ export function parseSource(file: string, bytes: Uint8Array): ParseResult {
  * keeps an unchanged entry's object from run to run, which a whole-text read would not.
  */
 function quickValue(text: string, file: string): unknown {
-  const large = text.length >= PIECEWISE_MIN_CHARS;
+  const large = text.length >= PIECEWISE_MIN_CHARS && !speedOff('long-sequences');
   if (large && entryCacheEnabled()) return piecewiseValue(text, file);
   const fast = fastValue(text);
   if (fast !== NOT_FAST) return fast;

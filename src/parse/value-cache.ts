@@ -15,6 +15,7 @@ import { dirname, join } from 'node:path';
 import { mcpgenCacheDir, writeCacheFile } from '../common/cache-dir.js';
 import { generatorFingerprint } from '../common/fingerprint.js';
 import { sha256 } from '../common/sha256.js';
+import { speedOff } from '../common/speed-off.js';
 
 /** Smaller texts read faster than a cache file is found. */
 const LARGE = 1 << 20;
@@ -29,7 +30,7 @@ function entryPath(text: string): string | undefined {
 
 /** Keep `value` for `text`: only a large text, and only a value knowValue found JSON-exact. */
 export function keepValue(text: string, value: unknown): void {
-  if (text.length < LARGE) return;
+  if (text.length < LARGE || speedOff('value-cache')) return;
   try {
     const path = entryPath(text);
     if (path === undefined) return;
@@ -45,7 +46,7 @@ export function keepValue(text: string, value: unknown): void {
 
 /** The value kept for exactly this text, or undefined (read the text). */
 export function keptValue(text: string): unknown {
-  if (text.length < LARGE) return undefined;
+  if (text.length < LARGE || speedOff('value-cache')) return undefined;
   try {
     const path = entryPath(text);
     return path === undefined ? undefined : (JSON.parse(readFileSync(path, 'utf8')) as unknown);

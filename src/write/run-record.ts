@@ -17,6 +17,7 @@ import { generatorFingerprint } from '../common/fingerprint.js';
 import { displayPath } from '../common/portable-path.js';
 import { sha256 } from './manifest.js';
 import { leftovers } from './switch.js';
+import { speedOff } from '../common/speed-off.js';
 
 export const RECORD_VERSION = 2;
 
@@ -87,6 +88,7 @@ export function recordPath(key: RunKey): string | undefined {
 
 /** The recorded run, when every input and output is still as recorded; otherwise undefined (never throws). */
 export function currentRun(key: RunKey): CurrentRun | undefined {
+  if (speedOff('run-record')) return undefined;
   try {
     return recordedRun(key);
   } catch {
@@ -147,6 +149,7 @@ export interface CleanRun {
 
 /** Record a run that ended clean (no errors, nothing stale left, nothing edited). Best-effort. */
 export function saveRun(key: RunKey, run: CleanRun): void {
+  if (speedOff('run-record')) return;
   try {
     writeRecord(key, run);
   } catch {

@@ -1,5 +1,5 @@
 // `generate --watch` keeps hearing a spec that is replaced by rename (editors, `sed -i`, `git checkout`)
-// or deleted and created again: the real CLI process, real files, real inotify.
+// or deleted and created again, or written in two bursts: the real CLI process, real files, real inotify.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,5 +54,12 @@ describe('generate --watch', () => {
     // and a plain in-place write still works afterwards
     writeFileSync(spec, withVersion('7.0.4'));
     await waitFor(() => generatedVersion() === '7.0.4', 20_000).catch(() => expect.fail(`no regeneration after a plain write:\n${watcher.output()}`));
+
+    // A save in two writes 30 ms apart (half a text, then all of it): the run that counts reads the whole.
+    const last = withVersion('7.0.5');
+    writeFileSync(spec, last.slice(0, last.length >> 1));
+    await new Promise((r) => setTimeout(r, 30));
+    writeFileSync(spec, last);
+    await waitFor(() => generatedVersion() === '7.0.5', 20_000).catch(() => expect.fail(`no regeneration after a save in two writes:\n${watcher.output()}`));
   }, 120_000);
 });

@@ -1,5 +1,4 @@
-import { statSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, findConfig } from '../../load/config.js';
 import { displayPath } from '../../load/spec-files.js';
 import { hasErrors, sortDiagnostics } from '../../diagnostics/diagnostic.js';
@@ -112,19 +111,21 @@ function staleDiagnostic(s: StaleFile): Diagnostic {
   return { code: 'MCPG102', severity: 'error', message: `generated output is stale: ${s.reason}; run \`npx mcpgen generate\``, file: s.file, line: 1, column: 1, path: '$' };
 }
 
-/**
- * Regenerate whenever a spec, an include or the config changes; runs until interrupted. Each folder
- * holding an input is watched on its own (not recursively): a folder watch sees atomic saves (editors,
- * `sed -i`, `git checkout` replace the file by rename) and delete-then-create, where a watch on the file,
- * or Node 20's recursive watch on Linux, stays on the old inode and goes deaf. After every run the
- * watches are re-armed: folders of new inputs are added, and a folder replaced as a whole (its inode
- * changed; its parent's watch reported it) is watched again.
- */
 /** An editor's save is a burst of events (write, rename, chmod): one run after the burst. */
 const WATCH_DEBOUNCE_MS = 20;
 
-function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => readonly string[]): Promise<number> {
-  const watchers = new Map<string, { watcher: FSWatcher; ino: number }>();
+/**
+ * Regenerate whenever a spec, an include or the config changes; runs until interrupted. chokidar watches
+ * each folder holding an input (not its subfolders): it hears atomic saves (editors, `sed -i`, `git
+ * checkout` replace the file by rename), delete-then-create and new files an include glob may match.
+ * After every run the folders of new inputs are added and those no input is in any more dropped.
+ */
+async function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => readonly string[]): Promise<number> {
+  const { watch } = await import('chokidar');
+  let dirs = new Set<string>();
+  // .html: MCP Apps views and SKILL.md files are embedded at generate time, so editing one regenerates too.
+  const relevant = (path: string) => /\.(ya?ml|json|html?|md)$/i.test(path) || dirs.has(path);
+  const watcher = watch([], { depth: 0, ignoreInitial: true, ignored: (path, stats) => stats?.isFile() === true && !relevant(path) });
   let timer: NodeJS.Timeout | undefined;
   const rerun = () => {
     clearTimeout(timer);
@@ -135,49 +136,23 @@ function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => readonly 
     }, WATCH_DEBOUNCE_MS);
   };
   const arm = () => {
-    const dirs = new Set(inputs().map((f) => dirname(f)));
-    const names = new Set([...dirs].map((d) => basename(d)));
-    // .html: MCP Apps views and SKILL.md files are embedded at generate time, so editing one regenerates too.
-    const relevant = (name: string) => /\.(ya?ml|json|html?|md)$/i.test(name) || names.has(name);
-    for (const [dir, w] of watchers) {
-      if (!dirs.has(dir) || inode(dir) !== w.ino) {
-        w.watcher.close();
-        watchers.delete(dir);
-      }
-    }
-    for (const dir of dirs) {
-      const ino = inode(dir);
-      if (watchers.has(dir) || ino === undefined) continue;
-      try {
-        const watcher = watch(dir, (_event, name) => {
-          if (name === null || relevant(String(name))) rerun();
-        });
-        watcher.on('error', () => {
-          watcher.close();
-          watchers.delete(dir);
-          rerun();
-        });
-        watchers.set(dir, { watcher, ino });
-      } catch {
-        // the folder went away between stat and watch: its parent's watch (or the next run) brings it back
-      }
-    }
+    const next = new Set(inputs().map((f) => dirname(f)));
+    watcher.unwatch([...dirs].filter((d) => !next.has(d)));
+    watcher.add([...next].filter((d) => !dirs.has(d)));
+    dirs = next;
   };
+  // A new or removed subfolder (the output, a staging folder) is no input; a watched folder itself is.
+  watcher.on('all', (event, path) => {
+    if (event === 'addDir' || event === 'unlinkDir' ? dirs.has(path) : relevant(path)) rerun();
+  });
+  watcher.on('error', () => rerun());
   arm();
-  io.stderr(`watching ${[...watchers.keys()].map((d) => displayPath(d, io.cwd) || '.').join(', ')} for spec changes (Ctrl-C to stop)\n`);
+  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
+  io.stderr(`watching ${[...dirs].map((d) => displayPath(d, io.cwd) || '.').join(', ')} for spec changes (Ctrl-C to stop)\n`);
   return new Promise((resolve) => {
     process.once('SIGINT', () => {
       clearTimeout(timer);
-      for (const w of watchers.values()) w.watcher.close();
-      resolve(0);
+      void watcher.close().then(() => resolve(0));
     });
   });
-}
-
-function inode(path: string): number | undefined {
-  try {
-    return statSync(path).ino;
-  } catch {
-    return undefined;
-  }
 }

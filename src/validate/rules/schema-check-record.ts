@@ -16,6 +16,7 @@ import { mcpgenCacheDir, writeCacheFile } from '../../common/cache-dir.js';
 import { sha256 } from '../../common/sha256.js';
 import { generatorFingerprint } from '../../common/fingerprint.js';
 import type { SourceFile } from '../../parse/source.js';
+import { speedOff } from '../../common/speed-off.js';
 
 // 2: keyed on each file's sha256, not its text.
 const VERSION = 2;
@@ -36,7 +37,7 @@ export function schemaCheckRecord(files: readonly SourceFile[]): SchemaCheckReco
   let key: string;
   try {
     dir = mcpgenCacheDir(process.cwd());
-    if (dir === undefined) return undefined;
+    if (dir === undefined || speedOff('schema-check-record')) return undefined;
     key = recordKey(files);
   } catch {
     return undefined;

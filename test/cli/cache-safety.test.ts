@@ -1,0 +1,74 @@
+// The cache folder (node_modules/.cache/mcpgen or MCPGEN_CACHE_DIR: the run record, the schema-check
+// record, V8 code caches, precompiled templates, kept values) is never needed for the right output: the
+// real CLI gives the same bytes with it read-only, missing (cannot be made), written by two runs at once,
+// and filled by another version (every file replaced by one that does not belong to this mcpgen).
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, tempDir } from '../helpers.js';
+import { runCli } from '../write/support.js';
+
+const SPEC = join(ROOT, 'specs/weather.yaml');
+
+/** Every file under `dir` by relative path, the manifest left out (it names the output folder). */
+function tree(dir: string, prefix = ''): string[] {
+  return readdirSync(join(dir, prefix)).sort().flatMap((name) => {
+    const rel = join(prefix, name);
+    if (statSync(join(dir, rel)).isDirectory()) return tree(dir, rel);
+    return name.startsWith('.') ? [] : [`${rel}\n${readFileSync(join(dir, rel), 'utf8')}`];
+  });
+}
+
+/** A full `generate` of the weather spec into a fresh folder; its files. */
+async function generate(cacheDir: string, uid?: number): Promise<string[]> {
+  const out = join(tempDir('mcpgen-cache-out-'), 'out');
+  if (uid !== undefined) chmodSync(join(out, '..'), 0o777);
+  const r = await runCli(['generate', SPEC, '--out', out], ROOT, { MCPGEN_CACHE_DIR: cacheDir }, uid);
+  expect(r.code, r.stderr).toBe(0);
+  return tree(out);
+}
+
+const files = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+
+describe('the cache folder', { timeout: 120_000 }, () => {
+  it('missing and impossible to make, read-only, or written by two runs at once: the same files', async () => {
+    const reference = await generate(join(tempDir(), 'cache'));
+    // Missing: its path runs through a file, so it can be neither read nor made.
+    const blocker = join(tempDir(), 'a-file');
+    writeFileSync(blocker, '');
+    expect(await generate(join(blocker, 'cache'))).toEqual(reference);
+
+    // Two cold runs at once on one folder, then a run that reads what they left: no half-written file read.
+    const shared = join(tempDir(), 'cache');
+    const both = await Promise.all([generate(shared), generate(shared)]);
+    expect(both).toEqual([reference, reference]);
+    expect(files(shared).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(await generate(shared)).toEqual(reference);
+
+    // Read-only (root writes anywhere: as `nobody` when root), filled by the runs above.
+    const uid = process.getuid?.() === 0 ? 65534 : undefined;
+    chmodSync(join(shared, '..'), 0o755);
+    for (const f of [shared, ...files(shared)]) chmodSync(f, statSync(f).isDirectory() ? 0o555 : 0o444);
+    try {
+      expect(await generate(shared, uid)).toEqual(reference);
+    } finally {
+      for (const f of [shared, ...files(shared)]) chmodSync(f, statSync(f).isDirectory() ? 0o755 : 0o644);
+    }
+  });
+
+  it('filled by another mcpgen or another dependency version: every file replaced, the same files', async () => {
+    const cacheDir = join(tempDir(), 'cache');
+    const reference = await generate(cacheDir);
+    // What a file of the same name may hold after an upgrade (or a damaged disk): JSON of another shape,
+    // bytes V8 refuses, a module cut short. Each must be refused or replaced, never believed.
+    const kept = files(cacheDir);
+    expect(kept.length).toBeGreaterThan(0);
+    for (const f of kept) {
+      if (f.endsWith('.json')) writeFileSync(f, JSON.stringify({ version: '0.0.0-other', files: [], names: ['x'], values: {} }));
+      else if (f.endsWith('.cjs')) writeFileSync(f, readFileSync(f, 'utf8').slice(0, 40));
+      else writeFileSync(f, Buffer.alloc(4096, 7));
+    }
+    expect(await generate(cacheDir)).toEqual(reference);
+    expect(await generate(cacheDir)).toEqual(reference);
+  });
+});
