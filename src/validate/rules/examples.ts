@@ -4,7 +4,7 @@ import type { ErrorObject } from 'ajv/dist/2020.js';
 import { dialectOf, type Dialect } from '@mcpgen/runtime/shared/dialects';
 import { bundleSchema, isObjectSchema } from '../../common/json-schema.js';
 import { didYouMean } from '../../common/suggest.js';
-import { BoundedMap, SCHEMA_CACHE_ENTRIES } from '../../common/bounded-map.js';
+import { boundedMap } from '../../common/bounded-map.js';
 import { formatPath, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { JsonPath } from '../../parse/source.js';
 import { report, where } from '../report.js';
@@ -122,7 +122,7 @@ function valueAt(root: unknown, path: JsonPath): unknown {
 
 type Check = (value: unknown) => ErrorObject[];
 const ajvs = new Map<Dialect, ReturnType<typeof createAjv>>();
-const validators = new BoundedMap<string, Check | null>(SCHEMA_CACHE_ENTRIES);
+const validators = boundedMap<string, Check | null>();
 
 /** Every error of `value` (allErrors), the ones that say what to change; undefined when the schema does not compile (its own rules report it). */
 function validatorOf(schema: JsonObjectSchema): Check | undefined {

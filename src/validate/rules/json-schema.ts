@@ -19,7 +19,7 @@ import { cleanUnderDefs } from './schema-check-cache.js';
 import { schemaCheckRecord } from './schema-check-record.js';
 import { objectCachesEnabled } from '../../common/context-stores.js';
 import { schemaShape } from './schema-shape.js';
-import { BoundedMap, SCHEMA_CACHE_ENTRIES } from '../../common/bounded-map.js';
+import { boundedMap } from '../../common/bounded-map.js';
 import type { Located, SpecView } from '../view.js';
 import { lastSegment } from '../view.js';
 
@@ -373,7 +373,7 @@ function metaSchemaProblems(item: Located<JsonObjectSchema>, schema: JsonObjectS
  * rules, and the meta-schema asks of a prose string only that it is one. By shape, not by the whole text:
  * an edit of a description in `mcpgen lsp` would otherwise add an entry per keystroke (issue 47).
  */
-const metaOutcomes = new BoundedMap<string, readonly ErrorObject[]>(SCHEMA_CACHE_ENTRIES);
+const metaOutcomes = boundedMap<string, readonly ErrorObject[]>();
 
 function metaErrors(schema: JsonObjectSchema, dialect: Dialect): readonly ErrorObject[] {
   const key = schemaShape(schema);
@@ -423,7 +423,7 @@ interface CompileProblem {
 }
 
 /** Compile outcomes by schema text less annotations: large specs repeat shapes (pagination, ids, windows). */
-const compileOutcomes = new BoundedMap<string, CompileProblem[]>(SCHEMA_CACHE_ENTRIES);
+const compileOutcomes = boundedMap<string, CompileProblem[]>();
 
 /** Keywords that never change what a schema compiles to. */
 const ANNOTATIONS = new Set(['title', 'description', '$comment', 'deprecated', 'readOnly', 'writeOnly']);
@@ -476,7 +476,7 @@ export function valueProblem(schema: JsonObjectSchema, value: unknown): string |
 }
 
 /** Compiled value validators by schema text: the same small schemas recur across tools. */
-const valueValidators = new BoundedMap<string, ((v: unknown) => string | undefined) | null>(SCHEMA_CACHE_ENTRIES);
+const valueValidators = boundedMap<string, ((v: unknown) => string | undefined) | null>();
 
 function validateValue(schema: JsonObjectSchema, value: unknown, dialect: Dialect): string | undefined {
   // Values of plain leaf schemas (type, enum, bounds) are checked without ajv; ajv judges the rest and words every error.
