@@ -4,7 +4,8 @@
 // 1,000 tools, a current run of 10 tools; the two alternated, a warm-up then SPEED_RUNS runs, medians of
 // wall and CPU time, each variant with its own fresh cache folder) and `generate --watch`'s one-tool edit
 // of 1,000 tools (bench/watch.mjs, SPEED_WATCH_EDITS edits). `breaking` against `check` (bench/breaking.mjs)
-// for the variants that touch its machinery. SPEED_VARIANTS=a,b limits the variants ("none" is the baseline).
+// for the variants that touch its machinery. SPEED_VARIANTS=a,b limits the variants ("none" is the baseline;
+// a+b turns both off in one variant).
 // SPEED_BEFORE=<another checkout, built> adds a first row, "before": that checkout's CLI and bench scripts,
 // nothing off (a before/after in one run).
 // Targets: full ≤ 1.5× the peer at 10 tools, ≤ 2.0× at 1,000; current run ≤ 1.0×; --watch ≤ 150 ms;
@@ -74,7 +75,7 @@ const rows = [];
 let fresh = 0;
 for (const variant of VARIANTS) {
   const cache = join(WORK, `cache-${variant}`);
-  const env = { MCPGEN_CACHE_DIR: cache, ...(variant === 'none' || variant === 'before' ? {} : { MCPGEN_SPEED_OFF: variant }) };
+  const env = { MCPGEN_CACHE_DIR: cache, ...(variant === 'none' || variant === 'before' ? {} : { MCPGEN_SPEED_OFF: variant.replaceAll('+', ',') }) };
   const root = variant === 'before' ? resolve(BEFORE) : ROOT;
   const bin = join(root, 'bin/mcpgen.js');
   const load = loadavg()[0];

@@ -11,7 +11,7 @@ import { ROOT } from '../support/root.js';
  */
 export const NOT_RUN: Record<string, string> = {
   'npm ci && npm run build && npx mcpgen generate':
-    'installs from the npm registry and rebuilds this checkout; npm test (package.json "test") builds, then runs `node bin/mcpgen.js generate --check` on the same mcpgen.config.yaml',
+    'installs from the npm registry and rebuilds this checkout; npm test (package.json "test") builds, then runs `bin/mcpgen.js generate --check` (scripts/test.mjs) on the same mcpgen.config.yaml',
   'npm ci && npm test && npm run test:interop': 'the test suites themselves; .ci/run runs this line (docs.test.ts checks it says so)',
   "npm install ./vendor/mcpgen/mcpgen-runtime-0.1.0.tgz '@modelcontextprotocol/server@^2.4.0'":
     "installs from the npm registry and a service's vendor/mcpgen/; test/interop/packaging.test.ts runs README's install lines in a service pack-all packed into",
