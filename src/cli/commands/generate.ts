@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, findConfig } from '../../load/config.js';
 import { displayPath } from '../../load/spec-files.js';
@@ -127,13 +128,26 @@ async function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => rea
   const relevant = (path: string) => /\.(ya?ml|json|html?|md)$/i.test(path) || dirs.has(path);
   const watcher = watch([], { depth: 0, ignoreInitial: true, ignored: (path, stats) => stats?.isFile() === true && !relevant(path) });
   let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let again = false;
+  // One run at a time. A change heard during a run, or one that no event announced (a save in two writes
+  // within one tick of the file clock: chokidar compares mtimes and stays silent for the second), runs again.
+  const start = () => {
+    if (running) return void (again = true);
+    running = true;
+    const before = inputTexts(inputs());
+    once()
+      .catch((e: unknown) => io.stderr(`mcpgen: ${(e as Error).message}\n`))
+      .finally(() => {
+        running = false;
+        arm();
+        if (again || changedSince(before)) rerun();
+        again = false;
+      });
+  };
   const rerun = () => {
     clearTimeout(timer);
-    timer = setTimeout(() => {
-      once()
-        .catch((e: unknown) => io.stderr(`mcpgen: ${(e as Error).message}\n`))
-        .finally(arm);
-    }, WATCH_DEBOUNCE_MS);
+    timer = setTimeout(start, WATCH_DEBOUNCE_MS);
   };
   const arm = () => {
     const next = new Set(inputs().map((f) => dirname(f)));
@@ -155,4 +169,25 @@ async function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => rea
       void watcher.close().then(() => resolve(0));
     });
   });
+}
+
+/** The bytes of each input as a run starts (null: missing), to tell afterwards whether it read the last text. */
+function inputTexts(files: readonly string[]): Map<string, Buffer | null> {
+  return new Map(files.map((f) => [f, readOrNull(f)]));
+}
+
+function changedSince(texts: ReadonlyMap<string, Buffer | null>): boolean {
+  for (const [file, text] of texts) {
+    const now = readOrNull(file);
+    if (now === null || text === null ? now !== text : !now.equals(text)) return true;
+  }
+  return false;
+}
+
+function readOrNull(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
 }
