@@ -192,6 +192,8 @@ describe('Redis task store', () => {
     await redis.start();
     const fresh = record();
     await waitFor(async () => a.store.create(fresh).then(() => true, () => false), 10_000);
+    // Each instance reconnects on its own schedule: wait for B's too (it once answered ECONNREFUSED here).
+    await waitFor(async () => b.store.get(fresh.taskId).then(() => true, () => false), 10_000);
     // No persistence in this Redis: the task from before the restart is gone, like an expired one.
     expect(await b.store.get(r.taskId)).toBeUndefined();
     expect(await b.store.get(fresh.taskId)).toEqual(fresh);

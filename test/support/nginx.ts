@@ -1,6 +1,6 @@
 // nginx (Debian package nginx-light; .ci/run installs it) on a free loopback port, in a temp prefix.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './root.js';
 import { freePort, waitFor } from './ports.js';
@@ -83,11 +83,31 @@ ${o.extra ?? ''}
     url,
     async reload(next) {
       write(next);
+      const old = [...workers(nginx.pid!).keys()];
       nginx.kill('SIGHUP');
-      // The master starts new workers and retires the old ones gracefully; give it a moment.
-      await new Promise((r) => setTimeout(r, 500));
+      // The master starts new workers, then tells the old ones to quit: each closes the listening socket and
+      // calls itself "worker process is shutting down" (its open streams stay). Waited for, not timed: under
+      // load the swap took longer than the half second once allowed, and a poll reached a stopped backend.
+      await waitFor(() => {
+        const now = workers(nginx.pid!);
+        return [...now.keys()].some((pid) => !old.includes(pid)) && old.every((pid) => !now.has(pid) || now.get(pid)!.includes('shutting down'));
+      }, 20_000);
     },
     // SIGTERM: the master stops its workers too (SIGKILL would leave them running as orphans).
     stop: () => void nginx.kill('SIGTERM'),
   };
+}
+
+/** The master's children (its workers), each with its process title. */
+function workers(master: number): Map<number, string> {
+  const children = spawnSync('pgrep', ['-P', String(master)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
+  const titles = new Map<number, string>();
+  for (const pid of children) {
+    try {
+      titles.set(pid, readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return titles;
 }
