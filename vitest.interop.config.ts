@@ -1,5 +1,4 @@
 import { defineConfig } from 'vitest/config';
-import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { shared } from './vitest.config.js';
 
 // Files that keep the two cores busy by themselves (the conformance suite starts 39 client processes at once;
@@ -29,31 +28,6 @@ export const CPU_LATE = [
   'test/interop/tester-published.test.ts',
 ];
 
-// The waiting files that take longest (timers: a 45 s retry budget, 2–20 s tasks, grace periods, failovers),
-// in that order, start first: on a clean clone vitest would order the waiting files by size, and the
-// longest of them then ended the waiting run alone (27 files, 375 s of files over four workers, 137–144 s),
-// which is when `interop-cpu-late` starts.
-export const LONGEST_WAITING = [
-  'test/interop/tasks-rolling-restart.test.ts',
-  'test/interop/tasks-overlapping-terminations.test.ts',
-  'test/interop/proxy-silent-upstream.test.ts',
-  'test/interop/tasks-failover.test.ts',
-  'test/interop/sdk.test.ts',
-  'test/interop/redis-failover.test.ts',
-  'test/interop/redis-failover-nginx.test.ts',
-];
-
-/** vitest's order, with LONGEST_WAITING moved to the front in its own order. */
-export class LongestWaitingFirst extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const rank = (spec: TestSpecification): number => {
-      const at = LONGEST_WAITING.findIndex((f) => spec.moduleId.endsWith(`/${f}`));
-      return at < 0 ? LONGEST_WAITING.length : at;
-    };
-    return (await super.sort(files)).map((spec, i) => ({ spec, i })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i).map(({ spec }) => spec);
-  }
-}
-
 // Every other interop file mostly waits (servers starting, Redis failover and leases, grace periods, a silent
 // upstream, the browser): those run four at a time. Each starts its components on free loopback ports and
 // works in its own temporary folder, so they can overlap.
@@ -75,7 +49,6 @@ export default defineConfig({
   test: {
     // The root's global setup runs once, whichever files are picked; the projects do not repeat it.
     globalSetup,
-    sequence: { sequencer: LongestWaitingFirst },
     projects: [
       { test: { ...perProject, name: 'interop', include: [INTEROP], exclude: [...CPU_HEAVY, ...SHARED_REDIS], maxWorkers: 4, sequence: { groupOrder: 0 } } },
       { test: { ...perProject, name: 'interop-redis', include: SHARED_REDIS, globalSetup: ['test/support/shared-redis-teardown.ts'], maxWorkers: 1, sequence: { groupOrder: 1 } } },
