@@ -1,7 +1,7 @@
 // node bench/speed-off.mjs: what each speed mechanism buys (issue 49). For the baseline, each mechanism
 // turned off in turn (MCPGEN_SPEED_OFF, src/common/speed-off.ts) and all of them off, in this one run: the
-// generation rows against openapi-mcp-generator as bench/run.mjs measures them (full generate of 10 and
-// 1,000 tools, a current run of 10 tools; the two alternated, a warm-up then SPEED_RUNS runs, medians of
+// generation rows against openapi-mcp-generator as bench/run.mjs measures them (full generate of 10, 100
+// and 1,000 tools, a current run of 10 tools; the two alternated, a warm-up then SPEED_RUNS runs, medians of
 // wall and CPU time, each variant with its own fresh cache folder) and `generate --watch`'s one-tool edit
 // of 1,000 tools (bench/watch.mjs, SPEED_WATCH_EDITS edits). `breaking` against `check` (bench/breaking.mjs)
 // for the variants that touch its machinery. SPEED_VARIANTS=a,b limits the variants ("none" is the baseline;
@@ -35,7 +35,7 @@ const median = (xs) => {
 rmSync(WORK, { recursive: true, force: true });
 mkdirSync(WORK, { recursive: true });
 const specs = {};
-for (const n of [10, 1000]) {
+for (const n of [10, 100, 1000]) {
   specs[n] = { mcpgen: join(WORK, `vs${n}.yaml`), openapi: join(WORK, `vs${n}.openapi.yaml`) };
   writeFileSync(specs[n].mcpgen, syntheticSpec(n, `vs${n}`));
   writeFileSync(specs[n].openapi, syntheticOpenApi(n, `vs${n}`));
@@ -80,6 +80,7 @@ for (const variant of VARIANTS) {
   const bin = join(root, 'bin/mcpgen.js');
   const load = loadavg()[0];
   const full10 = versus(() => ['generate', specs[10].mcpgen, '--out', join(WORK, `fresh-${fresh++}`)], () => ['-i', specs[10].openapi, '-o', join(WORK, `peer-${fresh++}`)], env, bin);
+  const full100 = versus(() => ['generate', specs[100].mcpgen, '--out', join(WORK, `fresh-${fresh++}`)], () => ['-i', specs[100].openapi, '-o', join(WORK, `peer-${fresh++}`)], env, bin);
   const full1000 = versus(() => ['generate', specs[1000].mcpgen, '--out', join(WORK, `fresh-${fresh++}`)], () => ['-i', specs[1000].openapi, '-o', join(WORK, `peer-${fresh++}`)], env, bin);
   const current = versus(() => ['generate', specs[10].mcpgen, '--out', join(WORK, `current-${variant}`)], () => ['-i', specs[10].openapi, '-o', join(WORK, 'peer-current'), '--force'], env, bin);
   const watchOut = script('watch.mjs', { ...env, WATCH_EDITS: EDITS }, root);
@@ -91,7 +92,7 @@ for (const variant of VARIANTS) {
     breaking = m ? `${m[1]}× / ${m[2]}×` : out.trim().split('\n').pop();
   }
   for (const dir of [cache]) rmSync(dir, { recursive: true, force: true });
-  const row = { variant, load, full10, full1000, current, watch, breaking };
+  const row = { variant, load, full10, full100, full1000, current, watch, breaking };
   rows.push(row);
   process.stderr.write(`${JSON.stringify(row)}\n`);
 }
@@ -101,9 +102,9 @@ const cell = (v) => `${r2(v.wall)}× / ${r2(v.cpu)}× (${r2(v.mcpgenWall)} s)`;
 const lines = [
   `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}; shared (load average at each variant's start in its row). Ratios mcpgen / openapi-mcp-generator 4.0.1, wall / CPU, median of ${RUNS} after a warm-up, alternated; mcpgen's median wall time in brackets.`,
   '',
-  '| off | load | full, 10 tools (≤ 1.5×) | full, 1,000 tools (≤ 2.0×) | current run, 10 tools (≤ 1.0×) | --watch one-tool edit, 1,000 tools (≤ 150 ms) | breaking / check, wall / CPU (≤ 1.5×) |',
-  '| --- | --- | --- | --- | --- | --- | --- |',
-  ...rows.map((r) => `| ${r.variant} | ${r.load.toFixed(1)} | ${cell(r.full10)} | ${cell(r.full1000)} | ${cell(r.current)} | ${r.watch ?? '?'} ms | ${r.breaking} |`),
+  '| off | load | full, 10 tools (≤ 1.5×) | full, 100 tools (no target of its own) | full, 1,000 tools (≤ 2.0×) | current run, 10 tools (≤ 1.0×) | --watch one-tool edit, 1,000 tools (≤ 150 ms) | breaking / check, wall / CPU (≤ 1.5×) |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ...rows.map((r) => `| ${r.variant} | ${r.load.toFixed(1)} | ${cell(r.full10)} | ${cell(r.full100)} | ${cell(r.full1000)} | ${cell(r.current)} | ${r.watch ?? '?'} ms | ${r.breaking} |`),
 ];
 writeFileSync(join(WORK, 'report.md'), `${lines.join('\n')}\n`);
 process.stdout.write(`${lines.join('\n')}\n`);

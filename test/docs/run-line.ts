@@ -59,7 +59,10 @@ export function run(session: Session, argv: readonly string[], env: Record<strin
 export async function startServer(session: Session, line: string, argv: readonly string[], env: Record<string, string>): Promise<Outcome> {
   const args = argv.slice(1).map(session.substitute);
   const portAt = args.indexOf('--port');
-  if (portAt >= 0) args[portAt + 1] = '0'; // the page's port may be taken on a shared machine
+  // The page's port, or the default 3000 a line without --port binds, may be taken on a shared machine
+  // (a Node 22 run once found 0.0.0.0:3000 in use): a free one instead.
+  if (portAt >= 0) args[portAt + 1] = '0';
+  else if (args.includes('--http')) args.push('--port', '0');
   const child = spawn(process.execPath, args, { cwd: session.cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   session.servers.push(child);
   let stderr = '';
