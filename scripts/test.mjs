@@ -5,16 +5,8 @@
 // for about half a minute of every run; vitest's two workers fill both. Arguments go to vitest; tsc's
 // errors print when it ends; the exit code is the first non-zero one (tsc's, then the tests').
 // Usage: node scripts/test.mjs [vitest arguments…]
-import { spawn } from 'node:child_process';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-
-function run(args) {
-  const child = spawn(process.execPath, args, { cwd: root, stdio: 'inherit' });
-  return new Promise((done) => child.once('exit', (code, signal) => done(code ?? (signal === null ? 1 : 128))));
-}
+import { join } from 'node:path';
+import { ROOT as root, runNode as run } from './run-node.mjs';
 
 const typecheck = run([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json', '--noEmit']);
 const tests = run([join(root, 'bin/mcpgen.js'), 'generate', '--check']).then((code) =>
