@@ -10,11 +10,18 @@ export const shared = {
 };
 
 // Files that change state of the process they run in, beyond their own modules: environment variables,
-// fake timers, spies and stand-ins on globals, V8 flags, the --watch caches turned on (pipeline.ts
-// enableIncremental), the editor's overlays, fault injection (src/write/fs-ops.ts), fresh module
-// instances. Each runs in a process of its own (vitest's default). A new file that does any of this
-// belongs here: the other files share their worker process with the files before them.
+// fake timers, spies and stand-ins on globals, V8 flags, OpenTelemetry's global providers, the --watch
+// caches turned on (pipeline.ts enableIncremental, which the in-process `breaking` runs too), the
+// editor's overlays, fault injection (src/write/fs-ops.ts), fresh module instances. Each runs in a process of its own (vitest's default). A new file that does any of this
+// belongs here: the other files share their worker process with the files before them, and
+// test/support/shared-process-guard.ts fails a shared file that leaves the environment, the working
+// directory, fake timers, a global, OpenTelemetry's globals or the --watch caches changed.
 export const OWN_PROCESS = [
+  'test/docs/run.test.ts',
+  'test/e2e/client-trace.test.ts',
+  'test/e2e/server-metrics.test.ts',
+  'test/e2e/task-call-outcomes.test.ts',
+  'test/e2e/telemetry.test.ts',
   'test/emit/http-binding.test.ts',
   'test/emit/typescript-on-demand.test.ts',
   'test/import/mcp-import.test.ts',
@@ -51,7 +58,7 @@ export default defineConfig({
     globalSetup,
     maxWorkers: shared.maxWorkers,
     projects: [
-      { test: { ...unit, name: 'unit-shared', include: [UNIT], exclude: [...NOT_UNIT, ...OWN_PROCESS], isolate: false } },
+      { test: { ...unit, name: 'unit-shared', include: [UNIT], exclude: [...NOT_UNIT, ...OWN_PROCESS], isolate: false, setupFiles: ['test/support/shared-process-guard.ts'] } },
       { test: { ...unit, name: 'unit-own-process', include: OWN_PROCESS } },
     ],
   },
