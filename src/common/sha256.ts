@@ -1,4 +1,4 @@
-// sha256 of a text, hex. A spec's files are hashed by more than one stage of a run: the schema-check
+// sha256 of a text (or bytes, never remembered), hex. A spec's files are hashed by more than one stage of a run: the schema-check
 // record's key (validate/rules/schema-check-record.ts) and the run record (write/run-record.ts) both hash
 // GitHub's 6.6 MB owned file, ~15 ms each. The digests of the last few large texts are kept, by the text
 // itself (a Map compares a long string by identity first, then by content), so each is hashed once.
@@ -10,7 +10,8 @@ const LARGE = 1 << 20;
 const KEEP = 4;
 const digests = new Map<string, string>();
 
-export function sha256(text: string): string {
+export function sha256(text: string | Uint8Array): string {
+  if (typeof text !== 'string') return createHash('sha256').update(text).digest('hex');
   if (text.length < LARGE) return createHash('sha256').update(text, 'utf8').digest('hex');
   let digest = digests.get(text);
   if (digest === undefined) {

@@ -136,17 +136,19 @@ function planPackage(pkg: OutputPackage): PackagePlan {
   const hashes = new Map<string, string>();
   for (const f of pkg.files) {
     const abs = join(dir, f.path);
-    const current = readFileIfAny(abs);
     if (f.kind === 'scaffold') {
       entries[f.path] = { kind: 'scaffold' };
-      if (current !== undefined) kept.push(abs);
+      if (readFileIfAny(abs) !== undefined) kept.push(abs);
       else write.set(f.path, f.content);
       continue;
     }
-    const hash = sha256(f.content);
+    // Bytes, not text: decoding the folder's files as UTF-8 cost more than reading them (a one-tool edit of
+    // 1,000 tools under --watch: 3.6 MB, ~21 of ~27 ms), and a Buffer is hashed without another encoding.
+    const bytes = Buffer.from(f.content);
+    const hash = sha256(bytes);
     entries[f.path] = { kind: 'generated', sha256: hash };
     hashes.set(abs, hash);
-    if (current === f.content) unchanged.push(abs);
+    if (holds(abs, bytes)) unchanged.push(abs);
     else write.set(f.path, f.content);
   }
   const { remove, edited } = staleFiles(dir, previous, entries);
@@ -229,6 +231,18 @@ function readManifest(dir: string): Manifest | undefined {
 }
 
 /** A file's text, undefined when there is none; a folder where a file belongs is an environment error. */
+/** Whether the file at `path` has exactly `bytes` (false when missing); a size that differs answers unread. */
+function holds(path: string, bytes: Buffer): boolean {
+  try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) throw new EnvironmentError(`cannot write ${shown(path)}: it is a directory`);
+    return stat.size === bytes.length && readFileSync(path).equals(bytes);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw environmentError('read', path, e);
+  }
+}
+
 function readFileIfAny(path: string): string | undefined {
   try {
     if (statSync(path).isDirectory()) throw new EnvironmentError(`cannot write ${shown(path)}: it is a directory`);

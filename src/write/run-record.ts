@@ -102,10 +102,11 @@ function recordedRun(key: RunKey): CurrentRun | undefined {
   const record = readRecord(path);
   if (record === undefined || record.key !== recordKey(key)) return undefined;
   const sources = new Map<string, string>();
+  // Bytes are hashed, and decoded only once they match: a changed input (every --watch run) costs no decoding.
   for (const [file, hash] of Object.entries(record.inputs)) {
-    const text = readIfAny(file);
-    if (text === undefined || sha256(text) !== hash) return undefined;
-    sources.set(displayPath(file, key.cwd), text);
+    const bytes = bytesIfAny(file);
+    if (bytes === undefined || sha256(bytes) !== hash) return undefined;
+    sources.set(displayPath(file, key.cwd), bytes.toString('utf8'));
   }
   for (const g of record.globs) {
     if (!sameList(globMatches(g), g.matches)) return undefined;
@@ -121,8 +122,8 @@ function recordedRun(key: RunKey): CurrentRun | undefined {
       kept++;
       continue;
     }
-    const text = readIfAny(file);
-    if (text === undefined || sha256(text) !== hash) return undefined;
+    const bytes = bytesIfAny(file);
+    if (bytes === undefined || sha256(bytes) !== hash) return undefined;
     unchanged++;
   }
   const dirs = childDirs(key.out);
@@ -177,7 +178,7 @@ function writeRecord(key: RunKey, run: CleanRun): void {
       outputs[file] = null;
       continue;
     }
-    const hash = known ?? hashOf(readIfAny(file));
+    const hash = known ?? hashOf(bytesIfAny(file));
     if (hash === undefined) return; // gone already: nothing worth recording
     outputs[file] = hash;
   }
@@ -224,8 +225,17 @@ export function pathDigest(path: string): string {
   return hash.digest('hex');
 }
 
-function hashOf(text: string | undefined): string | undefined {
-  return text === undefined ? undefined : sha256(text);
+function hashOf(bytes: Buffer | undefined): string | undefined {
+  return bytes === undefined ? undefined : sha256(bytes);
+}
+
+/** A file's bytes: what the recorded sha256 of a text (its UTF-8) is compared with, without decoding it. */
+function bytesIfAny(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 function readIfAny(path: string): string | undefined {

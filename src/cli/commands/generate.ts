@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CONFIG_FILE, findConfig } from '../../load/config.js';
 import { displayPath } from '../../load/spec-files.js';
 import { hasErrors, sortDiagnostics } from '../../diagnostics/diagnostic.js';
@@ -115,79 +115,91 @@ function staleDiagnostic(s: StaleFile): Diagnostic {
 /** An editor's save is a burst of events (write, rename, chmod): one run after the burst. */
 const WATCH_DEBOUNCE_MS = 20;
 
+/** Names of inputs: specs, includes, the config, and what a spec embeds (MCP Apps views, SKILL.md files). */
+const INPUT_NAME = /\.(ya?ml|json|html?|md)$/i;
+
 /**
  * Regenerate whenever a spec, an include or the config changes; runs until interrupted. chokidar watches
- * each folder holding an input (not its subfolders): it hears atomic saves (editors, `sed -i`, `git
- * checkout` replace the file by rename), delete-then-create and new files an include glob may match.
- * After every run the folders of new inputs are added and those no input is in any more dropped.
+ * each folder holding an input (not its subfolders), so atomic saves (editors, `sed -i`, `git checkout`
+ * replace the file by rename), delete-then-create and new files an include glob may match are all heard.
+ *
+ * A run follows every event the file system reports for an input's name: chokidar's `raw` events, as
+ * fs.watch gives them. Its `change` events are not enough: it drops a file's change that comes within
+ * 50 ms of the one before (with no event after), so a save made the moment a short run ended went
+ * unheard. One run at a time; an event during a run runs again after it.
+ *
+ * After every run the folders of its inputs are compared with those watched, by name and by identity (a
+ * folder replaced as a whole leaves chokidar on the old one); when they differ, a new watcher replaces
+ * the old one and, as changes made in between went unheard, a run follows.
  */
 async function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => readonly string[]): Promise<number> {
   const { watch } = await import('chokidar');
-  let dirs = new Set<string>();
-  // .html: MCP Apps views and SKILL.md files are embedded at generate time, so editing one regenerates too.
-  const relevant = (path: string) => /\.(ya?ml|json|html?|md)$/i.test(path) || dirs.has(path);
-  const watcher = watch([], { depth: 0, ignoreInitial: true, ignored: (path, stats) => stats?.isFile() === true && !relevant(path) });
+  type Watcher = ReturnType<typeof watch>;
+  let watcher: Watcher | undefined;
+  /** Watched folder → its identity when watched ('' when missing: chokidar then waits for it to appear). */
+  let folders = new Map<string, string>();
+  const relevant = (path: string) => INPUT_NAME.test(path) || folders.has(path);
+  const heard = (path: string) => relevant(path) && rerun();
   let timer: NodeJS.Timeout | undefined;
   let running = false;
   let again = false;
-  // One run at a time. A change heard during a run, or one that no event announced (a save in two writes
-  // within one tick of the file clock: chokidar compares mtimes and stays silent for the second), runs again.
-  const start = () => {
+  const start = async () => {
     if (running) return void (again = true);
     running = true;
-    const before = inputTexts(inputs());
-    once()
-      .catch((e: unknown) => io.stderr(`mcpgen: ${(e as Error).message}\n`))
-      .finally(() => {
-        running = false;
-        arm();
-        if (again || changedSince(before)) rerun();
-        again = false;
-      });
+    again = false;
+    await once().catch((e: unknown) => io.stderr(`mcpgen: ${(e as Error).message}\n`));
+    const replaced = await arm();
+    running = false;
+    if (again || replaced) rerun();
   };
   const rerun = () => {
     clearTimeout(timer);
-    timer = setTimeout(start, WATCH_DEBOUNCE_MS);
+    timer = setTimeout(() => void start(), WATCH_DEBOUNCE_MS);
   };
-  const arm = () => {
-    const next = new Set(inputs().map((f) => dirname(f)));
-    watcher.unwatch([...dirs].filter((d) => !next.has(d)));
-    watcher.add([...next].filter((d) => !dirs.has(d)));
-    dirs = next;
+  /** Watch the folders of the last run's inputs; true when a new watcher replaced one that was watching. */
+  const arm = async (): Promise<boolean> => {
+    const next = new Map(inputs().map((f) => dirname(f)).map((d) => [d, identity(d)]));
+    if (watcher !== undefined && sameEntries(next, folders)) return false;
+    folders = next;
+    // Closed first: chokidar shares one fs.watch per path between watchers, and the old one's may be on a
+    // folder that is gone. What changes in between goes unheard, so the caller runs again.
+    const replaced = watcher !== undefined;
+    await watcher?.close();
+    const fresh = watch([...next.keys()], { depth: 0, ignoreInitial: true, ignored: (path, stats) => stats?.isFile() === true && !relevant(path) });
+    fresh.on('raw', (_event, name, details) => {
+      const at = (details as { watchedPath?: string }).watchedPath ?? '';
+      // A folder's watcher names an entry in it, or the folder itself when it is deleted or moved away.
+      if (!folders.has(at)) heard(at);
+      else if (!name || name === basename(at)) rerun();
+      else heard(join(at, name));
+    });
+    // What chokidar finds by reading a folder: a watched folder that appears (or goes), a new input file.
+    fresh.on('all', (event, path) => (event === 'addDir' || event === 'unlinkDir' ? folders.has(path) && rerun() : heard(path)));
+    fresh.on('error', () => rerun());
+    watcher = fresh;
+    await new Promise<void>((ready) => fresh.once('ready', () => ready()));
+    return replaced;
   };
-  // A new or removed subfolder (the output, a staging folder) is no input; a watched folder itself is.
-  watcher.on('all', (event, path) => {
-    if (event === 'addDir' || event === 'unlinkDir' ? dirs.has(path) : relevant(path)) rerun();
-  });
-  watcher.on('error', () => rerun());
-  arm();
-  await new Promise<void>((ready) => watcher.once('ready', () => ready()));
-  io.stderr(`watching ${[...dirs].map((d) => displayPath(d, io.cwd) || '.').join(', ')} for spec changes (Ctrl-C to stop)\n`);
+  await arm();
+  io.stderr(`watching ${[...folders.keys()].map((d) => displayPath(d, io.cwd) || '.').join(', ')} for spec changes (Ctrl-C to stop)\n`);
   return new Promise((resolve) => {
     process.once('SIGINT', () => {
       clearTimeout(timer);
-      void watcher.close().then(() => resolve(0));
+      void watcher?.close().then(() => resolve(0));
     });
   });
 }
 
-/** The bytes of each input as a run starts (null: missing), to tell afterwards whether it read the last text. */
-function inputTexts(files: readonly string[]): Map<string, Buffer | null> {
-  return new Map(files.map((f) => [f, readOrNull(f)]));
-}
-
-function changedSince(texts: ReadonlyMap<string, Buffer | null>): boolean {
-  for (const [file, text] of texts) {
-    const now = readOrNull(file);
-    if (now === null || text === null ? now !== text : !now.equals(text)) return true;
-  }
-  return false;
-}
-
-function readOrNull(file: string): Buffer | null {
+/** A folder's device and inode ('' when it is missing): a folder replaced as a whole has a new one. */
+function identity(dir: string): string {
   try {
-    return readFileSync(file);
+    const s = statSync(dir);
+    return `${s.dev}:${s.ino}`;
   } catch {
-    return null;
+    return '';
   }
+}
+
+function sameEntries(a: ReadonlyMap<string, string>, b: ReadonlyMap<string, string>): boolean {
+  return a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
 }
