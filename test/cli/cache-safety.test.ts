@@ -2,7 +2,7 @@
 // record, V8 code caches, precompiled templates, kept values) is never needed for the right output: the
 // real CLI gives the same bytes with it read-only, missing (cannot be made), written by two runs at once,
 // and filled by another version (every file replaced by one that does not belong to this mcpgen).
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers.js';
@@ -19,11 +19,23 @@ function tree(dir: string, prefix = ''): string[] {
   });
 }
 
-/** A full `generate` of the weather spec into a fresh folder; its files. */
+/**
+ * A full `generate` of the weather spec into a fresh folder; its files. As another user, the spec and the
+ * working folder are in that fresh folder too: the clone may live where that user cannot go (a `mktemp -d`
+ * folder is 0700), and the test is about the cache folder, not the clone's.
+ */
 async function generate(cacheDir: string, uid?: number): Promise<string[]> {
-  const out = join(tempDir('mcpgen-cache-out-'), 'out');
-  if (uid !== undefined) chmodSync(join(out, '..'), 0o777);
-  const r = await runCli(['generate', SPEC, '--out', out], ROOT, { MCPGEN_CACHE_DIR: cacheDir }, uid);
+  const work = tempDir('mcpgen-cache-out-');
+  const out = join(work, 'out');
+  let spec = SPEC;
+  if (uid !== undefined) {
+    chmodSync(work, 0o777);
+    // The same path from the working folder as from the clone's root: the generated headers name it.
+    spec = join(work, 'specs/weather.yaml');
+    mkdirSync(join(work, 'specs'), { mode: 0o755 });
+    copyFileSync(SPEC, spec);
+  }
+  const r = await runCli(['generate', spec, '--out', out], uid === undefined ? ROOT : work, { MCPGEN_CACHE_DIR: cacheDir }, uid);
   expect(r.code, r.stderr).toBe(0);
   return tree(out);
 }
