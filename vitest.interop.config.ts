@@ -3,13 +3,10 @@ import { shared } from './vitest.config.js';
 
 // Files that keep the two cores busy by themselves (the conformance suite starts 39 client processes at once;
 // the others import, generate and compile hundreds of tools, or install packages): one at a time, so none of
-// them starves another. A new file that does such work belongs here, and so does every file that reads what
-// `npm run test:interop --install` puts into conformance/ or test/import-servers/ (scripts/test-interop.mjs
-// starts the other runs beside those installs, this one after them). `npm run test:interop`
+// them starves another. A new file that does such work belongs here. `npm run test:interop`
 // (scripts/test-interop.mjs) runs the projects as vitest processes at once; one `vitest run` with
 // this config (a developer's, on a few files) runs the waiting files first, then these.
 export const CPU_HEAVY = [
-  'test/interop/breaking-history.test.ts',
   'test/interop/conformance.test.ts',
   'test/interop/import-round-trip.test.ts',
   'test/interop/large-server-first-call.test.ts',

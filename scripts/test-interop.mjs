@@ -1,12 +1,11 @@
 #!/usr/bin/env node
 // The interop suite as vitest runs at the same time, the projects of vitest.interop.config.ts:
-// `interop` (the files that mostly wait, four at a time) and `interop-redis` (the files sharing the run's
-// Redis topologies, one at a time) from the start, beside `--install`'s two `npm ci`; `interop-cpu` (the
-// files that keep both cores busy or read what was installed, one at a time) once those are done; once
-// `interop` and `interop-redis` are done, `interop-cpu-late` (heavy files that use about one core each, one
-// at a time) beside `interop-cpu`, on the core the waiting files no longer use. One vitest run would finish
-// one project before starting the next; run together, the waiting files use the cores the heavy ones leave
-// idle, and at most two heavy files overlap, only after the waiting ones.
+// `interop-cpu` (the files that keep both cores busy, one at a time), `interop` (the files that mostly
+// wait, four at a time) and `interop-redis` (the files sharing the run's Redis topologies, one at a time)
+// from the start; once `interop` and `interop-redis` are done, `interop-cpu-late` (heavy files that use
+// about one core each, one at a time) beside `interop-cpu`, on the core the waiting files no longer use.
+// One vitest run would finish one project before starting the next; run together, the waiting files use
+// the cores the heavy ones leave idle, and at most two heavy files overlap, only after the waiting ones.
 // Arguments (file filters, reporters) go to every run (an --outputFile=x.json becomes x.interop-cpu.json,
 // x.interop.json, x.interop-redis.json and x.interop-cpu-late.json); each line of output names its run;
 // the exit code is the first non-zero one.
@@ -20,11 +19,11 @@ import { fileURLToPath } from 'node:url';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // Written by test/support/global-setup.ts once generated/ is compiled into .tmp/compiled/ (or found compiled).
 const compiled = join(root, '.tmp/compile-result.json');
-// Written by the first run's global setup when that compile is there (a name of this run's own).
+// Written by the heavy run's global setup when that compile is there (a name of this run's own).
 const ready = join(root, `.tmp/compile-ready-${process.pid}`);
 const vitest = join(root, 'node_modules/vitest/vitest.mjs');
 const args = process.argv.slice(2);
-// `--install` (npm run test:interop): `npm ci` in conformance/ and test/import-servers/, both at once.
+// `--install` (npm run test:interop): first `npm ci` in conformance/ and test/import-servers/, both at once.
 const install = args[0] === '--install';
 if (install) args.shift();
 
@@ -42,36 +41,28 @@ function run(project, env) {
   return prefixed(project, process.execPath, [vitest, 'run', '--config', 'vitest.interop.config.ts', '--project', project, '--passWithNoTests', ...own], env);
 }
 
-// `--install`: the conformance suite and the published servers, both at once. Only the heavy files need
-// them (vitest.interop.config.ts: a file that reads conformance/ or test/import-servers/ is CPU_HEAVY), so
-// the waiting files start beside the installs instead of after them (about 15 s of npm, mostly not CPU).
-const installed = !install ? Promise.resolve(0) : Promise.all([
-  prefixed('npm ci conformance', 'npm', ['ci', '--prefix', 'conformance', '--no-audit', '--no-fund']),
-  prefixed('npm ci test/import-servers', 'npm', ['ci', '--prefix', 'test/import-servers', '--no-audit', '--no-fund', '--ignore-scripts']),
-]).then((codes) => codes.find((c) => c !== 0) ?? 0);
-
-// The first run that has files compiles generated/ (its global setup; skipped when npm test's compile of the
-// same inputs is there) and writes `ready`; the runs after it start then and use that compile (two at once
-// would each compile into the same folder). A filter that leaves the waiting run no file passes it on.
-async function compiling(project) {
-  rmSync(ready, { force: true });
-  const child = run(project, { MCPGEN_COMPILE_READY: ready });
-  let ended = false;
-  void child.then(() => (ended = true));
-  while (!existsSync(ready) && !ended) await new Promise((r) => setTimeout(r, 200));
-  const done = existsSync(ready) && existsSync(compiled);
-  rmSync(ready, { force: true });
-  return { child, reuse: done ? { MCPGEN_COMPILED: compiled } : undefined };
+if (install) {
+  const installs = await Promise.all([
+    prefixed('npm ci conformance', 'npm', ['ci', '--prefix', 'conformance', '--no-audit', '--no-fund']),
+    prefixed('npm ci test/import-servers', 'npm', ['ci', '--prefix', 'test/import-servers', '--no-audit', '--no-fund', '--ignore-scripts']),
+  ]);
+  const failed = installs.find((c) => c !== 0);
+  if (failed !== undefined) process.exit(failed);
 }
-const first = await compiling('interop');
-const waiting = first.child;
-// The files sharing the run's Redis topologies, one at a time beside the others.
-const second = first.reuse !== undefined ? { child: run('interop-redis', first.reuse), reuse: first.reuse } : await compiling('interop-redis');
-const redis = second.child;
-const reuse = second.reuse ?? {};
-// The heavy files, one at a time, once the installs are done (a failed install fails the run without them).
-const heavy = installed.then((code) => (code !== 0 ? code : run('interop-cpu', reuse)));
-// The heavy files' tail, once nothing waits on the cores any more.
-const late = Promise.all([waiting, redis, installed]).then(([, , code]) => (code !== 0 ? code : run('interop-cpu-late', reuse)));
-const codes = await Promise.all([installed, heavy, waiting, redis, late]);
+
+// The heavy run compiles generated/ (its global setup; skipped when npm test's compile of the same inputs is
+// there); the others start once that is done and use it.
+rmSync(ready, { force: true });
+const heavy = run('interop-cpu', { MCPGEN_COMPILE_READY: ready });
+let heavyEnded = false;
+void heavy.then(() => (heavyEnded = true));
+while (!existsSync(ready) && !heavyEnded) await new Promise((r) => setTimeout(r, 200));
+const reuse = existsSync(ready) && existsSync(compiled) ? { MCPGEN_COMPILED: compiled } : {};
+rmSync(ready, { force: true });
+const waiting = run('interop', reuse);
+// The files sharing the run's Redis topologies, one at a time beside the others (a third run).
+const redis = run('interop-redis', reuse);
+// The heavy files' tail, once nothing waits on the cores any more (a fourth run).
+const late = Promise.all([waiting, redis]).then(() => run('interop-cpu-late', reuse));
+const codes = await Promise.all([heavy, waiting, redis, late]);
 process.exit(codes.find((c) => c !== 0) ?? 0);
