@@ -41,17 +41,17 @@ export interface ProcessResult {
  * from a path that user can reach (support/reachable-cli.ts), removed after.
  */
 export async function runCli(args: readonly string[], cwd: string, env: Record<string, string> = {}, uid?: number): Promise<ProcessResult> {
-  const cli = uid === undefined ? { bin: join(ROOT, 'bin/mcpgen.js'), copied: false } : cliReachableBy(uid);
+  const cli = uid === undefined ? { bin: join(ROOT, 'bin/mcpgen.js'), node: process.execPath, copied: false } : cliReachableBy(uid);
   try {
-    return await spawnCli(cli.bin, args, cwd, env, uid);
+    return await spawnCli(cli.node, cli.bin, args, cwd, env, uid);
   } finally {
     if (cli.copied) rmSync(join(cli.bin, '../..'), { recursive: true, force: true });
   }
 }
 
-function spawnCli(bin: string, args: readonly string[], cwd: string, env: Record<string, string>, uid: number | undefined): Promise<ProcessResult> {
+function spawnCli(node: string, bin: string, args: readonly string[], cwd: string, env: Record<string, string>, uid: number | undefined): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(node, [bin, ...args], {
       cwd,
       env: { ...process.env, NO_COLOR: '1', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
