@@ -56,11 +56,7 @@ export default defineConfig({
   test: {
     // The root's global setup runs once, whichever files are picked; the projects do not repeat it.
     globalSetup,
-    // Three workers on the two cores: `npm test`'s files wait too (fsync in crash-safety, polling in the task
-    // tests, spawned CLIs and servers), and a third worker uses the core a waiting one leaves. Measured on the
-    // idle machine with vitest's cache emptied: vitest 356.6 s with two (a clean clone) and 328.7 s with three
-    // (1.81 cores busy, 598.6 CPU-s over 330.5 s).
-    maxWorkers: 3,
+    maxWorkers: shared.maxWorkers,
     projects: [
       { test: { ...unit, name: 'unit-shared', include: [UNIT], exclude: [...NOT_UNIT, ...OWN_PROCESS], isolate: false, setupFiles: ['test/support/shared-process-guard.ts'] } },
       { test: { ...unit, name: 'unit-own-process', include: OWN_PROCESS } },
