@@ -230,25 +230,39 @@ function readManifest(dir: string): Manifest | undefined {
   return text === undefined ? undefined : parseManifest(text, shown(path));
 }
 
-/** A file's text, undefined when there is none; a folder where a file belongs is an environment error. */
 /** Whether the file at `path` has exactly `bytes` (false when missing); a size that differs answers unread. */
 function holds(path: string, bytes: Buffer): boolean {
+  const size = fileSize(path);
+  if (size !== bytes.length) return false;
   try {
-    const stat = statSync(path);
-    if (stat.isDirectory()) throw new EnvironmentError(`cannot write ${shown(path)}: it is a directory`);
-    return stat.size === bytes.length && readFileSync(path).equals(bytes);
+    return readFileSync(path).equals(bytes);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    if (missing(e)) return false; // removed since the stat
     throw environmentError('read', path, e);
   }
 }
 
+/** A file's text, undefined when there is none; a folder where a file belongs is an environment error. */
 function readFileIfAny(path: string): string | undefined {
+  if (fileSize(path) === undefined) return undefined;
   try {
-    if (statSync(path).isDirectory()) throw new EnvironmentError(`cannot write ${shown(path)}: it is a directory`);
     return readFileSync(path, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (missing(e)) return undefined; // removed since the stat
+    throw environmentError('read', path, e);
+  }
+}
+
+const missing = (e: unknown) => (e as NodeJS.ErrnoException).code === 'ENOENT';
+
+/** The size of the file at `path`, undefined when there is none; a folder there is an environment error. */
+function fileSize(path: string): number | undefined {
+  try {
+    const stat = statSync(path);
+    if (stat.isDirectory()) throw new EnvironmentError(`cannot write ${shown(path)}: it is a directory`);
+    return stat.size;
+  } catch (e) {
+    if (missing(e)) return undefined;
     throw environmentError('read', path, e);
   }
 }

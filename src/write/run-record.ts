@@ -239,11 +239,7 @@ function bytesIfAny(path: string): Buffer | undefined {
 }
 
 function readIfAny(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  return bytesIfAny(path)?.toString('utf8');
 }
 
 function childDirs(dir: string): string[] {
