@@ -41,8 +41,11 @@ const next = (what) => new Promise((ok, fail) => {
 });
 
 try {
-  await new Promise((ok) => {
-    const poll = setInterval(() => stderr.includes('for spec changes') && (clearInterval(poll), ok()), 20);
+  await new Promise((ok, fail) => {
+    // A watcher that exits before it is ready (a bad spec, a crash) ends the bench with its output, not a hang.
+    const exited = (code, signal) => (clearInterval(poll), fail(new Error(`generate --watch exited (${code ?? signal}) before it was watching:\n${stderr}`)));
+    const poll = setInterval(() => stderr.includes('for spec changes') && (clearInterval(poll), child.off('exit', exited), ok()), 20);
+    child.once('exit', exited);
   });
   stderr = '';
   const times = [];
