@@ -131,5 +131,8 @@ describe('a rolling restart of all three instances during 100 running tasks', ()
     expect(rerun).toBeGreaterThan(0);
     expect(lost).toBeGreaterThan(0);
     process.stderr.write(`[tasks-rolling-restart] restarts done after ${restartedAfter} ms, all 100 tasks ended after ${Date.now() - began} ms; ${rerun} render tasks re-run (each completed once), ${lost} snapshot tasks failed (lost worker), ${50 - lost} completed; ${polls} polls, ${pollErrors.length} unanswered\n`);
-  }, 90_000);
+    // The clock bounds each step above (the 10 s grace of each drain, 40 s for the tasks to end), so the test's own
+    // limit stays far above their sum: 55 s idle, past 90 s once in a clean-clone run on the busy machine, where the
+    // verdict must come from the assertions, not from vitest's timer.
+  }, 240_000);
 });
