@@ -158,7 +158,7 @@ async function watchSpecs(io: Io, once: () => Promise<number>, inputs: () => rea
   };
   /** Watch the folders of the last run's inputs; true when a new watcher replaced one that was watching. */
   const arm = async (): Promise<boolean> => {
-    const next = new Map(inputs().map((f) => dirname(f)).map((d) => [d, identity(d)]));
+    const next = new Map([...new Set(inputs().map((f) => dirname(f)))].map((d) => [d, identity(d)]));
     if (watcher !== undefined && sameEntries(next, folders)) return false;
     folders = next;
     // Closed first: chokidar shares one fs.watch per path between watchers, and the old one's may be on a
