@@ -7,7 +7,12 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recoverOutput } from '../../src/write/output.js';
 import { cli, tempDir } from '../helpers.js';
+import { cacheDirPerFile } from '../support/cache-dir.js';
 import { pool, project, runCli, snapshot } from './support.js';
+
+// The spawned runs share a filled cache folder, as in a user's project (support/cache-dir.ts); the
+// in-process ones have none. Cache files are not file events of the write: the kill counts are the same.
+const CACHE = cacheDirPerFile();
 
 const LEFTOVER = /(^|\/)(\.mcpgen-staging|\.mcpgen-journal\.json|\.[^/]+\.mcpgen-(next|old|switch\.json))(\/|$)|\.mcpgen-tmp$/;
 
@@ -66,13 +71,15 @@ async function withFault<T>(fault: string, run: () => Promise<T>): Promise<T> {
 
 /** The file events of a run, from the CLI's own trace (`MCPGEN_TEST_FAULT=trace`). */
 async function traceEvents(base: string): Promise<string[]> {
-  const trace = await runCli(['generate'], clone(base), { MCPGEN_TEST_FAULT: 'trace' });
+  const trace = await runCli(['generate'], clone(base), { ...CACHE, MCPGEN_TEST_FAULT: 'trace' });
   expect(trace.code, trace.stderr).toBe(0);
   return trace.stderr.split('\n').filter((l) => l.startsWith('mcpgen-fault: '));
 }
 
 describe('crash safety of generate', () => {
   let one: Scenario;
+  /** The file events of a run on `one` (the same on each run: traced once for the tests that use them). */
+  let oneEvents: string[];
   const classify = (tree: Record<string, string>) => (JSON.stringify(tree) === JSON.stringify(one.old) ? 'old' : JSON.stringify(tree) === JSON.stringify(one.fresh) ? 'new' : 'mixed');
   beforeAll(async () => {
     one = await scenario(['weather.yaml']);
@@ -81,10 +88,11 @@ describe('crash safety of generate', () => {
     expect(changed.length).toBeGreaterThanOrEqual(8);
     expect(one.old['weather/legacy.ts']).toBeDefined();
     expect(one.fresh['weather/legacy.ts']).toBeUndefined();
+    oneEvents = await traceEvents(one.base);
   });
 
   it('killed (SIGKILL) at each file event: all old or all new once recovered, and the next run cleans up', async () => {
-    const events = await traceEvents(one.base);
+    const events = oneEvents;
     const commit = events.findIndex((l) => / rename .*\/\.weather\.mcpgen-switch\.json$/.test(l)) + 1;
     expect(events.length).toBeGreaterThan(15);
     expect(commit).toBeGreaterThan(10);
@@ -95,7 +103,7 @@ describe('crash safety of generate', () => {
     const outcomes = await pool(events.map((_, i) => i + 1), 2, async (n) => {
       const dir = clone(one.base);
       const out = join(dir, 'generated');
-      const r = await runCli(['generate'], dir, { MCPGEN_TEST_FAULT: `kill@${n}` });
+      const r = await runCli(['generate'], dir, { ...CACHE, MCPGEN_TEST_FAULT: `kill@${n}` });
       expect(r.signal, `event ${n}: ${r.stderr}`).toBe('SIGKILL');
       const crashed = snapshot(out);
       const left = Object.keys(crashed).some((p) => LEFTOVER.test(p));
@@ -194,10 +202,10 @@ describe('crash safety of generate', () => {
   });
 
   it('a subset run also finishes a committed write that a crash left in another package folder', async () => {
-    const events = await traceEvents(one.base);
+    const events = oneEvents;
     const oldAside = events.findIndex((l) => / rename .*\/\.weather\.mcpgen-switch\.json$/.test(l)) + 2;
     const crashed = clone(one.base);
-    expect((await runCli(['generate'], crashed, { MCPGEN_TEST_FAULT: `kill@${oldAside + 1}` })).signal).toBe('SIGKILL');
+    expect((await runCli(['generate'], crashed, { ...CACHE, MCPGEN_TEST_FAULT: `kill@${oldAside + 1}` })).signal).toBe('SIGKILL');
     // killed between the two renames: no weather folder until recovered — by a run that generates only sql
     expect(existsSync(join(crashed, 'generated/.weather.mcpgen-switch.json'))).toBe(true);
     expect(existsSync(join(crashed, 'generated/weather'))).toBe(false);

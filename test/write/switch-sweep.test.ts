@@ -10,7 +10,12 @@ import { cpSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, sy
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, tempDir } from '../helpers.js';
+import { cacheDirPerFile } from '../support/cache-dir.js';
 import { pool, project, runCli, snapshot } from './support.js';
+
+// The spawned runs share a filled cache folder, as in a user's project (support/cache-dir.ts); the
+// in-process ones have none. Cache files are not file events of the write: the kill counts are the same.
+const CACHE = cacheDirPerFile();
 
 const USER_HANDLERS = '\n// the user implemented these handlers\n';
 const USER_FILE = 'notes/user.md';
@@ -62,7 +67,7 @@ describe('a build reading the package folder after generate was killed', () => {
   }, 60_000);
 
   it('sees all old or all new files after a SIGKILL at every file event, and the next run gives the new ones with user files intact', async () => {
-    const trace = await runCli(['generate'], clone(s.base), { MCPGEN_TEST_FAULT: 'trace' });
+    const trace = await runCli(['generate'], clone(s.base), { ...CACHE, MCPGEN_TEST_FAULT: 'trace' });
     expect(trace.code, trace.stderr).toBe(0);
     events = trace.stderr.split('\n').filter((l) => l.startsWith('mcpgen-fault: '));
     expect(events.length).toBeGreaterThan(8);
@@ -79,7 +84,7 @@ describe('a build reading the package folder after generate was killed', () => {
     const seen = await pool(events.map((_, i) => i + 1), 2, async (n) => {
       const dir = clone(s.base);
       const pkg = join(dir, 'generated/weather');
-      const killed = await runCli(['generate'], dir, { MCPGEN_TEST_FAULT: `kill@${n}` });
+      const killed = await runCli(['generate'], dir, { ...CACHE, MCPGEN_TEST_FAULT: `kill@${n}` });
       expect(killed.signal, `event ${n}: ${killed.stderr}`).toBe('SIGKILL');
       const state = classify(snapshot(pkg));
       // the next run (in-process: the same code, without a second process start per kill)
@@ -97,13 +102,13 @@ describe('a build reading the package folder after generate was killed', () => {
     expect(order, order).toMatch(/^(old )*(missing )?(new ?)*$/);
     expect(seen.filter((x) => x === 'missing').length).toBeLessThanOrEqual(1);
     expect(seen).toContain('new');
-  }, 180_000); // ~25 s of CPU for 12 real runs and 11 in-process ones: 15 s idle, minutes on a machine shared by 8 sessions
+  }, 180_000); // 12 real runs and 11 in-process ones (the whole file: 14 s of CPU): 15 s idle, minutes on a machine shared by 8 sessions
 
   it('a user file saved into the old folder during the switch moves into the new one', async () => {
     const between = events.findIndex((l) => / rename generated\/weather$/.test(l)) + 1;
     expect(between).toBeGreaterThan(1);
     const dir = clone(s.base);
-    expect((await runCli(['generate'], dir, { MCPGEN_TEST_FAULT: `kill@${between}` })).signal).toBe('SIGKILL');
+    expect((await runCli(['generate'], dir, { ...CACHE, MCPGEN_TEST_FAULT: `kill@${between}` })).signal).toBe('SIGKILL');
     // an editor's atomic save and a new file landed in the folder after it was staged
     const old = join(dir, 'generated/.weather.mcpgen-old');
     writeFileSync(join(old, 'handlers.ts.tmp'), `${s.fresh['handlers.ts']}// saved later\n`);
