@@ -3,7 +3,11 @@
 // installed them). `npx mcpgen` and `npx tsc` run the same bins npx would find, without npx's start-up.
 // A `node generated/<server>/dist/main.js` line starts a server; it passes when it answers (stdio: an
 // initialize; HTTP: tools/list), and stays up until the page is done with it (later lines may use it).
+// An `npx tsc -p <dir>` line whose folder an earlier one compiled, sources and output byte for byte the
+// same since, has that line's outcome: README and docs/openapi.md each compile the same petstore package.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { ROOT } from '../support/root.js';
@@ -36,6 +40,33 @@ export function commands(line: string): { env: Record<string, string>; argv: str
     }
     return { env, argv: w };
   }).filter((c) => c.argv.length > 0);
+}
+
+/** What each `npx tsc -p <dir>` run left: the folder's sources and its dist/, hashed, and the outcome. */
+const compiles = new Map<string, { readonly sources: string; readonly output: string; readonly outcome: Outcome }>();
+
+/** sha256 over the files under `dir` (path and bytes), dist/ left out or alone. */
+function treeHash(dir: string, part: 'sources' | 'output'): string {
+  const hash = createHash('sha256');
+  const root = part === 'output' ? join(dir, 'dist') : dir;
+  if (!existsSync(root)) return 'none';
+  const files = readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name)).sort();
+  for (const f of files) if (part === 'output' || !f.startsWith(join(dir, 'dist/'))) hash.update(`${f}\n`).update(readFileSync(f));
+  return hash.digest('hex');
+}
+
+/**
+ * {@link run}, except for `npx tsc -p <dir>` over the sources an earlier `npx tsc -p <dir>` of this session
+ * compiled with its output untouched since: that run's outcome (tsc is deterministic; ~6 s of CPU each).
+ */
+export async function runOrReuse(session: Session, argv: readonly string[], env: Record<string, string> = {}): Promise<Outcome> {
+  const project = argv.length === 4 && argv[0] === 'npx' && argv[1] === 'tsc' && argv[2] === '-p' && Object.keys(env).length === 0 ? join(session.cwd, argv[3]!) : undefined;
+  if (project === undefined) return run(session, argv, env);
+  const before = compiles.get(project);
+  if (before !== undefined && before.sources === treeHash(project, 'sources') && before.output === treeHash(project, 'output')) return before.outcome;
+  const outcome = await run(session, argv, env);
+  compiles.set(project, { sources: treeHash(project, 'sources'), output: treeHash(project, 'output'), outcome });
+  return outcome;
 }
 
 /** Runs a command to its end; `node …/main.js` servers go through {@link startServer} instead. */

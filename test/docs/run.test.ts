@@ -1,7 +1,8 @@
 // Issue 26: every command and code block in README and docs/ is run by a test. docs.test.ts checks each
 // block (links, --help entries, schemas, TypeScript); this file runs them: every ```sh line of the pages
 // in PAGES, in order, in one work folder (init, generate, tsc, the servers, import mcp, import openapi,
-// check), each exiting 0 and leaving what the page says; the lines it cannot run here are in NOT_RUN
+// check), each exiting 0 and leaving what the page says (a tsc line over sources an earlier one compiled,
+// unchanged since, has that one's outcome: run-line.ts); the lines it cannot run here are in NOT_RUN
 // with the reason and the test that runs them instead. Every YAML spec and config block goes through
 // `mcpgen check` (a config: `check` and `breaking` with it).
 import { spawnSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli, ROOT } from '../helpers.js';
 import { type Block, pages, parse } from './markdown.js';
-import { commands, type Outcome, run, type Session, startServer } from './run-line.js';
+import { commands, type Outcome, runOrReuse, type Session, startServer } from './run-line.js';
 import { helpEntries } from './shell.js';
 import { LspClient } from '../support/lsp-client.js';
 import { KEEPS, NOT_RUN, PAGES, SERVER_URLS, SETUP, WRITES, YAML_REST, YAML_SIDE_FILES } from './run-plan.js';
@@ -57,7 +58,7 @@ async function runLine(line: string): Promise<Outcome> {
   let last: Outcome = { code: 0, output: '' };
   for (const { env, argv } of commands(line)) {
     noteCommand(argv);
-    last = argv[0] === 'node' && /^generated\/[^/]+\/dist\/main\.js$/.test(argv[1] ?? '') ? await startServer(session, line, argv, env) : await run(session, argv, env);
+    last = argv[0] === 'node' && /^generated\/[^/]+\/dist\/main\.js$/.test(argv[1] ?? '') ? await startServer(session, line, argv, env) : await runOrReuse(session, argv, env);
     if (last.code !== 0) return last;
   }
   return last;
