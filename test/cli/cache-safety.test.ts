@@ -2,9 +2,9 @@
 // record, V8 code caches, precompiled templates, kept values) is never needed for the right output: the
 // real CLI gives the same bytes with it read-only, missing (cannot be made), written by two runs at once,
 // and filled by another version (every file replaced by one that does not belong to this mcpgen).
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, tempDir } from '../helpers.js';
 import { runCli } from '../write/support.js';
 
@@ -43,8 +43,16 @@ async function generate(cacheDir: string, uid?: number): Promise<string[]> {
 const files = (dir: string) => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 
 describe('the cache folder', { timeout: 120_000 }, () => {
+  // The files of a run with a fresh cache folder, which that run filled: each test compares with them,
+  // and the second one starts from a copy of that folder (one cold run for both, not one each).
+  let reference: string[];
+  let filled: string;
+  beforeAll(async () => {
+    filled = join(tempDir(), 'cache');
+    reference = await generate(filled);
+  }, 120_000);
+
   it('missing and impossible to make, read-only, or written by two runs at once: the same files', async () => {
-    const reference = await generate(join(tempDir(), 'cache'));
     // Missing: its path runs through a file, so it can be neither read nor made.
     const blocker = join(tempDir(), 'a-file');
     writeFileSync(blocker, '');
@@ -70,7 +78,7 @@ describe('the cache folder', { timeout: 120_000 }, () => {
 
   it('filled by another mcpgen or another dependency version: every file replaced, the same files', async () => {
     const cacheDir = join(tempDir(), 'cache');
-    const reference = await generate(cacheDir);
+    cpSync(filled, cacheDir, { recursive: true });
     // What a file of the same name may hold after an upgrade (or a damaged disk): JSON of another shape,
     // bytes V8 refuses, a module cut short. Each must be refused or replaced, never believed.
     const kept = files(cacheDir);
