@@ -4,7 +4,6 @@
 // From LARGE_TOOL_LIST tools on, each tool is a const of the declared element type and the list names them.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { LARGE_TOOL_LIST } from '../../src/emit/definition-file.js';
 import { generateAndCompile } from '../support/generated-package.js';
@@ -29,7 +28,8 @@ function tool(i: number) {
 
 describe('a large tool list', () => {
   it(`${COUNT} differently shaped tools pass strict tsc (no TS2590 in definition.ts)`, async () => {
-    const spec = stringify({ mcpgen: 1, server: { name: 'many', version: '1.0.0' }, tools: Array.from({ length: COUNT }, (_, i) => tool(i)) });
+    // JSON is YAML, and a second of CPU quicker to write than yaml's stringify of 1,100 tools.
+    const spec = JSON.stringify({ mcpgen: 1, server: { name: 'many', version: '1.0.0' }, tools: Array.from({ length: COUNT }, (_, i) => tool(i)) }, null, 1);
     const built = await generateAndCompile(join(ROOT, '.tmp/large-tool-list'), 'many', spec, {});
     expect(built.diagnostics.filter((d) => (d as { severity: string }).severity === 'error')).toEqual([]);
     expect(built.compileErrors).toEqual([]);
