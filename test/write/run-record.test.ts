@@ -107,7 +107,9 @@ describe('run record: a current generate loads no emitter', { timeout: 240_000 }
       const r = spawnSync(process.execPath, ['--import', join(ROOT, 'test/support/loaded-modules.mjs'), join(pkg, 'bin/mcpgen.js'), ...args], {
         cwd: dir,
         encoding: 'utf8',
-        env: { ...process.env, MCPGEN_CACHE_DIR: join(dir, '.cache'), MCPGEN_LOADED_MODULES_FILE: join(dir, 'modules.txt'), NODE_DISABLE_COMPILE_CACHE: '1' },
+        // The file's cache folder, filled by the tests before: records are keyed by project folder, so this
+        // project's first run is a full one all the same, without loading TypeScript cold.
+        env: { ...process.env, MCPGEN_CACHE_DIR: cache, MCPGEN_LOADED_MODULES_FILE: join(dir, 'modules.txt'), NODE_DISABLE_COMPILE_CACHE: '1' },
       });
       return { status: r.status, stderr: r.stderr, full: readFileSync(join(dir, 'modules.txt'), 'utf8').includes('/ts-morph/') };
     };
