@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { stringify } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { pascalCase } from '../../src/common/names.js';
 import { generateAndCompileMany, type CompiledPackage } from '../support/generated-package.js';
@@ -65,6 +65,8 @@ beforeAll(async () => {
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
+// The upstream URLs and credentials the servers read: unset again, so the file shares its worker process.
+afterAll(() => void vi.unstubAllEnvs());
 
 const importedSpec = (name: string) => importedByName.get(name)!;
 const builtPackage = (name: string) => builtByName.get(name)!;
@@ -80,9 +82,9 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
       expect(built.compileErrors).toEqual([]);
 
       const stem = c.name.toUpperCase();
-      process.env[`${stem}_BASE_URL`] = `${upstreamUrl}${c.base}`;
+      vi.stubEnv(`${stem}_BASE_URL`, `${upstreamUrl}${c.base}`);
       const { bindings, auth } = proxyView(imported.spec, c.name);
-      for (const a of auth) process.env[a.env] = `secret-${a.env}`;
+      for (const a of auth) vi.stubEnv(a.env, `secret-${a.env}`);
       const factory = (await import(join(built.js, 'server.js')))[`create${pascalCase(c.name)}Server`];
       const { handlers } = await import(join(built.js, 'handlers.js'));
       const running = await factory(handlers).listen({ port: 0 });
@@ -113,7 +115,7 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
   it('a handler written for a bound tool wins over the proxy; the other bound tools still reach the upstream', async () => {
     const built = builtPackage('petwin');
     expect(built.compileErrors).toEqual([]);
-    process.env.PETWIN_BASE_URL = `${upstreamUrl}/v3`;
+    vi.stubEnv('PETWIN_BASE_URL', `${upstreamUrl}/v3`);
     const { createPetwinServer } = await import(join(built.js, 'server.js'));
     const { handlers: written } = await import(join(built.js, 'handlers.js'));
     const running = await createPetwinServer(written).listen({ port: 0 });
