@@ -25,8 +25,6 @@ export const OWN_PROCESS = [
   'test/emit/http-binding.test.ts',
   'test/emit/typescript-on-demand.test.ts',
   'test/import/mcp-import.test.ts',
-  'test/import/openapi-proxy.test.ts',
-  'test/import/openapi-reimport.test.ts',
   'test/load/plain-env.test.ts',
   'test/lsp/check-memory.test.ts',
   'test/lsp/project-reads.test.ts',

@@ -19,7 +19,7 @@ export async function toolExampleCases(ctx: ToolContext, tool: ToolModel): Promi
   const item = `tool ${tool.name}`;
   const skip = skipReason(tool, ctx.options);
   if (skip !== undefined) return tool.examples.map((e) => ({ item, check: 'example', example: e.label, status: 'skipped', calls: 0, message: skip }));
-  const p = prepareTool(tool);
+  const p = prepareTool(tool, ctx.ajvs);
   const out: CaseResult[] = [];
   for (const e of tool.examples) {
     out.push(await exampleCase(ctx, item, e.label, () => callToolExample(ctx, p, e), { kind: 'tool', name: tool.name, check: 'example', arguments: e.arguments, example: e.label }));

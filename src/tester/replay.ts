@@ -33,7 +33,7 @@ export function readReplayFile(path: string): ReplayCase[] {
 
 export async function runReplay(model: ServerModel, target: ServerTarget, cases: readonly ReplayCase[], options: TestOptions): Promise<CaseResult[]> {
   const session = await Session.open(target, options.timeoutMs);
-  const ctx: ToolContext = { fc: await loadFastCheck(), session, options, budget: new Budget(Number.MAX_SAFE_INTEGER) };
+  const ctx: ToolContext = { fc: await loadFastCheck(), session, options, budget: new Budget(Number.MAX_SAFE_INTEGER), ajvs: new Map() };
   try {
     const out: CaseResult[] = [];
     for (const c of cases) out.push(await replayOne(ctx, model, target, c));
@@ -56,12 +56,12 @@ async function replayOne(ctx: ToolContext, model: ServerModel, target: ServerTar
     const owner = c.kind === 'tool' ? model.tools.find((t) => t.name === c.name) : model.prompts.find((p) => p.name === c.name);
     const example = owner?.examples.find((e) => e.label === c.example);
     if (owner === undefined || example === undefined) return { item, check: c.check, ...(c.example === undefined ? {} : { example: c.example }), status: 'skipped', calls: 0, message: 'the spec no longer has this example' };
-    return done(owner.kind === 'tool' ? await callToolExample(ctx, prepareTool(owner), example as ToolExampleModel) : await callPromptExample(ctx, owner, example as PromptExampleModel));
+    return done(owner.kind === 'tool' ? await callToolExample(ctx, prepareTool(owner, ctx.ajvs), example as ToolExampleModel) : await callPromptExample(ctx, owner, example as PromptExampleModel));
   }
   if (c.kind === 'tool') {
     const tool = model.tools.find((t) => t.name === c.name);
     if (tool === undefined) return { item, check: c.check, status: 'skipped', calls: 0, message: 'the spec no longer has this tool' };
-    const p = prepareTool(tool);
+    const p = prepareTool(tool, ctx.ajvs);
     if (c.check === 'wire') return target.kind === 'http' ? wireCase(ctx, p, target.url, 0, c.arguments as Record<string, unknown>) : { item, check: c.check, status: 'skipped', calls: 0, message: 'a wire check needs --url' };
     return done(c.check === 'invalid' ? await callInvalid(ctx, p, c.arguments, c.argument ?? '') : await callValid(ctx, p, c.arguments));
   }

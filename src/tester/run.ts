@@ -20,7 +20,7 @@ export async function runTests(spec: Side, target: ServerTarget, options: TestOp
   const fc = await loadFastCheck();
   const session = await Session.open(target, options.timeoutMs);
   try {
-    const ctx: ToolContext = { fc, session, options, budget: new Budget(options.maxCalls) };
+    const ctx: ToolContext = { fc, session, options, budget: new Budget(options.maxCalls), ajvs: new Map() };
     const results: CaseResult[] = [listsCase(spec, await session.dump(), describeTarget(target))];
     // Examples first: the calls the spec's authors wrote down say most about a broken handler.
     const examples = [...spec.model.tools.filter((t) => t.examples.length > 0).map((t) => () => toolExampleCases(ctx, t)), ...spec.model.prompts.filter((p) => p.examples.length > 0).map((p) => () => promptExampleCases(ctx, p))];
@@ -42,7 +42,7 @@ function itemJobs(ctx: ToolContext, model: ServerModel, target: ServerTarget): (
     const skip = skipReason(tool, ctx.options);
     const item = `tool ${tool.name}`;
     if (skip !== undefined) return [{ item, check: 'valid', status: 'skipped', calls: 0, message: skip }];
-    const p = prepareTool(tool);
+    const p = prepareTool(tool, ctx.ajvs);
     const out = [await validCheck(ctx, p, seed(i)), await invalidCheck(ctx, p, seed(i) + 1)];
     // A tool the tester cannot call (a client capability it lacks) cannot be called with wrong headers either.
     if (wireUrl !== undefined && out[0]!.status !== 'skipped') out.push(await wireCase(ctx, p, wireUrl, seed(i) + 2));

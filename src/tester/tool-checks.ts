@@ -1,6 +1,6 @@
 // The property checks of one tool: valid arguments (from its input schema) and broken ones (mutations of
 // valid ones), each call judged against the spec; the failing value is the one fast-check shrank.
-import { createAjvFor, dialectOf } from '@mcpgen/runtime/shared';
+import { createAjvFor, dialectOf, type AnyAjv, type Dialect } from '@mcpgen/runtime/shared';
 import type { ToolModel } from '../model/ir.js';
 import { mutationsOf } from './invalid-inputs.js';
 import { judgeInvalid, judgeValid, type OutputCheck, type Verdict } from './judge.js';
@@ -17,14 +17,31 @@ export interface ToolContext {
   readonly session: Session;
   readonly options: TestOptions;
   readonly budget: Budget;
+  /** The run's ajvs, one per dialect, shared by its tools (validatorOf). */
+  readonly ajvs: RunAjvs;
 }
+
+/**
+ * A fresh ajv compiles its dialect's meta-schema before the first schema it is given (about 33 ms on this
+ * machine; 1.6 ms for a small tool schema after that): one per dialect serves every schema of a run.
+ */
+export type RunAjvs = Map<Dialect, AnyAjv>;
+const AJV_OPTIONS = { strict: false, allErrors: false, validateFormats: true };
 
 export type Validate = (value: unknown) => string | undefined;
 
 /** An ajv validator of the schema's own dialect; the answer is ajv's first error, as a line. */
-export function validatorOf(schema: object): Validate {
-  const ajv = createAjvFor(dialectOf(schema) ?? '2020-12', { strict: false, allErrors: false, validateFormats: true });
-  const validate = ajv.compile(schema);
+export function validatorOf(schema: object, ajvs: RunAjvs = new Map()): Validate {
+  const dialect = dialectOf(schema) ?? '2020-12';
+  let ajv = ajvs.get(dialect);
+  if (ajv === undefined) ajvs.set(dialect, (ajv = createAjvFor(dialect, AJV_OPTIONS)));
+  let validate: ReturnType<AnyAjv['compile']>;
+  try {
+    validate = ajv.compile(schema);
+  } catch {
+    // e.g. an $id another schema of the run registered first: a fresh ajv, as every schema once had (a bad schema throws again).
+    validate = createAjvFor(dialect, AJV_OPTIONS).compile(schema);
+  }
   return (value) => (validate(value) ? undefined : (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`.trim()).join('; ') || 'invalid');
 }
 
@@ -35,11 +52,11 @@ export interface PreparedTool {
   readonly headerArgs: ReadonlySet<string>;
 }
 
-export function prepareTool(tool: ToolModel): PreparedTool {
+export function prepareTool(tool: ToolModel, ajvs: RunAjvs): PreparedTool {
   return {
     tool,
-    input: validatorOf(tool.inputSchema),
-    output: tool.outputSchema === undefined ? undefined : validatorOf(tool.outputSchema),
+    input: validatorOf(tool.inputSchema, ajvs),
+    output: tool.outputSchema === undefined ? undefined : validatorOf(tool.outputSchema, ajvs),
     headerArgs: new Set(tool.headers.map((h) => h.path[0]!)),
   };
 }

@@ -9,6 +9,7 @@ import type { createWeatherServer as CreateWeatherServer, WeatherHandlers } from
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 import { authorizationCode, clientCredentials, finishAuthorization, InsufficientScopeError, UnauthorizedError, type OAuthClientProvider } from '../../packages/runtime-client/src/index.js';
 import { FakeAuthorizationServer, ProtectedGate, type FakeAsOptions } from '../support/fake-oauth.js';
+import { createProgram } from '../support/compiler-host.js';
 import { importCompiled, ROOT } from '../support/servers.js';
 
 let WeatherClient: typeof WeatherClientType;
@@ -269,7 +270,8 @@ describe('docs/authorization.md, Client side', () => {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'client-auth-example.ts');
     writeFileSync(file, `${block!.replaceAll("'./generated/", "'../../generated/")}\nexport { client, service, signed };\n`);
-    const program = ts.createProgram([file], {
+    // On the shared host: lib.dom, @types/node and the SDK's .d.ts parsed once per worker process, not again here.
+    const program = createProgram([file], {
       target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: ['node'],
       strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
     });

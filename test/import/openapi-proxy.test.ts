@@ -10,10 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { stringify } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { importOpenApi } from '../../src/import/openapi/index.js';
 import { pascalCase } from '../../src/common/names.js';
-import { generateAndCompile } from '../support/generated-package.js';
+import { generateAndCompileMany, type CompiledPackage } from '../support/generated-package.js';
 import { sample } from '../support/schema-sample.js';
 import { expectRequest, proxyView, type Seen } from '../support/openapi-expect.js';
 import { ROOT } from '../support/root.js';
@@ -27,6 +27,24 @@ const CASES = [
   { file: 'openapi-3.0-uspto.json', name: 'uspto', tools: 3, base: '/ds-api' },
   { file: 'openapi-3.0-star-trek.json', name: 'stapi', tools: 120, base: '/api/v1/rest' },
 ];
+
+const PETWIN_HANDLERS = "import type { PetwinOwnHandlers } from './server.js';\nexport const handlers: PetwinOwnHandlers = {\n  async getPetById(args) {\n    return { id: args.petId, name: 'written by hand', photoUrls: [] };\n  },\n};\n";
+
+// Each description imported and generated once; the seven packages are type-checked in one tsc program
+// (generateAndCompileMany), and each test asserts on its own package's diagnostics and tsc errors.
+const importedByName = new Map<string, Awaited<ReturnType<typeof importOpenApi>>>();
+const builtByName = new Map<string, CompiledPackage>();
+beforeAll(async () => {
+  const packages = [];
+  for (const { file, name } of [...CASES, { file: 'openapi-3.0-petstore.json', name: 'petwin' }]) {
+    const spec = await importOpenApi(`test/fixtures/openapi/oas-examples/${file}`, ROOT, { name });
+    importedByName.set(name, spec);
+    const files = name === 'petwin' ? { 'handlers.ts': PETWIN_HANDLERS } : {};
+    packages.push({ dir: join(ROOT, '.tmp/openapi-proxy', name), name, spec: stringify(spec.spec, { aliasDuplicateObjects: false }), files });
+  }
+  const compiled = await generateAndCompileMany(packages);
+  packages.forEach((p, i) => builtByName.set(p.name, compiled[i]!));
+}, 240_000); // tsc on two shared cores: a timeout, not a target
 
 let upstream: Server;
 let upstreamUrl: string;
@@ -47,22 +65,26 @@ beforeAll(async () => {
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 });
 afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
+// The upstream URLs and credentials the servers read: unset again, so the file shares its worker process.
+afterAll(() => void vi.unstubAllEnvs());
+
+const importedSpec = (name: string) => importedByName.get(name)!;
+const builtPackage = (name: string) => builtByName.get(name)!;
 
 
 describe('import openapi → generate → serve → proxy to a fake upstream', () => {
   for (const c of CASES) {
     it(`${c.file}: ${c.tools} tools, each called once, the upstream request checked`, async () => {
-      const imported = await importOpenApi(`test/fixtures/openapi/oas-examples/${c.file}`, ROOT, { name: c.name });
+      const imported = importedSpec(c.name);
       expect(imported.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-      const dir = join(ROOT, '.tmp/openapi-proxy', c.name);
-      const built = await generateAndCompile(dir, c.name, stringify(imported.spec, { aliasDuplicateObjects: false }), {});
+      const built = builtPackage(c.name);
       expect(built.diagnostics).toEqual([]);
       expect(built.compileErrors).toEqual([]);
 
       const stem = c.name.toUpperCase();
-      process.env[`${stem}_BASE_URL`] = `${upstreamUrl}${c.base}`;
+      vi.stubEnv(`${stem}_BASE_URL`, `${upstreamUrl}${c.base}`);
       const { bindings, auth } = proxyView(imported.spec, c.name);
-      for (const a of auth) process.env[a.env] = `secret-${a.env}`;
+      for (const a of auth) vi.stubEnv(a.env, `secret-${a.env}`);
       const factory = (await import(join(built.js, 'server.js')))[`create${pascalCase(c.name)}Server`];
       const { handlers } = await import(join(built.js, 'handlers.js'));
       const running = await factory(handlers).listen({ port: 0 });
@@ -87,15 +109,13 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
         await client.close();
         await running.close(500);
       }
-    }, 180_000); // tsc on two shared cores: a timeout, not a target
+    });
   }
 
   it('a handler written for a bound tool wins over the proxy; the other bound tools still reach the upstream', async () => {
-    const imported = await importOpenApi('test/fixtures/openapi/oas-examples/openapi-3.0-petstore.json', ROOT, { name: 'petwin' });
-    const handlers = "import type { PetwinOwnHandlers } from './server.js';\nexport const handlers: PetwinOwnHandlers = {\n  async getPetById(args) {\n    return { id: args.petId, name: 'written by hand', photoUrls: [] };\n  },\n};\n";
-    const built = await generateAndCompile(join(ROOT, '.tmp/openapi-proxy/petwin'), 'petwin', stringify(imported.spec, { aliasDuplicateObjects: false }), { 'handlers.ts': handlers });
+    const built = builtPackage('petwin');
     expect(built.compileErrors).toEqual([]);
-    process.env.PETWIN_BASE_URL = `${upstreamUrl}/v3`;
+    vi.stubEnv('PETWIN_BASE_URL', `${upstreamUrl}/v3`);
     const { createPetwinServer } = await import(join(built.js, 'server.js'));
     const { handlers: written } = await import(join(built.js, 'handlers.js'));
     const running = await createPetwinServer(written).listen({ port: 0 });
@@ -114,7 +134,7 @@ describe('import openapi → generate → serve → proxy to a fake upstream', (
       await client.close();
       await running.close(500);
     }
-  }, 180_000);
+  });
 
   it('4xx: a tool error with the status and the start of the body; 5xx: Retry-After passed on', async () => {
     const { callUpstream } = await import('@mcpgen/runtime/server');

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { compilePackage } from '../support/generated-package.js';
 import { cli, ROOT, tempDir } from '../helpers.js';
 
@@ -139,6 +139,8 @@ describe('import → override → re-import → generate → tsc → serve: the 
     upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   });
   afterAll(() => new Promise<void>((r) => upstream.close(() => r())));
+  // The server's upstream URL, unset again: the file shares its worker process.
+  afterAll(() => void vi.unstubAllEnvs());
 
   it('tools/list shows the overridden and re-imported descriptions, the header, the rename, the new tool; the dropped one is gone', async () => {
     // Inside the repository, so the generated code resolves @mcpgen/runtime and the SDK from node_modules.
@@ -160,7 +162,7 @@ describe('import → override → re-import → generate → tsc → serve: the 
     const pkg = join(dir, 'generated/pets');
     expect(compilePackage(pkg, join(dir, 'js'))).toEqual([]);
 
-    process.env.PETS_BASE_URL = `${upstreamUrl}/v2`;
+    vi.stubEnv('PETS_BASE_URL', `${upstreamUrl}/v2`);
     const { createPetsServer } = await import(join(dir, 'js/server.js'));
     const { handlers } = await import(join(dir, 'js/handlers.js'));
     const running = await createPetsServer(handlers).listen({ port: 0 });

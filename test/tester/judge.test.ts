@@ -2,7 +2,7 @@
 // turns a wrong structuredContent into a tool error before the tester sees it).
 import { describe, expect, it } from 'vitest';
 import { judgeInvalid, judgePromptExample, judgeToolExample, judgeValid, NotTestable } from '../../src/tester/judge.js';
-import { validatorOf } from '../../src/tester/tool-checks.js';
+import { validatorOf, type RunAjvs } from '../../src/tester/tool-checks.js';
 
 const output = validatorOf({ type: 'object', properties: { conditions: { enum: ['sunny', 'rain'] } }, required: ['conditions'] });
 const result = (r: Record<string, unknown>) => ({ kind: 'result' as const, result: r });
@@ -55,5 +55,19 @@ describe('judge', () => {
     expect(messages([{ role: 'assistant', content: { type: 'text', text: 'Hi Ada' } }])).toBe('messages[0].role is "assistant", the example expects "user"');
     expect(messages([])).toBe('messages has 0 item(s), the example expects 1');
     expect(judgePromptExample(result({}), 1000, example)).toBe('the result has no messages array');
+  });
+});
+
+describe('validatorOf with the ajvs of one run', () => {
+  it('one ajv per dialect serves the run; a second schema with an $id already taken gets one of its own', () => {
+    const ajvs: RunAjvs = new Map();
+    const small = validatorOf({ $id: 'https://example.test/n', type: 'integer', maximum: 5 }, ajvs);
+    const large = validatorOf({ $id: 'https://example.test/n', type: 'integer', minimum: 100 }, ajvs);
+    const old = validatorOf({ $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' }, ajvs);
+    expect([...ajvs.keys()].sort()).toEqual(['2020-12', '7']);
+    expect([small(3), large(300), old('x')]).toEqual([undefined, undefined, undefined]);
+    expect(small(300)).toMatch(/must be <= 5/);
+    expect(large(3)).toMatch(/must be >= 100/);
+    expect(() => validatorOf({ type: 'integer', maximum: 'five' }, ajvs)).toThrow(/maximum must be number/);
   });
 });
