@@ -33,10 +33,9 @@ const dest = resolve(target, VENDOR_DIR);
 mkdirSync(dest, { recursive: true });
 // The folder is mcpgen's: packs of an earlier version go, so it holds the set package.json names.
 for (const f of readdirSync(dest)) if (/^mcpgen-.*\.tgz$/.test(f)) rmSync(join(dest, f));
-// --ignore-scripts: prepack would build once per package; the build above covers all three.
-for (const ws of [['--workspace', '@mcpgen/runtime'], ['--workspace', '@mcpgen/runtime-client'], []]) {
-  npm(['pack', '--ignore-scripts', '--silent', '--pack-destination', dest, ...ws]);
-}
+// --ignore-scripts: prepack would build once per package; the build above covers all three. One npm
+// process packs the root and both workspaces (three `npm pack` runs cost three npm start-ups).
+npm(['pack', '--ignore-scripts', '--silent', '--pack-destination', dest, '--workspaces', '--include-workspace-root']);
 for (const name of ['mcpgen', '@mcpgen/runtime', '@mcpgen/runtime-client']) {
   if (!existsSync(join(dest, packFileName(name, v)))) throw new Error(`npm pack wrote no ${packFileName(name, v)} in ${dest}`);
 }

@@ -8,13 +8,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { importMcp, type ServerDump } from '../../src/import/mcp/index.js';
 import { argumentCases, verdictOf } from '../support/argument-cases.js';
 import { generateAndCompile } from '../support/generated-package.js';
 import { assertInstalled, publishedServers, SERVERS, type PublishedServer } from '../support/import-servers.js';
-import { ROOT, startScript } from '../support/servers.js';
+import { ROOT, startScript, type HttpProcess } from '../support/servers.js';
 import { checkVerdicts, type KnownDifference, type VerdictRow } from '../support/verdict-table.js';
 
 /** Every handler answers; only the lists and the argument validation are compared here. */
@@ -55,6 +55,14 @@ const stdio = (c: PublishedServer) => ({ command: process.execPath, args: [join(
 
 beforeAll(() => assertInstalled());
 
+/**
+ * The generated server of each package, started by its list test and kept for its verdict test (its
+ * handlers answer every call alike and keep no state, so the second test sees what a fresh one would);
+ * a verdict test run alone starts its own. All stopped after the file.
+ */
+const served = new Map<string, HttpProcess>();
+afterAll(() => Promise.all([...served.values()].map((http) => http.stop())));
+
 describe('published servers round-trip through import → generate → serve', () => {
   // Each list test below checks its server's `shows` on what the server really lists.
   it('the set has an SDK-v1/zod server, one with 50+ tools, one with $ref and oneOf/anyOf', () => {
@@ -77,24 +85,22 @@ describe('published servers round-trip through import → generate → serve', (
       expect(built.diagnostics.filter((d) => (d as { severity: string }).severity === 'error')).toEqual([]);
       expect(built.compileErrors).toEqual([]);
       const http = await startScript(join(built.js, 'main.js'));
-      try {
-        const served = await importMcp({ target: { kind: 'http', url: http.url }, era: '2025' });
-        expect(lists(served.dump)).toEqual(lists(withoutExecution(original.dump)));
-        // The published servers speak 2025-11-25 only; the generated one serves the same lists to a 2026-07-28 client.
-        const modern = await importMcp({ target: { kind: 'http', url: http.url }, era: '2026' });
-        expect(modern.dump.protocolVersion).toBe('2026-07-28');
-        expect(lists(modern.dump)).toEqual(lists(withoutExecution(original.dump)));
-      } finally {
-        await http.stop();
-      }
+      served.set(c.id, http);
+      const again = await importMcp({ target: { kind: 'http', url: http.url }, era: '2025' });
+      expect(lists(again.dump)).toEqual(lists(withoutExecution(original.dump)));
+      // The published servers speak 2025-11-25 only; the generated one serves the same lists to a 2026-07-28 client.
+      const modern = await importMcp({ target: { kind: 'http', url: http.url }, era: '2026' });
+      expect(modern.dump.protocolVersion).toBe('2026-07-28');
+      expect(lists(modern.dump)).toEqual(lists(withoutExecution(original.dump)));
       expect(parse(readFileSync(join(dir, `${c.id}.yaml`), 'utf8')).server.name).toBe(original.dump.serverInfo.name);
     }, 300_000);
 
-    // Runs on the package the list test above generated.
+    // Runs on the package the list test above generated, on the server it started.
     it(`${c.id}: the same validation verdicts for valid and invalid arguments per tool`, async () => {
       const original = new Client({ name: 'verdicts', version: '1' });
       await original.connect(new StdioClientTransport({ ...stdio(c), stderr: 'ignore' }));
-      const http = await startScript(join(ROOT, `.tmp/round-trip-${c.id}/js/main.js`));
+      const http = served.get(c.id) ?? (await startScript(join(ROOT, `.tmp/round-trip-${c.id}/js/main.js`)));
+      served.set(c.id, http);
       const generated = new Client({ name: 'verdicts', version: '1' });
       await generated.connect(new StreamableHTTPClientTransport(new URL(http.url)));
       const rows: VerdictRow[] = [];
@@ -109,7 +115,6 @@ describe('published servers round-trip through import → generate → serve', (
       } finally {
         await original.close();
         await generated.close();
-        await http.stop();
       }
       const outcome = checkVerdicts(rows, VERDICT_DIFFERENCES.filter((d) => d.server === c.id), join(ROOT, `.tmp/verdicts-${c.id}.json`));
       expect(outcome.unexplained).toEqual([]);
