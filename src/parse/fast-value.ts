@@ -87,6 +87,7 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
   // For each open collection: -1 for a sequence, else the count of the mapping's scalars and collections so far (even: a key is next).
   const open: number[] = [];
   let documents = 0;
+  const lineStart = lineStarts(text);
   for (const event of events) {
     switch (event.type) {
       case EVENT_ID.DOCUMENT:
@@ -119,7 +120,7 @@ function plainEvents(text: string, events: readonly Event[]): boolean {
           if (mayBeHugeNumber(text, event.valueStart, event.valueEnd)) return false;
           if (afterClosing(text, event.valueStart)) return false;
         }
-        if (!key && event.style !== SCALAR_STYLE.LITERAL_BLOCK && event.style !== SCALAR_STYLE.FOLDED_BLOCK && event.valueStart !== -1 && afterComment(text, event.valueStart)) return false;
+        if (!key && event.style !== SCALAR_STYLE.LITERAL_BLOCK && event.style !== SCALAR_STYLE.FOLDED_BLOCK && event.valueStart !== -1 && afterComment(text, event.valueStart, lineStart)) return false;
         if (event.style === SCALAR_STYLE.DOUBLE_QUOTED && DOUBLE_QUOTED_GATE.test(text.slice(event.valueStart, event.valueEnd))) return false;
         countNode(open);
         break;
@@ -145,12 +146,35 @@ function afterClosing(text: string, at: number): boolean {
  * that js-yaml reads (`- a:\n  #c\n    x\n    y`, `a:\n#c\n  -x`). Keys after a comment are common
  * and read alike; a value on the line after a comment is rare in specs.
  */
-function afterComment(text: string, at: number): boolean {
+function afterComment(text: string, at: number, lineStart: (i: number) => number): boolean {
   let i = at - 1;
   for (let c = text.charCodeAt(i); c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d; c = text.charCodeAt(--i));
-  let from = text.lastIndexOf('\n', i) + 1;
+  let from = lineStart(i);
   while (text.charCodeAt(from) === 0x20) from++;
   return text.charCodeAt(from) === 0x23 && from <= i; // #
+}
+
+/**
+ * `text.lastIndexOf('\n', i) + 1`, remembering the line last asked about: a spec written on one long
+ * line (JSON is YAML) asks of that line once per scalar, and each search back to its start made the
+ * gate quadratic (a 5,000-property input schema on one line: 2 s).
+ */
+function lineStarts(text: string): (i: number) => number {
+  let from = -1;
+  let to = -1;
+  return (i) => {
+    if (i >= from && i < to) return from;
+    from = text.lastIndexOf('\n', i) + 1;
+    const end = text.indexOf('\n', Math.max(i, 0));
+    to = end === -1 ? text.length : end;
+    // i before the text (-1): lastIndexOf looked at offset 0 alone; nothing to remember.
+    if (i < 0) {
+      const answer = from;
+      from = to = -1;
+      return answer;
+    }
+    return from;
+  };
 }
 
 function isKey(open: readonly number[]): boolean {

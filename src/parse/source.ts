@@ -130,7 +130,7 @@ const PARSE_OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true, res
 
 function parseWhole(text: string): { doc: Document.Parsed; lines: LineCounter } {
   const lines = new LineCounter();
-  return { doc: withPlainEnv(() => parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines })), lines };
+  return { doc: withPlainEnv(() => parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines }), text.length), lines };
 }
 
 /** From this size on a spec is first read in pieces (the gain shows from about 100 KB). */

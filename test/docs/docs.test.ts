@@ -11,6 +11,7 @@ import ts from 'typescript';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../support/root.js';
+import { createProgram } from '../support/compiler-host.js';
 import { anchors, type Block, links, pages, parse } from './markdown.js';
 import { checkShellLine, helpEntries, madeNames } from './shell.js';
 
@@ -180,7 +181,8 @@ describe('code blocks in README and docs/', () => {
       return file;
     });
     expect(files).toHaveLength(Object.keys(PRELUDES).length);
-    const program = ts.createProgram(files, {
+    // On the shared compiler host: the lib, @types/node and runtime declarations another file of this worker parsed are not parsed again.
+    const program = createProgram(files, {
       target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: ['node'],
       strict: true, noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, noEmit: true, lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
     });

@@ -5,7 +5,8 @@
 //   test_tool_with_progress {"test/frames": N, "test/size": B}  N progress notifications of B bytes,
 //                     yielding now and then, stopping when aborted (`progressAborted`).
 //   test_trigger_tool_change {"test/events": N}  N tools/list_changed events to listen streams, in batches.
-// MAX_LISTEN_STREAMS sets maxListenStreams. SIGUSR2 prints `stats {...}` on stderr: counters and the live heap after a full GC.
+// MAX_LISTEN_STREAMS sets maxListenStreams. SIGUSR2 prints `stats {...}` on stderr: counters and the live heap after a full GC;
+// SIGHUP prints `stats {...}` with the counters alone (no GC, heap 0), for a test that waits on a counter.
 import { join } from 'node:path';
 import { setImmediate as yieldNow } from 'node:timers/promises';
 import { runMain } from '@mcpgen/runtime/server';
@@ -62,3 +63,4 @@ process.on('SIGUSR2', () => {
   globalThis.gc?.();
   process.stderr.write(`stats ${JSON.stringify({ ...stats, heap: process.memoryUsage().heapUsed })}\n`);
 });
+process.on('SIGHUP', () => process.stderr.write(`stats ${JSON.stringify({ ...stats, heap: 0 })}\n`));
