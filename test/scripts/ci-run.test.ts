@@ -26,7 +26,8 @@ describe('.ci/run', () => {
     it(`stops with the failing step's exit code when \`npm ${step}\` of README's command fails`, () => {
       const { calls, status } = ciRunWithFailing(step);
       expect(status).toBe(3);
-      expect(calls).toEqual([...before, step]);
+      // First the pinned Nodes (README's command runs on their Node 24), then README's command up to the failing step.
+      expect(calls).toEqual(['ci --prefix .ci/nodes --no-audit --no-fund', ...before, step]);
     });
   }
 });
