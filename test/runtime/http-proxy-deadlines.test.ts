@@ -20,6 +20,21 @@ describe('shared deadlines', () => {
     for (const [name, ms] of fired) expect(ms, name).toBeGreaterThanOrEqual({ early: 30, again: 90, late: 120 }[name]! - 1);
   });
 
+  // A timer that fires late (a busy machine: CI once fired 'late' before 'again') finds several due at once.
+  it('due together, they fire in time order, not in the order they were added', async () => {
+    const fired: string[] = [];
+    const start = Date.now();
+    addDeadline(start + 20, () => fired.push('second'));
+    const cleared = addDeadline(start + 15, () => fired.push('cleared by first'));
+    addDeadline(start + 10, () => {
+      fired.push('first');
+      clearDeadline(cleared);
+    });
+    while (Date.now() - start < 40); // the event loop held past all three, as a loaded machine does
+    await sleep(30);
+    expect(fired).toEqual(['first', 'second']);
+  });
+
   it('one added while another fires is kept', async () => {
     const fired: string[] = [];
     addDeadline(Date.now() + 20, () => {

@@ -35,9 +35,10 @@ function expire(): void {
   timer = undefined;
   armedAt = Infinity;
   const now = Date.now();
-  for (const d of pending) {
-    if (d.at > now) continue;
-    pending.delete(d);
+  // In time order: a timer that fired late finds several due, and the set holds them in the order they came.
+  const due = [...pending].filter((d) => d.at <= now).sort((a, b) => a.at - b.at);
+  for (const d of due) {
+    if (!pending.delete(d)) continue; // cleared by one that fired before it
     d.fire();
   }
   // The earliest left (one a fire added has armed the timer already, if it is earlier still).
