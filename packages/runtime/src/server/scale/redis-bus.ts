@@ -27,8 +27,15 @@ import { channelSubscription } from './redis-subscription.js';
 export const REDIS_BUS_MESSAGE_VERSION = 1;
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const MAX_URI_LENGTH = 8 * 1024;
-/** How long a listen stream's acknowledgement waits at most for the SUBSCRIBE (a Redis that hangs). */
-const LISTENING_MAX_WAIT_MS = 2_000;
+/**
+ * How long a listen stream's acknowledgement waits for the next reply of Redis while it is held (the SUBSCRIBE's,
+ * the announcement's, each ack): a Redis that hangs releases it after this. The bound is not on the whole wait,
+ * which takes several round trips: over a slow link or on a starved machine they add up past it (a 2 s bound
+ * on the whole once released an acknowledgement before the SUBSCRIBE stood, and the next event was lost).
+ */
+const LISTENING_IDLE_MS = 2_000;
+/** The whole wait at most, for a Redis that answers but too slowly to be of use. */
+const LISTENING_MAX_WAIT_MS = 10_000;
 const KINDS: ReadonlySet<string> = new Set(['tools_list_changed', 'prompts_list_changed', 'resources_list_changed', 'resource_updated']);
 
 export interface RedisEventBusOptions extends RedisUseOptions {
@@ -59,7 +66,7 @@ export interface RedisEventBus extends ServerEventBus {
   /**
    * Resolves once this instance's listeners hear events published on other instances (Redis confirmed the
    * subscription that the first listener started, and every instance acknowledged it), at once without
-   * listeners or while Redis is unreachable, after 2 s at most. The HTTP transport awaits it before a listen stream's acknowledgement goes out.
+   * listeners or while Redis is unreachable, 2 s after Redis last replied, 10 s at most. The HTTP transport awaits it before a listen stream's acknowledgement goes out.
    */
   listening(): Promise<void>;
   /** The channel is subscribed now (this instance has listeners, or had them less than `unsubscribeAfterMs` ago). */
@@ -98,7 +105,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
   // The layer keeps reconnecting while Redis is down; the server starts regardless.
   const connected = layer.connected;
   const presence = channelPresence(publisher, subscriber, channel);
-  const channelState = channelSubscription(subscriber, channel, receive, options.unsubscribeAfterMs ?? 1_000, () => presence.announce(LISTENING_MAX_WAIT_MS));
+  const channelState = channelSubscription(subscriber, channel, receive, options.unsubscribeAfterMs ?? 1_000, (progress) => presence.announce(LISTENING_IDLE_MS, LISTENING_MAX_WAIT_MS, progress));
 
   return {
     publish(event: ServerEvent) {
@@ -129,7 +136,7 @@ export async function createRedisEventBus(options: RedisEventBusOptions): Promis
       };
     },
     ready: () => connected,
-    listening: () => (listeners === 0 ? Promise.resolve() : channelState.settled(LISTENING_MAX_WAIT_MS)),
+    listening: () => (listeners === 0 ? Promise.resolve() : channelState.settled(LISTENING_IDLE_MS, LISTENING_MAX_WAIT_MS)),
     subscribed: () => channelState.active(),
     up: () => !closed && layer.up(),
     stats: () => ({ ...counts }),

@@ -7,7 +7,7 @@
 // The announcement makes that safe: an instance that has just subscribed publishes `listening:<nonce>` on
 // a control channel every instance is subscribed to; each one, on receiving it, leaves quiet and answers
 // `ack:<nonce>`; the announcer's listen acknowledgements wait until every instance Redis counted has
-// answered (2 s at most). An event published after that is published, and the new listener hears it. A 0
+// answered (bounded: see redis-bus.ts). An event published after that is published, and the new listener hears it. A 0
 // reply to a PUBLISH sent before an announcement arrived is ignored (the epoch changed), so a late reply
 // cannot make an instance quiet again after it acknowledged. After a reconnection an instance leaves quiet
 // (it may have missed announcements) and, if subscribed, announces again (others may have gone quiet
@@ -23,8 +23,11 @@ export interface ChannelPresence {
   epoch(): number;
   /** Redis's reply to a PUBLISH sent at `epoch`: the number of subscribers it reached. */
   published(receivers: number, epoch: number): void;
-  /** Tell every instance this one listens; resolves once all acknowledged, or after `maxWaitMs`, or at once without Redis. */
-  announce(maxWaitMs: number): Promise<void>;
+  /**
+   * Tell every instance this one listens; resolves once all acknowledged, or at once without Redis, or
+   * `idleMs` after the last reply (Redis's to the announcement, an ack), `maxMs` at most. `progress` is told of each reply.
+   */
+  announce(idleMs: number, maxMs: number, progress?: () => void): Promise<void>;
 }
 
 export function channelPresence(publisher: RedisConnection, subscriber: RedisSubscriber, channel: string): ChannelPresence {
@@ -32,7 +35,7 @@ export function channelPresence(publisher: RedisConnection, subscriber: RedisSub
   let quiet = false;
   let epoch = 0;
   let controlSubscribed = false;
-  const pending = new Map<string, { acked: number; expected?: number; finish: () => void }>();
+  const pending = new Map<string, { acked: number; expected?: number; finish: () => void; progress: () => void }>();
   const wake = () => {
     epoch++;
     quiet = false;
@@ -51,6 +54,7 @@ export function channelPresence(publisher: RedisConnection, subscriber: RedisSub
       const p = pending.get(nonce);
       if (p === undefined) return;
       p.acked++;
+      p.progress();
       check(nonce);
     }
   };
@@ -70,20 +74,25 @@ export function channelPresence(publisher: RedisConnection, subscriber: RedisSub
     published(receivers, sentAt) {
       if (receivers === 0 && sentAt === epoch) quiet = true;
     },
-    announce(maxWaitMs) {
+    announce(idleMs, maxMs, told) {
       if (!publisher.isReady || !subscriber.isReady) return Promise.resolve();
       const nonce = randomUUID();
-      return waitAtMost(maxWaitMs, (finish) => {
-        pending.set(nonce, { acked: 0, finish });
+      return waitAtMost(idleMs, (finish, progressed) => {
+        const progress = () => {
+          progressed();
+          told?.();
+        };
+        pending.set(nonce, { acked: 0, finish, progress });
         // Redis's reply counts the instances subscribed to the control channel, this one included: each acks.
         publisher.publish(control, `listening:${nonce}`).then((receivers) => {
           const p = pending.get(nonce);
           if (p === undefined) return;
           p.expected = receivers;
+          p.progress();
           check(nonce);
         }, finish);
         return () => pending.delete(nonce);
-      });
+      }, maxMs);
     },
   };
 }

@@ -18,24 +18,31 @@ export interface ChannelSubscription {
   /** The last listener left: unsubscribe after the grace period, unless a listener arrives meanwhile. */
   release(): void;
   /**
-   * Resolves once Redis has confirmed the subscription — at once while the subscriber is disconnected
-   * (local events still flow; the subscription is made on reconnection), and after `maxWaitMs` at most.
+   * Resolves once Redis has confirmed the subscription and the announcement was acknowledged — at once while
+   * the subscriber is disconnected (local events still flow; the subscription is made on reconnection), and
+   * otherwise `idleMs` after the last reply from Redis (the SUBSCRIBE's, the announcement's), `maxMs` at most.
    */
-  settled(maxWaitMs: number): Promise<void>;
+  settled(idleMs: number, maxMs: number): Promise<void>;
   /** Subscribed now (Redis confirmed the SUBSCRIBE and no UNSUBSCRIBE followed). */
   active(): boolean;
   close(): void;
 }
 
-/** `announce`: once subscribed (and again after a reconnection), tells the other instances (redis-presence.ts). */
-export function channelSubscription(subscriber: RedisSubscriber, channel: string, receive: (message: string) => void, graceMs: number, announce: () => Promise<void>): ChannelSubscription {
+/**
+ * `announce`: once subscribed (and again after a reconnection), tells the other instances (redis-presence.ts),
+ * calling `progress` on each reply it gets.
+ */
+export function channelSubscription(subscriber: RedisSubscriber, channel: string, receive: (message: string) => void, graceMs: number, announce: (progress: () => void) => Promise<void>): ChannelSubscription {
   let wanted = false;
   // The listener is registered in node-redis (which then resubscribes it by itself after a reconnection).
   let subscribed = false;
   let busy = false;
   let closed = false;
   let grace: ReturnType<typeof setTimeout> | undefined;
-  const waiters = new Set<() => void>();
+  const waiters = new Map<() => void, () => void>(); // done → progress
+  const progress = () => {
+    for (const tell of waiters.values()) tell();
+  };
 
   // One SUBSCRIBE or UNSUBSCRIBE at a time, until the state is what the listeners want. A command that
   // fails (Redis unreachable) leaves the state as it was: the next 'ready' tries again.
@@ -47,7 +54,9 @@ export function channelSubscription(subscriber: RedisSubscriber, channel: string
         const subscribing = wanted;
         await (subscribing ? subscriber.subscribe(channel, receive) : subscriber.unsubscribe(channel, receive));
         subscribed = subscribing;
-        if (subscribing) await announce();
+        if (!subscribing) continue;
+        progress();
+        await announce(progress);
       }
     } catch {
       // retried on the subscriber's next 'ready'
@@ -55,13 +64,13 @@ export function channelSubscription(subscriber: RedisSubscriber, channel: string
       busy = false;
     }
     if (subscribed && wanted) {
-      for (const wake of waiters) wake();
+      for (const wake of waiters.keys()) wake();
       waiters.clear();
     }
   };
   // node-redis resubscribed by itself before 'ready': the others may have stopped publishing meanwhile.
   subscriber.on('ready', () => {
-    if (subscribed && !busy) void announce();
+    if (subscribed && !busy) void announce(progress);
     void reconcile();
   });
 
@@ -81,18 +90,18 @@ export function channelSubscription(subscriber: RedisSubscriber, channel: string
       }, graceMs);
       grace.unref();
     },
-    settled(maxWaitMs) {
+    settled(idleMs, maxMs) {
       if ((subscribed && wanted && !busy) || !subscriber.isReady || closed) return Promise.resolve();
-      return waitAtMost(maxWaitMs, (done) => {
-        waiters.add(done);
+      return waitAtMost(idleMs, (done, progressed) => {
+        waiters.set(done, progressed);
         return () => waiters.delete(done);
-      });
+      }, maxMs);
     },
     active: () => subscribed,
     close() {
       closed = true;
       clearTimeout(grace);
-      for (const wake of waiters) wake();
+      for (const wake of waiters.keys()) wake();
     },
   };
 }
