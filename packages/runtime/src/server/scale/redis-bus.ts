@@ -27,14 +27,9 @@ import { channelSubscription } from './redis-subscription.js';
 export const REDIS_BUS_MESSAGE_VERSION = 1;
 const MAX_MESSAGE_BYTES = 64 * 1024;
 const MAX_URI_LENGTH = 8 * 1024;
-/**
- * How long a listen stream's acknowledgement waits for the next reply of Redis while it is held (the SUBSCRIBE's,
- * the announcement's, each ack): a Redis that hangs releases it after this. The bound is not on the whole wait,
- * which takes several round trips: over a slow link or on a starved machine they add up past it (a 2 s bound
- * on the whole once released an acknowledgement before the SUBSCRIBE stood, and the next event was lost).
- */
+/** A listen acknowledgement waits this long after Redis's last reply (SUBSCRIBE, announcement, ack): Redis hangs. */
 const LISTENING_IDLE_MS = 2_000;
-/** The whole wait at most, for a Redis that answers but too slowly to be of use. */
+/** And this long in all: several slow round trips add up past the first bound while Redis still answers. */
 const LISTENING_MAX_WAIT_MS = 10_000;
 const KINDS: ReadonlySet<string> = new Set(['tools_list_changed', 'prompts_list_changed', 'resources_list_changed', 'resource_updated']);
 

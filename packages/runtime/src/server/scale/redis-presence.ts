@@ -23,10 +23,7 @@ export interface ChannelPresence {
   epoch(): number;
   /** Redis's reply to a PUBLISH sent at `epoch`: the number of subscribers it reached. */
   published(receivers: number, epoch: number): void;
-  /**
-   * Tell every instance this one listens; resolves once all acknowledged, or at once without Redis, or
-   * `idleMs` after the last reply (Redis's to the announcement, an ack), `maxMs` at most. `progress` is told of each reply.
-   */
+  /** Tell every instance this one listens; resolves once all acknowledged, at once without Redis, or as waitAtMost bounds it (each reply is progress). */
   announce(idleMs: number, maxMs: number, progress?: () => void): Promise<void>;
 }
 

@@ -18,9 +18,8 @@ export interface ChannelSubscription {
   /** The last listener left: unsubscribe after the grace period, unless a listener arrives meanwhile. */
   release(): void;
   /**
-   * Resolves once Redis has confirmed the subscription and the announcement was acknowledged — at once while
-   * the subscriber is disconnected (local events still flow; the subscription is made on reconnection), and
-   * otherwise `idleMs` after the last reply from Redis (the SUBSCRIBE's, the announcement's), `maxMs` at most.
+   * Resolves once Redis has confirmed the subscription and the announcement — at once while the subscriber is
+   * disconnected (local events still flow; the subscription is made on reconnection), else as waitAtMost bounds it.
    */
   settled(idleMs: number, maxMs: number): Promise<void>;
   /** Subscribed now (Redis confirmed the SUBSCRIBE and no UNSUBSCRIBE followed). */
@@ -28,10 +27,7 @@ export interface ChannelSubscription {
   close(): void;
 }
 
-/**
- * `announce`: once subscribed (and again after a reconnection), tells the other instances (redis-presence.ts),
- * calling `progress` on each reply it gets.
- */
+/** `announce`: once subscribed (and again after a reconnection), tells the other instances (redis-presence.ts). */
 export function channelSubscription(subscriber: RedisSubscriber, channel: string, receive: (message: string) => void, graceMs: number, announce: (progress: () => void) => Promise<void>): ChannelSubscription {
   let wanted = false;
   // The listener is registered in node-redis (which then resubscribes it by itself after a reconnection).

@@ -1,14 +1,10 @@
 // A bounded wait: the Redis bus holds a listen acknowledgement until Redis confirmed something (a SUBSCRIBE,
 // the other instances' acks), but never longer than a few seconds — a slow or lost reply must not hang the
-// client. The bound counts from the last sign of progress: a Redis that stopped answering ends the wait
-// `idleMs` after its last reply, while one that keeps answering over a slow link (or on a starved machine,
-// where every step takes longer) is waited for up to `maxMs` in all. The timers are unref'd so a pending
-// wait never keeps the process alive.
+// client. It counts from the last progress (a slow link answers each step in time); the timers are unref'd.
 
 /**
- * Resolves when `start`'s `done` is called, or once `idleMs` passed since the wait began or since its last
- * `progress()`, and after `maxMs` in all at most (default `idleMs`). `start` registers `done` and `progress`
- * wherever the awaited events will call them and returns how to unregister them; that runs once, either way.
+ * Resolves when `start`'s `done` is called, `idleMs` after the start or the last `progress()`, or after `maxMs`.
+ * `start` registers both and returns how to unregister them; that runs once, either way.
  */
 export function waitAtMost(idleMs: number, start: (done: () => void, progress: () => void) => () => void, maxMs = idleMs): Promise<void> {
   return new Promise((resolve) => {
