@@ -1,14 +1,14 @@
 // Issue 30 item 3: rate limits per caller, server-wide and per tool (rate-limiter-flexible), from the entry
 // point's environment. Over real HTTP (both the fast path and the SDK path): 429 with Retry-After and the
-// JSON-RPC error 429; over stdio the JSON-RPC error; across three instances sharing a real redis-server the
-// total accepted stays within the limit; wrong values refused at start with one line and exit 1.
+// JSON-RPC error 429; over stdio the JSON-RPC error; wrong values refused at start with one line and exit 1.
+// Across instances sharing a real redis-server, and a Redis outage: test/interop/rate-limits-nginx.test.ts (the
+// interop suite installs redis-server; npm test needs no Debian package).
 import { Client, ProtocolError } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { rateLimitsFromEnv } from '../../packages/runtime/src/server/entry/env-options.js';
 import { rawCall } from '../support/raw-http.js';
-import { startRedis } from '../support/redis.js';
-import { compiledMain, startScript, type HttpProcess } from '../support/servers.js';
+import { compiledMain, startScript } from '../support/servers.js';
 
 /** tools/call over raw HTTP (the fast path serves it once the envelope is known): status, Retry-After, body. */
 async function call(url: string, name: string, args: Record<string, unknown>, id: string | number = 1): Promise<{ status: number; retryAfter: string | undefined; body: { result?: unknown; error?: { code: number; message: string; data?: { retryAfterSeconds: number; scope: string } } } }> {
@@ -78,29 +78,6 @@ describe('rate limits over real HTTP and stdio', () => {
       expect((await client.callTool({ name: 'get_alerts', arguments: { state: 'CA' } })).isError).toBeFalsy();
     } finally {
       await client.close();
-    }
-  });
-
-  it('Redis: three instances share one count (the total accepted is the limit), and a Redis outage falls back to per-instance counts', async () => {
-    const redis = await startRedis();
-    const servers: HttpProcess[] = [];
-    try {
-      for (let i = 0; i < 3; i++) servers.push(await startScript(compiledMain('weather'), [], { env: { REDIS_URL: redis.url, MCPGEN_RATE_LIMIT_TOOLS: 'add=10/60' } }));
-      let accepted = 0;
-      let refused = 0;
-      for (let i = 0; i < 30; i++) {
-        const r = await call(servers[i % 3]!.url, 'add', { a: i, b: 0 }, i + 1);
-        if (r.status === 200) accepted++;
-        else if (r.status === 429) refused++;
-      }
-      expect({ accepted, refused }).toEqual({ accepted: 10, refused: 20 });
-      // Redis gone: each instance counts on its own (the insurance limiter), never refusing everyone nor failing.
-      await redis.kill();
-      const during = await Promise.all(servers.map((s, i) => call(s.url, 'add', { a: i, b: 0 }, 100 + i)));
-      expect(during.map((r) => r.status)).toEqual([200, 200, 200]);
-    } finally {
-      await Promise.all(servers.map((s) => s.stop()));
-      await redis.kill();
     }
   });
 });

@@ -1,6 +1,7 @@
 // Issue 30: rate limits hold across three instances behind nginx (round robin) when they count in one
 // redis-server — standalone, Sentinel or Cluster (shared-redis.ts): the total accepted is the limit. Without Redis each instance counts on its own, so the
-// same load gets three times the limit through: the reason for REDIS_URL. A limit of 200 or more is taken
+// same load gets three times the limit through: the reason for REDIS_URL; when Redis goes away, each instance
+// falls back to that count of its own rather than failing. A limit of 200 or more is taken
 // from Redis in chunks (1 %: ops/rate-reserve.ts): the total stays within the limit, at most 3 × (chunk − 1)
 // below it (the points an instance reserved and did not spend), and far fewer Redis calls are made.
 import { describe, expect, it } from 'vitest';
@@ -10,8 +11,8 @@ import { redisCommandCalls, startRedis } from '../support/redis.js';
 import { sharedTopology, TOPOLOGIES } from '../support/shared-redis.js';
 import { compiledMain, startScript, type HttpProcess } from '../support/servers.js';
 
-/** `n` calls, `concurrency` at a time. */
-async function burst(url: string, n: number, concurrency = 1): Promise<{ accepted: number; refused: number; retryAfter: Set<string> }> {
+/** `n` calls, `concurrency` at a time (ids from `firstId` + 1). */
+async function burst(url: string, n: number, concurrency = 1, firstId = 0): Promise<{ accepted: number; refused: number; retryAfter: Set<string> }> {
   let accepted = 0;
   let refused = 0;
   let next = 0;
@@ -19,7 +20,7 @@ async function burst(url: string, n: number, concurrency = 1): Promise<{ accepte
   const worker = async () => {
     while (next < n) {
       const i = next++;
-      const c = rawCall(url, 'tools/call', { name: 'add', arguments: { a: i, b: 1 } }, { id: i + 1 });
+      const c = rawCall(url, 'tools/call', { name: 'add', arguments: { a: i, b: 1 } }, { id: firstId + i + 1 });
       const res = await c.response;
       await c.closed;
       if (res.statusCode === 200) accepted++;
@@ -80,6 +81,23 @@ describe('rate limits across three instances behind nginx', () => {
       expect(scripts).toBeGreaterThanOrEqual(300 / 3);
       expect(scripts).toBeLessThanOrEqual(300 / 3 + 3);
     } finally {
+      await redis.kill();
+    }
+  });
+
+  it('a Redis outage: each instance falls back to a count of its own (the insurance limiter), never refusing everyone nor failing', async () => {
+    const redis = await startRedis();
+    const servers: HttpProcess[] = [];
+    try {
+      for (let i = 0; i < 3; i++) servers.push(await startScript(compiledMain('weather'), [], { env: { REDIS_URL: redis.url, MCPGEN_RATE_LIMIT_TOOLS: 'add=10/60' } }));
+      // Round robin by hand: one count in Redis for the three.
+      const shared = await Promise.all(servers.map((s, i) => burst(s.url, 10, 1, i * 10)));
+      expect(shared.reduce((n, r) => n + r.accepted, 0)).toBe(10);
+      await redis.kill();
+      const during = await Promise.all(servers.map((s, i) => burst(s.url, 1, 1, 100 + i)));
+      expect(during.map((r) => r.accepted)).toEqual([1, 1, 1]);
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
       await redis.kill();
     }
   });

@@ -2,6 +2,7 @@
 // faults issue 25 items 10 and 12 name: Redis down at start, a wrong password, and an outage while a task reports
 // progress. Each must be said on stderr (the state at start, then every change), task calls must name the task
 // store in their error, and a progress line the store cannot take must never kill the handler.
+// And readiness (issue 30 item 2): /readyz is 503 while Redis is unreachable and 200 again once it is back.
 import { createClient } from '@redis/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { JobsClient as JobsClientType } from '../../generated/jobs/client.js';
@@ -85,4 +86,18 @@ describe('Redis faults (generated jobs server)', () => {
     expect(server.stderr().match(/status message dropped/g)).toHaveLength(1);
     expect(server.stderr()).not.toMatch(/tool render/);
   }, 30_000);
+
+  it('readiness: /readyz 503 while Redis is unreachable (liveness still 200), 200 again once it is back', async () => {
+    const redis = await startRedis();
+    redises.push(redis);
+    const server = await startScript(compiledMain('weather'), [], { env: { REDIS_URL: redis.url } });
+    processes.push(server);
+    const probe = async (path: string) => (await fetch(`${new URL(server.url).origin}${path}`, { signal: AbortSignal.timeout(5_000) })).status;
+    await waitFor(async () => (await probe('/readyz')) === 200);
+    await redis.kill();
+    await waitFor(async () => (await probe('/readyz')) === 503);
+    expect(await probe('/healthz')).toBe(200);
+    await redis.start();
+    await waitFor(async () => (await probe('/readyz')) === 200);
+  });
 });

@@ -1,10 +1,12 @@
 // Issue 24 item 8: README's test command on a machine without Chromium (or nginx, Redis) must install the
 // Debian packages when root or say exactly what is missing in one line, never end in a raw Playwright
-// error; and .ci/run must run exactly README's command (no install step of its own that README lacks).
+// error; and .ci/run must run exactly README's command (no install step of its own that README lacks). On a
+// fresh machine README's command runs npm test before the interop suite installs them: npm test needs none.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importGraph, sourceFiles } from '../support/import-graph.js';
 import { ROOT } from '../support/root.js';
 
 interface SystemDeps {
@@ -34,11 +36,40 @@ describe('the interop suite\'s Debian packages', () => {
     expect(deps.missingPackages(() => true)).toEqual([]);
   });
 
-  it('runs first in npm run test:interop, and --check on this machine (all installed) exits 0 without installing', () => {
+  it('runs first in npm run test:interop; --check says what this machine lacks (or nothing) and installs nothing', () => {
     const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts['test:interop']).toMatch(/^node scripts\/system-deps\.mjs && /);
+    // npm test runs before the interop suite installs anything (README's command on a fresh machine): the
+    // verdict is the same whether the packages are there or not.
+    const missing = deps.missingPackages();
     const r = spawnSync(process.execPath, [join(ROOT, 'scripts/system-deps.mjs'), '--check'], { encoding: 'utf8' });
-    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect([r.status, r.stderr]).toEqual(missing.length === 0 ? [0, ''] : [1, `${deps.missingMessage(missing)}\n`]);
+    expect(deps.missingPackages()).toEqual(missing);
+  });
+
+  it('npm test starts none of them: no unit test file reaches a test module that starts nginx, Redis, Chromium or Neovim', () => {
+    // test/ without the installed packages of test/import-servers/ (the interop suite's published servers).
+    const dirs = readdirSync(join(ROOT, 'test'), { withFileTypes: true }).filter((d) => d.isDirectory() && !existsSync(join(ROOT, 'test', d.name, 'node_modules')));
+    const files = ['test/helpers.ts', ...dirs.flatMap((d) => sourceFiles(ROOT, `test/${d.name}`))];
+    const graph = importGraph(ROOT, files);
+    // A module starts a program when it names one of the paths system-deps.mjs checks, or the program by name.
+    const programs = deps.SYSTEM_PACKAGES.flatMap((p) => [p.program, ...p.paths]).map((n) => n.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+    const names = new RegExp(`['"](?:${programs.join('|')})['"]`);
+    const starters = new Set(files.filter((f) => !f.endsWith('.test.ts') && names.test(readFileSync(join(ROOT, f), 'utf8'))));
+    expect([...starters].sort()).toEqual(expect.arrayContaining(['test/support/nginx.ts', 'test/support/redis.ts']));
+    const reaches = (file: string, seen = new Set<string>()): string | undefined => {
+      for (const next of graph.get(file) ?? []) {
+        if (starters.has(next)) return next;
+        if (seen.has(next)) continue;
+        seen.add(next);
+        const found = reaches(next, seen);
+        if (found !== undefined) return `${next} → ${found}`;
+      }
+      return undefined;
+    };
+    const unit = files.filter((f) => f.endsWith('.test.ts') && !f.startsWith('test/interop/') && !f.startsWith('test/soak/'));
+    expect(unit.length).toBeGreaterThan(150);
+    expect(unit.flatMap((f) => { const via = reaches(f); return via === undefined ? [] : [`${f} → ${via}`]; })).toEqual([]);
   });
 
   it('.ci/run runs exactly README\'s test command (then npm test on more Nodes) and installs no Debian package itself', () => {
