@@ -18,15 +18,12 @@ export function waitAtMost(idleMs: number, start: (done: () => void, progress: (
       unregister?.();
       resolve();
     };
-    let idle = setTimeout(done, idleMs);
+    const idle = setTimeout(done, idleMs);
     idle.unref();
     const cap = setTimeout(done, maxMs);
     cap.unref();
     const progress = () => {
-      if (finished) return;
-      clearTimeout(idle);
-      idle = setTimeout(done, idleMs);
-      idle.unref();
+      if (!finished) idle.refresh();
     };
     unregister = start(done, progress);
     if (finished) unregister();
